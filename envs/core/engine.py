@@ -1,0 +1,200 @@
+"""The rules-engine contract every game keeps. No PettingZoo here.
+
+A `Game` holds the static facts of one rule variant (players, action count, observation size) and
+creates states. A `State` is one position: it knows whose decision it is, which actions are legal,
+and how to apply one. Arenas, tree search and tests drive states directly; `envs.core.adapter` wraps
+them for PettingZoo.
+"""
+
+from __future__ import annotations
+
+import copy
+from abc import ABC, abstractmethod
+from typing import Any, ClassVar, Generic, TypeVar
+
+import numpy as np
+
+from envs.core.config import GameConfig, validate_config
+from envs.core.errors import ConfigError, IllegalActionError, UltimataError
+from envs.core.rng import Rng
+
+ConfigT = TypeVar("ConfigT", bound=GameConfig)
+
+
+class Game(ABC, Generic[ConfigT]):
+    """One rule variant of one game."""
+
+    name: ClassVar[str]
+    """PettingZoo-style name, e.g. 'ultimatum_cards_v0'."""
+    version: ClassVar[int]
+    """Bumped whenever a rule change alters play (golden playthroughs are regenerated then)."""
+    config_model: ClassVar[type[GameConfig]]
+    render_modes: ClassVar[tuple[str, ...]] = ("human", "ansi")
+    has_board: ClassVar[bool] = False
+    """True when the game draws a picture (rgb_array, and a pygame window for human)."""
+    supports_dense_reward: ClassVar[bool] = False
+    observation_dtype: ClassVar[type] = np.float32
+    observation_bounds: ClassVar[tuple[float, float]] = (-np.inf, np.inf)
+
+    def __init__(self, config: ConfigT) -> None:
+        if config.dense_reward and not self.supports_dense_reward:
+            raise ConfigError(f"{self.name} has no dense reward; set dense_reward: false")
+        self.config = config
+
+    @classmethod
+    def from_config(cls, config: dict[str, Any] | None = None) -> Game:
+        return cls(validate_config(cls.config_model, config, f"{cls.name} config"))
+
+    def make_renderer(self, mode: str, fps: int) -> Any:
+        """A picture renderer for boards; games with has_board=True override this."""
+        raise NotImplementedError(f"{self.name} draws no board")
+
+    @property
+    @abstractmethod
+    def num_players(self) -> int: ...
+
+    @property
+    @abstractmethod
+    def num_actions(self) -> int: ...
+
+    @property
+    @abstractmethod
+    def observation_shape(self) -> tuple[int, ...]: ...
+
+    @abstractmethod
+    def new_initial_state(self, rng: Rng) -> State:
+        """A fresh game whose chance events (deal, dice) come from `rng`."""
+
+    def state_from_dict(self, d: dict[str, Any]) -> State:
+        state = self.new_initial_state(Rng(0))
+        state.load_state_dict(d)
+        return state
+
+
+GameT = TypeVar("GameT", bound=Game)
+
+
+class State(ABC):
+    """One position. Subclasses implement the `_`-prefixed hooks; the public API validates."""
+
+    def __init__(self, game: Game, rng: Rng) -> None:
+        self.game = game
+        self.rng = rng
+        self._mask: np.ndarray | None = None
+        self.decisions = 0
+
+    # -- what subclasses provide -------------------------------------------------------------
+    @property
+    @abstractmethod
+    def current_player(self) -> int:
+        """Seat whose decision it is; -1 once the game is over."""
+
+    @abstractmethod
+    def _legal_actions(self) -> list[int]:
+        """The legal actions of the current player (empty when terminal)."""
+
+    @abstractmethod
+    def _apply(self, action: int) -> None:
+        """Apply a legal action (validation has been done)."""
+
+    @abstractmethod
+    def is_terminal(self) -> bool: ...
+
+    @abstractmethod
+    def returns(self) -> list[float]:
+        """Per-seat result: zero until the game ends, then zero-sum."""
+
+    @abstractmethod
+    def observation(self, player: int) -> np.ndarray:
+        """What `player` may see, seat-relative, as a flat array of `game.observation_shape`."""
+
+    @abstractmethod
+    def action_to_string(self, action: int) -> str: ...
+
+    @abstractmethod
+    def _to_dict(self) -> dict[str, Any]: ...
+
+    @abstractmethod
+    def _from_dict(self, d: dict[str, Any]) -> None: ...
+
+    def potentials(self) -> list[float]:
+        """Per-seat shaping potential; the dense reward is its change. Zero-sum games keep it zero-sum."""
+        raise NotImplementedError
+
+    @abstractmethod
+    def render_text(self, viewer: int | None = None) -> str:
+        """A readable table; with `viewer`, only what that seat may see."""
+
+    # -- the contract ------------------------------------------------------------------------
+    def legal_action_mask(self) -> np.ndarray:
+        """int8 mask over `game.num_actions`; cached until the next apply. Do not mutate it."""
+        if self._mask is None:
+            mask = np.zeros(self.game.num_actions, dtype=np.int8)
+            mask[self._legal_actions()] = 1
+            self._mask = mask
+        return self._mask
+
+    def legal_actions(self) -> list[int]:
+        return np.flatnonzero(self.legal_action_mask()).tolist()
+
+    def apply(self, action: int) -> None:
+        """Apply `action` for the current player, or raise IllegalActionError and change nothing."""
+        mask = self.legal_action_mask()
+        try:
+            index = int(action)
+        except (TypeError, ValueError):
+            raise IllegalActionError(f"action must be an integer, got {action!r}") from None
+        if index != action or not 0 <= index < len(mask) or not mask[index]:
+            raise IllegalActionError(self._illegal_message(action))
+        self._mask = None
+        self.decisions += 1
+        self._apply(index)
+
+    def _illegal_message(self, action: Any) -> str:
+        if self.is_terminal():
+            return f"action {action!r} refused: {self.game.name} is over, no action is legal"
+        legal = self.legal_actions()
+        shown = ", ".join(f"{a} ({self.action_to_string(a)})" for a in legal[:12])
+        more = f" and {len(legal) - 12} more" if len(legal) > 12 else ""
+        in_range = isinstance(action, int) and 0 <= action < self.game.num_actions
+        what = self.action_to_string(action) if in_range else "out of range"
+        return (
+            f"action {action!r} ({what}) is not legal for player {self.current_player} now; "
+            f"legal actions: {shown}{more}"
+        )
+
+    def clone(self) -> State:
+        other = copy.copy(self)
+        other.__dict__.update(copy.deepcopy({k: v for k, v in self.__dict__.items() if k != "game"}))
+        return other
+
+    def state_dict(self) -> dict[str, Any]:
+        """JSON-serialisable and exact: a loaded state continues identically, dice included."""
+        return {
+            "game": self.game.name,
+            "version": self.game.version,
+            "config": self.game.config.model_dump(mode="json"),
+            "decisions": self.decisions,
+            "rng": self.rng.state_dict(),
+            "state": self._to_dict(),
+        }
+
+    def load_state_dict(self, d: dict[str, Any]) -> None:
+        """Restore a state saved by `state_dict`; on any problem raise and leave this state as it was."""
+        if not isinstance(d, dict) or not {"game", "version", "config", "rng", "state"} <= d.keys():
+            raise UltimataError("a state dict must be a mapping with keys game, version, config, rng, state")
+        if d["game"] != self.game.name or d["version"] != self.game.version:
+            raise UltimataError(
+                f"state dict is for {d['game']} v{d['version']}, this is {self.game.name} v{self.game.version}"
+            )
+        if d["config"] != self.game.config.model_dump(mode="json"):
+            raise UltimataError("state dict was saved under another rule config; build the env with that config")
+        fresh = self.game.new_initial_state(Rng(0))
+        try:
+            fresh.rng = Rng.from_state_dict(d["rng"])
+            fresh.decisions = int(d.get("decisions", 0))
+            fresh._from_dict(d["state"])
+        except (KeyError, TypeError, ValueError, IndexError) as err:
+            raise UltimataError(f"malformed state dict for {self.game.name}: {err!r}") from None
+        fresh._mask = None
+        self.__dict__.update(fresh.__dict__)

@@ -1,0 +1,49 @@
+"""Every game, by name. Adding a game is one line in GAMES."""
+
+from __future__ import annotations
+
+import importlib
+from typing import Any
+
+import pettingzoo
+from pettingzoo import AECEnv
+
+from envs.core.engine import Game
+from envs.core.errors import ConfigError
+
+GAMES: dict[str, str] = {
+    "ultimatum_cards_v0": "envs.ultimatum_cards_v0",
+}
+"""Env name -> the thin PettingZoo module that defines `env` and `raw_env`."""
+
+
+def _module(name: str) -> Any:
+    if name not in GAMES:
+        raise ConfigError(f"unknown game {name!r}; registered games: {', '.join(GAMES)}")
+    return importlib.import_module(GAMES[name])
+
+
+def game_class(name: str) -> type[Game]:
+    return _module(name).raw_env.game_class
+
+
+def make(name: str, **config: Any) -> AECEnv:
+    """The wrapped AEC env, as PettingZoo users expect it."""
+    return _module(name).env(**config)
+
+
+def make_raw(name: str, **config: Any) -> AECEnv:
+    """The unwrapped env: illegal actions raise instead of ending the game."""
+    return _module(name).raw_env(**config)
+
+
+def pettingzoo_id(name: str) -> str:
+    base, version = name.rsplit("_v", 1)
+    return f"ultimata/{base}-v{version}"
+
+
+def register_all() -> None:
+    """Make every game available as `pettingzoo.make("aec", "ultimata/<game>-v0")`."""
+    for name, module in GAMES.items():
+        if pettingzoo_id(name) not in pettingzoo.aec_registry:
+            pettingzoo.register("aec", pettingzoo_id(name), entry_point=f"{module}:env")

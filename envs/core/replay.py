@@ -1,0 +1,99 @@
+"""A game is fully described by (env name, config, seed, actions). Saving and replaying reproduces it."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterator
+from dataclasses import asdict, dataclass, field
+from pathlib import Path
+from typing import Any
+
+from envs.core.engine import State
+from envs.core.errors import IllegalActionError, ReplayError, UltimataError
+from envs.core.io import atomic_write_json
+from envs.core.rng import Rng
+
+FORMAT = "ultimata-replay/1"
+
+
+@dataclass
+class Replay:
+    game: str
+    version: int
+    config: dict[str, Any]
+    seed: int
+    actions: list[int] = field(default_factory=list)
+    players: list[str] = field(default_factory=list)
+    """Who sat where (agent specs), for the reader; not needed to reproduce the game."""
+    final_state: dict[str, Any] | None = None
+
+    def save(self, path: str | Path) -> None:
+        atomic_write_json(path, {"format": FORMAT, **asdict(self)})
+
+    @classmethod
+    def load(cls, path: str | Path) -> Replay:
+        try:
+            data = json.loads(Path(path).read_text())
+        except (OSError, UnicodeDecodeError, json.JSONDecodeError) as err:
+            raise ReplayError(f"cannot read replay {path}: {err}") from None
+        return cls.from_dict(data, str(path))
+
+    @classmethod
+    def from_dict(cls, data: Any, where: str = "replay") -> Replay:
+        if not isinstance(data, dict) or data.get("format") != FORMAT:
+            raise ReplayError(f"{where} is not an ultimata replay (expected format {FORMAT!r})")
+        expected = {"game": str, "version": int, "config": dict, "seed": int, "actions": list}
+        for key, kind in expected.items():
+            if not isinstance(data.get(key), kind):
+                raise ReplayError(f"{where}: field '{key}' must be a {kind.__name__}, got {data.get(key)!r}")
+        if not all(isinstance(a, int) and not isinstance(a, bool) for a in data["actions"]):
+            raise ReplayError(f"{where}: 'actions' must be a list of integers")
+        return cls(
+            game=data["game"],
+            version=data["version"],
+            config=data["config"],
+            seed=data["seed"],
+            actions=list(data["actions"]),
+            players=list(data.get("players", [])),
+            final_state=data.get("final_state"),
+        )
+
+    def states(self) -> Iterator[tuple[State, int | None]]:
+        """Yield (state, action taken from it) through the game, then (final state, None)."""
+        from envs.core.registry import game_class
+
+        try:
+            cls = game_class(self.game)
+        except UltimataError as err:
+            raise ReplayError(str(err)) from None
+        if self.version != cls.version:
+            raise ReplayError(f"replay is for {self.game} v{self.version}, this install has v{cls.version}")
+        try:
+            game = cls.from_config(self.config)
+        except UltimataError as err:
+            raise ReplayError(f"replay config: {err}") from None
+        state = game.new_initial_state(Rng(self.seed))
+        for step, action in enumerate(self.actions):
+            yield state, action
+            try:
+                state.apply(action)
+            except IllegalActionError as err:
+                raise ReplayError(f"replay action #{step} does not apply: {err}") from None
+        yield state, None
+
+    def final(self) -> State:
+        """Replay to the end; if a final state was stored, check that it is reproduced."""
+        *_, (state, _) = self.states()
+        if self.final_state is not None and state.state_dict() != self.final_state:
+            raise ReplayError("replayed game does not end in the stored final state (rules changed?)")
+        return state
+
+
+def record(state_factory_seed: int, game_name: str, config: dict[str, Any], actions: list[int]) -> Replay:
+    """A replay of `actions` from `seed`, with its final state filled in."""
+    from envs.core.registry import game_class
+
+    cls = game_class(game_name)
+    replay = Replay(game=game_name, version=cls.version, config=config, seed=state_factory_seed, actions=actions)
+    replay.final_state = replay.final().state_dict()
+    return replay

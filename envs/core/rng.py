@@ -1,0 +1,88 @@
+"""All randomness of a game flows through one of these, so a seed fixes a game and tests can force it.
+
+`Rng` wraps numpy's PCG64 generator; its state is JSON-serialisable so `state_dict()` is exact.
+`ScriptedRng` hands out forced outcomes (a dice sequence, a stacked deck) and falls back to a
+seeded generator once the script runs out.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+import numpy as np
+
+
+class Rng:
+    def __init__(self, seed: int | None = None) -> None:
+        self._gen = np.random.Generator(np.random.PCG64(seed))
+
+    def roll(self, sides: int) -> int:
+        """A fair die: 1..sides."""
+        return int(self._gen.integers(1, sides + 1))
+
+    def below(self, n: int) -> int:
+        """A uniform integer in 0..n-1."""
+        return int(self._gen.integers(0, n))
+
+    def shuffled(self, items: Sequence[Any]) -> list[Any]:
+        order = self._gen.permutation(len(items))
+        return [items[i] for i in order]
+
+    def state_dict(self) -> dict[str, Any]:
+        return {"kind": "pcg64", "state": self._gen.bit_generator.state}
+
+    def load_state_dict(self, d: dict[str, Any]) -> None:
+        self._gen.bit_generator.state = d["state"]
+
+    @staticmethod
+    def from_state_dict(d: dict[str, Any]) -> Rng:
+        rng = ScriptedRng() if d.get("kind") == "scripted" else Rng()
+        rng.load_state_dict(d)
+        return rng
+
+
+class ScriptedRng(Rng):
+    """Forced outcomes for tests: `rolls` are returned by roll/below in order, `decks` by shuffled."""
+
+    def __init__(
+        self,
+        rolls: Sequence[int] = (),
+        decks: Sequence[Sequence[Any]] = (),
+        seed: int = 0,
+    ) -> None:
+        super().__init__(seed)
+        self.rolls = list(rolls)
+        self.decks = [list(d) for d in decks]
+
+    def roll(self, sides: int) -> int:
+        if self.rolls:
+            value = self.rolls.pop(0)
+            if not 1 <= value <= sides:
+                raise ValueError(f"scripted roll {value} is not a face of a {sides}-sided die")
+            return value
+        return super().roll(sides)
+
+    def below(self, n: int) -> int:
+        if self.rolls:
+            value = self.rolls.pop(0)
+            if not 0 <= value < n:
+                raise ValueError(f"scripted draw {value} is outside 0..{n - 1}")
+            return value
+        return super().below(n)
+
+    def shuffled(self, items: Sequence[Any]) -> list[Any]:
+        if self.decks:
+            deck = self.decks.pop(0)
+            if sorted(map(str, deck)) != sorted(map(str, items)):
+                raise ValueError("a stacked deck must be a permutation of the items being shuffled")
+            return deck
+        return super().shuffled(items)
+
+    def state_dict(self) -> dict[str, Any]:
+        return {**super().state_dict(), "kind": "scripted", "rolls": self.rolls, "decks": self.decks}
+
+    def load_state_dict(self, d: dict[str, Any]) -> None:
+        super().load_state_dict(d)
+        self.rolls = list(d.get("rolls", []))
+        self.decks = [list(x) for x in d.get("decks", [])]

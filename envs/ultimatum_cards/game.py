@@ -1,0 +1,43 @@
+"""The Ultimatum card game (3-6 players): steal, swap, give, take and negotiate scoring chips."""
+
+from __future__ import annotations
+
+from typing import ClassVar
+
+from envs.core.engine import Game
+from envs.core.rng import Rng
+from envs.ultimatum_cards.actions import ActionLayout
+from envs.ultimatum_cards.config import UltimatumCardsConfig
+from envs.ultimatum_cards.observation import ObservationLayout
+from envs.ultimatum_cards.state import UltimatumCardsState
+
+
+class UltimatumCardsGame(Game[UltimatumCardsConfig]):
+    """Ultimatum, the card game of steal, swap, give, take and negotiate."""
+
+    name: ClassVar[str] = "ultimatum_cards_v0"
+    version: ClassVar[int] = 0
+    config_model = UltimatumCardsConfig
+    supports_dense_reward = True
+    observation_bounds = (0.0, float("inf"))
+
+    def __init__(self, config: UltimatumCardsConfig) -> None:
+        super().__init__(config)
+        n = config.num_players
+        self.layout = ActionLayout(n, config.starting_chips * n)
+        self.obs_layout = ObservationLayout(n)
+
+    @property
+    def num_players(self) -> int:
+        return self.config.num_players
+
+    @property
+    def num_actions(self) -> int:
+        return self.layout.size
+
+    @property
+    def observation_shape(self) -> tuple[int, ...]:
+        return (self.obs_layout.size,)
+
+    def new_initial_state(self, rng: Rng) -> UltimatumCardsState:
+        return UltimatumCardsState(self, rng)

@@ -1,0 +1,363 @@
+"""The rules of the Ultimatum card game. A turn is a short chain of masked decisions:
+play a card, then name its players / amount, then any reaction windows (counter, accept, block).
+
+Seats in actions are offsets from the deciding player; seats in this state are absolute.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+import numpy as np
+
+from envs.core.engine import State
+from envs.core.rng import Rng
+from envs.ultimatum_cards import cards
+from envs.ultimatum_cards.cards import BLOCK, COUNTER, DRAW, NUM_KINDS, ROUND, STEAL, SWAP, ULTIMATUM
+
+if TYPE_CHECKING:
+    from envs.ultimatum_cards.game import UltimatumCardsGame
+
+# Phases: who decides and what they decide.
+PLAY, GIVE_FROM, GIVE_TO, CHOOSE_PLAYER, SWAP_MODE, RESPONDER, TARGET, OFFER, COUNTERS, RESPOND, BLOCKS, OVER = (
+    range(12)
+)
+PHASE_NAMES = (
+    "play a card",
+    "choose who gives",
+    "choose who receives",
+    "choose a player",
+    "swap chips or hands",
+    "choose the responder",
+    "choose the target",
+    "offer the responder a share",
+    "counter or pass",
+    "accept a proposal or reject",
+    "block or pass",
+    "game over",
+)
+NUM_PHASES = len(PHASE_NAMES)
+
+
+class UltimatumCardsState(State):
+    game: UltimatumCardsGame
+
+    def __init__(self, game: UltimatumCardsGame, rng: Rng) -> None:
+        super().__init__(game, rng)
+        cfg = game.config
+        self.n = cfg.num_players
+        self.layout = game.layout
+        self.scores = [0] * self.n
+        self.rounds_played = 0
+        self.dealer = cfg.first_dealer if cfg.first_dealer is not None else rng.below(self.n)
+        self.last_event = ""
+        self._deal()
+
+    # -- round set-up --------------------------------------------------------------------------
+    def _deal(self) -> None:
+        """Fresh shuffle of all 48 cards, hands dealt, chips given; the left of the dealer starts."""
+        cfg = self.game.config
+        n = self.n
+        pile = self.rng.shuffled(cards.DECK)
+        self.hands = [[0] * NUM_KINDS for _ in range(n)]
+        for _ in range(cfg.cards_per_hand):
+            for k in range(1, n + 1):
+                self.hands[(self.dealer + k) % n][pile.pop()] += 1
+        self.pile = pile
+        self.discards = [0] * NUM_KINDS
+        if self.rounds_played == 0 or not cfg.chips_carry_over:
+            self.chips = [cfg.starting_chips] * n
+        self.actor = (self.dealer + 1) % n
+        self._start_turn()
+
+    def _start_turn(self) -> None:
+        self.phase = PLAY
+        self.card = -1
+        self.p1 = -1  # giver / victim / responder
+        self.p2 = -1  # receiver / ultimatum target
+        self.swap_hands = False
+        self.proposals: list[list[int]] = []  # [proposer seat, responder's share]
+        self.queue: list[int] = []  # players still to react, in order
+        self.accepted = -1
+
+    # -- whose decision ------------------------------------------------------------------------
+    @property
+    def current_player(self) -> int:
+        phase = self.phase
+        if phase == OVER:
+            return -1
+        if phase in (COUNTERS, BLOCKS):
+            return self.queue[0]
+        if phase == RESPOND:
+            return self.p1
+        return self.actor
+
+    def is_terminal(self) -> bool:
+        return self.phase == OVER
+
+    # -- legal actions -------------------------------------------------------------------------
+    def _legal_actions(self) -> list[int]:
+        phase, lay, n = self.phase, self.layout, self.n
+        me = self.current_player
+        if phase == PLAY:
+            hand = self.hands[me]
+            return [k for k in range(NUM_KINDS) if hand[k]]
+        if phase in (GIVE_FROM, CHOOSE_PLAYER, RESPONDER):
+            first = 0 if (phase == CHOOSE_PLAYER and self.card == DRAW) else 1
+            return [lay.seat + k for k in range(first, n)]
+        if phase == GIVE_TO:
+            allowed = range(0 if self.game.config.give_to_self else 1, n)
+            return [lay.seat + k for k in allowed if (me + k) % n != self.p1]
+        if phase == TARGET:
+            return [lay.seat + k for k in range(1, n) if (me + k) % n != self.p1]
+        if phase == SWAP_MODE:
+            return [lay.swap_chips, lay.swap_hands]
+        if phase in (OFFER, COUNTERS):
+            amounts = list(range(lay.amount, lay.amount + self.chips[self.p2] + 1))
+            return amounts + [lay.pass_] if phase == COUNTERS else amounts
+        if phase == RESPOND:
+            return [*range(lay.accept, lay.accept + len(self.proposals)), lay.reject]
+        if phase == BLOCKS:
+            return [lay.block, lay.pass_]
+        return []
+
+    # -- applying ------------------------------------------------------------------------------
+    def _apply(self, action: int) -> None:
+        phase, lay = self.phase, self.layout
+        me = self.current_player
+        if phase == PLAY:
+            self._play(me, action)
+        elif phase == GIVE_FROM:
+            self.p1 = self._seat(action)
+            self.phase = GIVE_TO
+        elif phase == GIVE_TO:
+            self.p2 = self._seat(action)
+            self._resolve()
+        elif phase == CHOOSE_PLAYER:
+            self.p1 = self._seat(action)
+            if self.card == SWAP:
+                self.phase = SWAP_MODE
+            elif self.card == STEAL:
+                self._open_blocks(self.p1)
+            else:
+                self._resolve()
+        elif phase == SWAP_MODE:
+            self.swap_hands = action == lay.swap_hands
+            self._open_blocks(self.p1)
+        elif phase == RESPONDER:
+            self.p1 = self._seat(action)
+            self.phase = TARGET
+        elif phase == TARGET:
+            self.p2 = self._seat(action)
+            self.phase = OFFER
+        elif phase == OFFER:
+            self.proposals.append([me, action - lay.amount])
+            self._open_counters()
+        elif phase == COUNTERS:
+            self.queue.pop(0)
+            if action != lay.pass_:
+                self._discard(me, COUNTER)
+                self.proposals.append([me, action - lay.amount])
+            if not self.queue:
+                self.phase = RESPOND
+        elif phase == RESPOND:
+            if action == lay.reject:
+                self.last_event = f"player_{me} rejects every proposal: nobody gets chips"
+                self._end_turn()
+            else:
+                self.accepted = action - lay.accept
+                self._open_blocks(self.p2)
+        elif phase == BLOCKS:
+            if action == lay.block:
+                self._discard(me, BLOCK)
+                self.last_event = f"player_{me} blocks the {cards.NAMES[self.card]}"
+                self._end_turn()
+            else:
+                self.queue.pop(0)
+                if not self.queue:
+                    self._resolve()
+
+    def _seat(self, action: int) -> int:
+        return (self.current_player + action - self.layout.seat) % self.n
+
+    def _discard(self, player: int, kind: int) -> None:
+        self.hands[player][kind] -= 1
+        self.discards[kind] += 1
+
+    def _play(self, me: int, kind: int) -> None:
+        self._discard(me, kind)
+        self.card = kind
+        if kind == ROUND:
+            self.last_event = f"player_{me} plays Round: the round ends"
+            self._end_round()
+        elif kind in (BLOCK, COUNTER):
+            self.last_event = f"player_{me} discards {cards.NAMES[kind]} (nothing to block or counter)"
+            self._end_turn()
+        elif kind < 5:
+            self.phase = GIVE_FROM
+        elif kind == ULTIMATUM:
+            self.phase = RESPONDER
+        else:
+            self.phase = CHOOSE_PLAYER
+
+    def _open_counters(self) -> None:
+        """Counters run from the left of the target round the table, skipping the responder; the
+        target counters last. Only players holding a Counter card are asked."""
+        n, target = self.n, self.p2
+        order = [(target + k) % n for k in range(1, n)]
+        order = [p for p in order if p != self.p1] + [target]
+        self.queue = [p for p in order if self.hands[p][COUNTER]]
+        self.phase = COUNTERS if self.queue else RESPOND
+
+    def _open_blocks(self, target: int) -> None:
+        """Ask who may block the pending card (config `blockers`); resolve if nobody can."""
+        n = self.n
+        if self.game.config.blockers == "target":
+            order = [target]
+        else:
+            excluded = {self.actor, self.p1} if self.card == ULTIMATUM else {self.actor}
+            order = [p for p in ((self.actor + k) % n for k in range(1, n)) if p not in excluded]
+        self.queue = [p for p in order if self.hands[p][BLOCK]]
+        if self.queue:
+            self.phase = BLOCKS
+        else:
+            self._resolve()
+
+    def _resolve(self) -> None:
+        """Carry out the pending card, now that nobody blocked it."""
+        kind, me, chips = self.card, self.actor, self.chips
+        name = cards.NAMES[kind]
+        if kind < 5:
+            amount = min(cards.value(kind), chips[self.p1])
+            chips[self.p1] -= amount
+            chips[self.p2] += amount
+            self.last_event = f"player_{me} plays {name}: player_{self.p1} gives {amount} to player_{self.p2}"
+        elif kind < 10:
+            amount = min(cards.value(kind), chips[self.p1])
+            chips[self.p1] -= amount
+            chips[me] += amount
+            self.last_event = f"player_{me} plays {name}: takes {amount} from player_{self.p1}"
+        elif kind == SWAP:
+            other = self.p1
+            if self.swap_hands:
+                self.hands[me], self.hands[other] = self.hands[other], self.hands[me]
+            else:
+                chips[me], chips[other] = chips[other], chips[me]
+            what = "hands" if self.swap_hands else "chips"
+            self.last_event = f"player_{me} plays Swap: swaps {what} with player_{other}"
+        elif kind == STEAL:
+            amount, chips[self.p1] = chips[self.p1], 0
+            chips[me] += amount
+            self.last_event = f"player_{me} plays Steal: takes all {amount} chips of player_{self.p1}"
+        elif kind == DRAW:
+            count = min(self.game.config.draw_count, len(self.pile))
+            for _ in range(count):
+                self.hands[self.p1][self.pile.pop()] += 1
+            self.last_event = f"player_{me} plays Draw: player_{self.p1} draws {count}"
+        elif kind == ULTIMATUM:
+            proposer, share = self.proposals[self.accepted]
+            total, target, responder = chips[self.p2], self.p2, self.p1
+            chips[target] -= total
+            chips[responder] += share
+            chips[proposer] += total - share
+            self.last_event = (
+                f"Ultimatum on player_{target}: player_{responder} accepts player_{proposer}'s split, "
+                f"{share} to player_{responder} and {total - share} to player_{proposer}"
+            )
+        self._end_turn()
+
+    def _end_turn(self) -> None:
+        """A play is over; the round ends when any hand is empty, else the next player to the left."""
+        if any(sum(hand) == 0 for hand in self.hands):
+            self._end_round()
+            return
+        self.actor = (self.actor + 1) % self.n
+        self._start_turn()
+
+    def _end_round(self) -> None:
+        cfg = self.game.config
+        for p in range(self.n):
+            self.scores[p] += self.chips[p]
+        self.rounds_played += 1
+        if cfg.mode == "quick":
+            over = True
+        elif cfg.mode == "match":
+            over = self.rounds_played >= cfg.match_rounds
+        else:
+            over = max(self.scores) >= cfg.target_score or self.rounds_played >= cfg.max_rounds
+        if over:
+            self._start_turn()
+            self.phase = OVER
+            return
+        self.dealer = (self.dealer + 1) % self.n
+        self._deal()
+
+    # -- results -------------------------------------------------------------------------------
+    def winners(self) -> list[int]:
+        best = max(self.scores)
+        return [p for p in range(self.n) if self.scores[p] == best]
+
+    def returns(self) -> list[float]:
+        """Winners share +1, losers share -1; everyone tied scores 0."""
+        if self.phase != OVER:
+            return [0.0] * self.n
+        won = self.winners()
+        if len(won) == self.n:
+            return [0.0] * self.n
+        win, lose = 1.0 / len(won), -1.0 / (self.n - len(won))
+        return [win if p in won else lose for p in range(self.n)]
+
+    def potentials(self) -> list[float]:
+        """Score plus chips in hand, relative to the table mean, in starting-chip units."""
+        totals = [s + c for s, c in zip(self.scores, self.chips)]
+        mean = sum(totals) / self.n
+        unit = self.game.config.starting_chips
+        return [(t - mean) / unit for t in totals]
+
+    # -- views ---------------------------------------------------------------------------------
+    def observation(self, player: int) -> np.ndarray:
+        from envs.ultimatum_cards.observation import encode
+
+        return encode(self, player)
+
+    def action_to_string(self, action: int) -> str:
+        from envs.ultimatum_cards.text import describe_action
+
+        return describe_action(self, action)
+
+    def render_text(self, viewer: int | None = None) -> str:
+        from envs.ultimatum_cards.text import table
+
+        return table(self, viewer)
+
+    # -- serialisation -------------------------------------------------------------------------
+    _FIELDS = (
+        "hands", "chips", "scores", "pile", "discards", "rounds_played", "dealer", "actor", "phase",
+        "card", "p1", "p2", "swap_hands", "proposals", "queue", "accepted", "last_event",
+    )  # fmt: skip
+
+    def _to_dict(self) -> dict[str, Any]:
+        return {k: getattr(self, k) for k in self._FIELDS}
+
+    def _from_dict(self, d: dict[str, Any]) -> None:
+        n = self.n
+        values = {k: d[k] for k in self._FIELDS}
+        hands = values["hands"]
+        if len(hands) != n or any(len(h) != NUM_KINDS or min(h) < 0 for h in hands):
+            raise ValueError(f"hands must be {n} lists of {NUM_KINDS} non-negative counts")
+        if len(values["chips"]) != n or min(values["chips"]) < 0 or not 0 <= values["phase"] < NUM_PHASES:
+            raise ValueError("chips must be one non-negative count per seat and phase a known phase")
+        for key, value in values.items():
+            if isinstance(value, list):
+                value = [list(x) if isinstance(x, list) else x for x in value]
+            setattr(self, key, value)
+
+    def clone(self) -> UltimatumCardsState:
+        other = object.__new__(UltimatumCardsState)
+        other.__dict__.update(self.__dict__)
+        other.rng = Rng.from_state_dict(self.rng.state_dict())
+        other.hands = [h[:] for h in self.hands]
+        other.chips, other.scores, other.pile = self.chips[:], self.scores[:], self.pile[:]
+        other.discards, other.queue = self.discards[:], self.queue[:]
+        other.proposals = [p[:] for p in self.proposals]
+        return other

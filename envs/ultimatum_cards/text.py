@@ -1,0 +1,71 @@
+"""Words for people: action names and the ansi table."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from envs.ultimatum_cards import cards
+from envs.ultimatum_cards.state import COUNTERS, OFFER, OVER, PHASE_NAMES, ULTIMATUM
+
+if TYPE_CHECKING:
+    from envs.ultimatum_cards.state import UltimatumCardsState
+
+
+def describe_action(state: UltimatumCardsState, action: int) -> str:
+    lay = state.layout
+    me = state.current_player if state.current_player >= 0 else 0
+    if action < lay.seat:
+        return f"play {cards.NAMES[action]}"
+    if action < lay.swap_chips:
+        k = action - lay.seat
+        return "choose yourself" if k == 0 else f"choose player_{(me + k) % state.n}"
+    if action == lay.swap_chips:
+        return "swap chips"
+    if action == lay.swap_hands:
+        return "swap hands"
+    if action < lay.accept:
+        share = action - lay.amount
+        if state.phase in (OFFER, COUNTERS) and state.p2 >= 0:
+            total = state.chips[state.p2]
+            verb = "counter:" if state.phase == COUNTERS else "offer:"
+            return f"{verb} {share} to player_{state.p1}, {total - share} to you"
+        return f"amount {share}"
+    if action < lay.reject:
+        i = action - lay.accept
+        if i < len(state.proposals):
+            proposer, share = state.proposals[i]
+            return f"accept player_{proposer}'s proposal ({share} to you)"
+        return f"accept proposal {i}"
+    if action == lay.reject:
+        return "reject all proposals"
+    if action == lay.block:
+        return "block"
+    if action == lay.pass_:
+        return "pass"
+    return f"unknown action {action}"
+
+
+def table(state: UltimatumCardsState, viewer: int | None = None) -> str:
+    """A readable table; with a viewer, that seat's hand is shown and no other."""
+    lines = [f"Ultimatum — round {state.rounds_played + 1}, dealer player_{state.dealer}, {len(state.pile)} to draw"]
+    lines.append(f"{'seat':<10}{'chips':>6}{'cards':>6}{'score':>7}")
+    for p in range(state.n):
+        marks = ("*" if p == state.current_player else " ") + ("D" if p == state.dealer else " ")
+        lines.append(f"player_{p:<3}{state.chips[p]:>6}{sum(state.hands[p]):>6}{state.scores[p]:>7} {marks}")
+    if state.card == ULTIMATUM and state.p2 >= 0:
+        lines.append(
+            f"Ultimatum by player_{state.actor}: responder player_{state.p1}, target player_{state.p2} "
+            f"({state.chips[state.p2]} chips)"
+        )
+        for i, (proposer, share) in enumerate(state.proposals):
+            lines.append(f"  proposal {i}: player_{proposer} offers {share} to the responder")
+    if viewer is not None:
+        held = [f"{cards.NAMES[k]} x{c}" if c > 1 else cards.NAMES[k] for k, c in enumerate(state.hands[viewer]) if c]
+        lines.append(f"your hand (player_{viewer}): {', '.join(held) or '(empty)'}")
+    if state.last_event:
+        lines.append(f"last: {state.last_event}")
+    if state.phase == OVER:
+        lines.append(f"game over — winners: {', '.join(f'player_{p}' for p in state.winners())}")
+    else:
+        lines.append(f"player_{state.current_player} to {PHASE_NAMES[state.phase]}")
+    return "\n".join(lines)

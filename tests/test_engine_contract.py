@@ -1,0 +1,115 @@
+"""Every game keeps the engine contract: exact masks, refused illegal actions that change nothing,
+exact state_dict round trips, zero-sum returns. Fuzzed over seeded random games."""
+
+import json
+import random
+
+import numpy as np
+import pytest
+
+from envs import GAMES, IllegalActionError, game_class
+from envs.core.rng import Rng
+
+
+def random_states(name: str, games: int, seed: int = 0):
+    """Yield every state of `games` random games (the state object is reused: copy before keeping)."""
+    game = game_class(name).from_config({})
+    pick = random.Random(seed)
+    for g in range(games):
+        state = game.new_initial_state(Rng(seed + g))
+        while not state.is_terminal() and state.decisions < 3000:
+            yield state
+            legal = state.legal_actions()
+            state.apply(legal[pick.randrange(len(legal))])
+        yield state
+
+
+@pytest.mark.parametrize("name", list(GAMES))
+def test_every_masked_action_applies_and_every_unmasked_is_refused(name: str) -> None:
+    num_actions = game_class(name).from_config({}).num_actions
+    checked = 0
+    for state in random_states(name, games=6):
+        mask = state.legal_action_mask().copy()
+        if state.is_terminal():
+            assert not mask.any()
+            continue
+        assert mask.any(), "a live state must offer at least one action"
+        before = state.state_dict()
+        for action in np.flatnonzero(mask == 0):
+            with pytest.raises(IllegalActionError, match="not legal"):
+                state.apply(int(action))
+        for bad in (-1, num_actions, 10**9, None, 1.5, "0"):
+            with pytest.raises(IllegalActionError):
+                state.apply(bad)
+        assert state.state_dict() == before, "a refused action changed the state"
+        for action in np.flatnonzero(mask):
+            trial = state.clone()
+            trial.apply(int(action))
+            checked += 1
+        assert state.state_dict() == before, "applying to a clone changed the original"
+    assert checked > 100
+
+
+@pytest.mark.parametrize("name", list(GAMES))
+def test_state_dict_round_trip_continues_identically(name: str) -> None:
+    game = game_class(name).from_config({})
+    for seed in range(5):
+        state = game.new_initial_state(Rng(seed))
+        pick = random.Random(seed)
+        for _ in range(pick.randrange(1, 60)):
+            if state.is_terminal():
+                break
+            state.apply(pick.choice(state.legal_actions()))
+        saved = json.loads(json.dumps(state.state_dict()))
+        restored = game.new_initial_state(Rng(999))
+        restored.load_state_dict(saved)
+        for _ in range(400):
+            if state.is_terminal():
+                break
+            assert restored.legal_actions() == state.legal_actions()
+            assert np.array_equal(restored.observation(0), state.observation(0))
+            action = pick.choice(state.legal_actions())
+            state.apply(action)
+            restored.apply(action)
+        assert restored.state_dict() == state.state_dict()
+
+
+@pytest.mark.parametrize("name", list(GAMES))
+def test_malformed_state_dict_is_refused_and_changes_nothing(name: str) -> None:
+    from envs import UltimataError
+
+    game = game_class(name).from_config({})
+    state = game.new_initial_state(Rng(1))
+    before = state.state_dict()
+    broken = json.loads(json.dumps(before))
+    broken["state"] = {"nonsense": 1}
+    for bad in ({}, {**before, "game": "other_v0"}, {**before, "version": 99}, broken, "text"):
+        with pytest.raises(UltimataError):
+            state.load_state_dict(bad)
+    assert state.state_dict() == before
+
+
+@pytest.mark.parametrize("name", list(GAMES))
+def test_returns_are_zero_sum_and_seeded_games_repeat(name: str) -> None:
+    finals = []
+    for _ in range(2):
+        ends = [s.state_dict() for s in random_states(name, games=3, seed=11) if s.is_terminal()]
+        finals.append(ends)
+    assert finals[0] == finals[1]
+    for state in random_states(name, games=10, seed=5):
+        if state.is_terminal():
+            assert abs(sum(state.returns())) < 1e-9
+            assert any(r != 0 for r in state.returns()) or len(set(state.returns())) == 1
+
+
+@pytest.mark.parametrize("name", list(GAMES))
+def test_observations_have_the_declared_shape_and_dtype(name: str) -> None:
+    game = game_class(name).from_config({})
+    for i, state in enumerate(random_states(name, games=2, seed=3)):
+        if i % 7:
+            continue
+        for seat in range(game.num_players):
+            obs = state.observation(seat)
+            assert obs.shape == game.observation_shape
+            assert obs.dtype == game.observation_dtype
+            assert np.isfinite(obs.astype(np.float64)).all()

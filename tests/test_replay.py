@@ -1,0 +1,67 @@
+"""Replays: saved and loaded exactly; malformed files are refused with a clear error."""
+
+import json
+
+import pytest
+
+from envs import ReplayError
+from envs.core.replay import Replay, record
+
+
+def test_saved_replay_reproduces_the_game(tmp_path) -> None:
+    replay = record(7, "ultimatum_cards_v0", {"num_players": 3}, [])
+    state = replay.final()
+    actions = []
+    import random
+
+    pick = random.Random(7)
+    while not state.is_terminal():
+        action = pick.choice(state.legal_actions())
+        state.apply(action)
+        actions.append(action)
+    full = record(7, "ultimatum_cards_v0", {"num_players": 3}, actions)
+    full.save(tmp_path / "game.json")
+    loaded = Replay.load(tmp_path / "game.json")
+    assert loaded.final().state_dict() == state.state_dict()
+
+
+@pytest.mark.parametrize(
+    "content, message",
+    [
+        ("not json", "cannot read"),
+        ("[]", "not an ultimata replay"),
+        (json.dumps({"format": "ultimata-replay/1", "game": "ultimatum_cards_v0"}), "version"),
+        (
+            json.dumps({"format": "ultimata-replay/1", "game": "ultimatum_cards_v0", "version": 0,
+                        "config": {}, "seed": 1, "actions": ["x"]}),
+            "list of integers",
+        ),
+        (
+            json.dumps({"format": "ultimata-replay/1", "game": "nope_v0", "version": 0,
+                        "config": {}, "seed": 1, "actions": []}),
+            "unknown game",
+        ),
+        (
+            json.dumps({"format": "ultimata-replay/1", "game": "ultimatum_cards_v0", "version": 0,
+                        "config": {"bogus": 1}, "seed": 1, "actions": []}),
+            "bogus",
+        ),
+        (
+            json.dumps({"format": "ultimata-replay/1", "game": "ultimatum_cards_v0", "version": 0,
+                        "config": {}, "seed": 1, "actions": [9999]}),
+            "action #0 does not apply",
+        ),
+    ],
+)
+def test_malformed_replay_is_refused(tmp_path, content: str, message: str) -> None:
+    path = tmp_path / "bad.json"
+    path.write_text(content)
+    with pytest.raises(ReplayError, match=message):
+        Replay.load(path).final()
+
+
+def test_replay_with_a_different_final_state_is_refused(tmp_path) -> None:
+    replay = record(3, "ultimatum_cards_v0", {}, [])
+    replay.final_state = {"tampered": True}
+    with pytest.raises(ReplayError, match="final state"):
+        replay.final()

@@ -1,0 +1,1 @@
+"""The `ultimata` command: bench, train, arena, play, replay."""

@@ -1,0 +1,3 @@
+from ultimata.cli import app
+
+app()
