@@ -11,13 +11,13 @@ from envs import GAMES, IllegalActionError, game_class
 from envs.core.rng import Rng
 
 
-def random_states(name: str, games: int, seed: int = 0):
+def random_states(name: str, games: int, seed: int = 0, max_decisions: int = 3000):
     """Yield every state of `games` random games (the state object is reused: copy before keeping)."""
     game = game_class(name).from_config({})
     pick = random.Random(seed)
     for g in range(games):
         state = game.new_initial_state(Rng(seed + g))
-        while not state.is_terminal() and state.decisions < 3000:
+        while not state.is_terminal() and state.decisions < max_decisions:
             yield state
             legal = state.legal_actions()
             state.apply(legal[pick.randrange(len(legal))])
@@ -28,7 +28,7 @@ def random_states(name: str, games: int, seed: int = 0):
 def test_every_masked_action_applies_and_every_unmasked_is_refused(name: str) -> None:
     num_actions = game_class(name).from_config({}).num_actions
     checked = 0
-    for state in random_states(name, games=6):
+    for state in random_states(name, games=6, max_decisions=250):
         mask = state.legal_action_mask().copy()
         if state.is_terminal():
             assert not mask.any()

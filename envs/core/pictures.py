@@ -41,7 +41,8 @@ class PygameRenderer(ABC):
         self.pygame.event.pump()
         self.window.blit(self.surface, (0, 0))
         self.pygame.display.flip()
-        self.clock.tick(self.fps)
+        if self.pygame.display.get_driver() != "dummy":  # pace frames only for someone watching
+            self.clock.tick(self.fps)
         return None
 
     def close(self) -> None:

@@ -13,6 +13,7 @@ from envs.core.errors import ConfigError
 
 GAMES: dict[str, str] = {
     "ultimatum_cards_v0": "envs.ultimatum_cards_v0",
+    "ultimade_v0": "envs.ultimade_v0",
 }
 """Env name -> the thin PettingZoo module that defines `env` and `raw_env`."""
 

@@ -1,0 +1,1 @@
+"""Anything that picks an action: random, scripted per game, checkpoint-backed policy, human."""

@@ -1,0 +1,88 @@
+"""Words for people: readable action names and the ansi board."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from envs.ultimade.actions import DONE, NO_ROLL, to_field
+from envs.ultimade.board import COLUMNS, FIELDS, LENGTH, WIDTH, name
+from envs.ultimade.phases import MONSTER, OVER, PHASE_NAMES, PLACE, PULL, RUN, SELECT, THROW, player_name
+
+if TYPE_CHECKING:
+    from envs.ultimade.state import UltimadeState
+
+LEGEND = "A1 player  A1* holds the disc  a1 has run this cycle  >A1 picked to run  @ disc on the ground"
+
+
+def describe_action(state: UltimadeState, action: int) -> str:
+    """E.g. 'run B2 e7->g9', 'throw B1 -> B3 at g11'; field names are absolute (row 1 = A's end)."""
+    if action == DONE:
+        return "done (who has not run stays)"
+    if action == NO_ROLL:
+        return "no Monster-Defense roll"
+    if not 0 <= action < FIELDS:
+        return f"unknown action {action}"
+    seat = max(state.to_move, 0)
+    f = to_field(action, seat)
+    where = name(f)
+    at = state.pos.index(f) if f in state.pos else -1
+    who = player_name(at) if at >= 0 else "nobody"
+    phase = state.phase
+    if phase == PLACE:
+        slot = state.pos[4 * seat : 4 * seat + 4].count(-1)
+        return f"place {'AB'[seat]}{5 - slot} at {where}" if slot else f"place at {where}"
+    if phase == PULL and state.holder >= 0:
+        return f"pull {player_name(state.holder)} -> {where}"
+    if phase == SELECT:
+        return f"pick {who} at {where} to run"
+    if phase == RUN and state.runner >= 0:
+        return f"run {player_name(state.runner)} {name(state.pos[state.runner])}->{where}"
+    if phase == THROW and state.holder >= 0:
+        return f"throw {player_name(state.holder)} -> {who} at {where}"
+    if phase == MONSTER:
+        return f"Monster-Defense: {who} at {where} rolls the die"
+    return f"field {where}"
+
+
+def _cell(state: UltimadeState, f: int) -> str:
+    if f in state.pos:
+        p = state.pos.index(f)
+        label = player_name(p)
+        if state.moved >> p & 1:
+            label = label.lower()
+        if p == state.holder:
+            label += "*"
+        if p == state.runner:
+            label = ">" + label
+        return label
+    if f == state.disc and state.holder < 0:
+        return "@"
+    return "."
+
+
+def board_text(state: UltimadeState) -> str:
+    """The pitch with row 18 (B's end) on top; endzone lines drawn across."""
+    depth = state.game.config.endzone_depth
+    cfg = state.game.config
+    lines = [
+        f"ULTIMADE   A {state.score[0]} : {state.score[1]} B   (to {cfg.points_to_win})   "
+        f"cycle {state.cycle}/{cfg.max_cycles}   {'AB'[state.offense]} on offense"
+    ]
+    header = "     " + "".join(f"{c:^4}" for c in COLUMNS)
+    rule = "    +" + "-" * (4 * WIDTH) + "+"
+    lines += [header, rule]
+    for row in range(LENGTH - 1, -1, -1):
+        cells = "".join(f"{_cell(state, row * WIDTH + c):^4}" for c in range(WIDTH))
+        note = "  B endzone" if row >= LENGTH - depth else "  A endzone" if row < depth else ""
+        lines.append(f"{row + 1:>3} |{cells}|{note}")
+        if row in (LENGTH - depth, depth):
+            lines.append(rule)
+    lines += [rule, header, LEGEND]
+    if state.last_event:
+        lines.append(f"last: {state.last_event}")
+    if state.phase == OVER:
+        result = f"{'AB'[state.winner]} wins" if state.winner >= 0 else "draw"
+        lines.append(f"game over: {result}")
+    else:
+        lines.append(f"player_{state.to_move} ({'AB'[state.to_move]}) to {PHASE_NAMES[state.phase]}")
+    return "\n".join(lines)
