@@ -65,3 +65,17 @@ def test_replay_with_a_different_final_state_is_refused(tmp_path) -> None:
     replay.final_state = {"tampered": True}
     with pytest.raises(ReplayError, match="final state"):
         replay.final()
+
+
+def test_saved_files_follow_the_umask_not_mkstemps_private_mode(tmp_path) -> None:
+    import os
+    import stat
+
+    from envs.core.io import atomic_write_json
+
+    old = os.umask(0o022)
+    try:
+        atomic_write_json(tmp_path / "x.json", {"a": 1})
+    finally:
+        os.umask(old)
+    assert stat.S_IMODE((tmp_path / "x.json").stat().st_mode) == 0o644

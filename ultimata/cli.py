@@ -42,6 +42,143 @@ def bench(
     console.print(table)
 
 
+def _fail(err: Exception) -> None:
+    """Refusals of bad input are one clear line, not a traceback."""
+    console.print(f"[red]error:[/red] {err}", highlight=False)
+    raise typer.Exit(2)
+
+
+def _rules(game: str, config: str | None) -> dict:
+    from training.config import load_train_config
+
+    return load_train_config(game, config).rules
+
+
+@app.command()
+def train(
+    game: str = typer.Argument(..., help="Env name, e.g. ultimatum_cards_v0."),
+    config: str = typer.Option(None, "--config", help="Training YAML; default configs/<game>.yaml."),
+    preset: str = typer.Option(None, "--preset", help="A preset from the config, e.g. 'quick'."),
+    resume: str = typer.Option(None, "--resume", help="Continue the interrupted run in this folder."),
+    out: str = typer.Option(None, "--out", help="Run folder; default runs/<game>/<date-time>."),
+    steps: int = typer.Option(None, "--steps", help="Override total_timesteps."),
+) -> None:
+    """Self-play MaskablePPO against a pool of past snapshots, the scripted bot and random."""
+    from datetime import datetime
+    from pathlib import Path
+
+    from envs.core.errors import UltimataError
+    from training.trainer import prepare_run
+    from training.trainer import train as run_training
+    from ultimata.report import training_table
+
+    if resume and (config or preset or out):
+        _fail(ValueError("--resume continues a run with its saved config; drop --config/--preset/--out"))
+    run_dir = Path(resume or out or Path("runs") / game / datetime.now().strftime("%Y%m%d-%H%M%S"))
+    try:
+        overrides = {"total_timesteps": steps} if steps else None
+        cfg, progress = prepare_run(game, run_dir, config_path=config, preset=preset, resume=bool(resume),
+                                    overrides=overrides)
+        if steps and resume:
+            cfg.total_timesteps = steps
+        if progress.finished and progress.steps >= cfg.total_timesteps:
+            console.print(f"{run_dir} already finished at {progress.steps:,} steps; give --steps to train longer")
+            return
+        console.print(f"training {game} for {cfg.total_timesteps:,} steps: {cfg.n_envs} {cfg.vec_env} envs, "
+                      f"pool {cfg.pool.weights}; run folder {run_dir}")
+        outcome = run_training(cfg, run_dir, progress, console=console)
+    except UltimataError as err:
+        _fail(err)
+    if outcome.interrupted:
+        console.print(f"interrupted at {outcome.steps:,} steps; checkpoint saved. Continue with:\n"
+                      f"  ultimata train {game} --resume {run_dir}")
+        raise typer.Exit(130)
+    console.print(f"{outcome.steps:,} steps at {outcome.steps_per_s:,.0f} steps/s; checkpoint {outcome.final}")
+    console.print(training_table(game, outcome.results, "trained policy"))
+    console.print(f"play against it:  ultimata play {game} --vs {outcome.final}")
+    console.print(f"rate it:          ultimata arena {game} {outcome.final} heuristic --games 400")
+
+
+@app.command()
+def arena(
+    game: str = typer.Argument(..., help="Env name."),
+    specs: list[str] = typer.Argument(..., help="Agents: random, heuristic, pretrained or a checkpoint .zip. "
+                                      "With fewer agents than seats, the last one fills the rest."),
+    games: int = typer.Option(400, "--games", help="Games to play (rounded up to whole seat rotations)."),
+    seed: int = typer.Option(0, "--seed", help="Seed of the deals and of the agents."),
+    as_json: bool = typer.Option(False, "--json", help="Print one JSON object instead of a table."),
+    replays: str = typer.Option(None, "--replays", help="Save every game as a replay in this folder."),
+    config: str = typer.Option(None, "--config", help="Take the rule variant from this training YAML."),
+    stochastic: bool = typer.Option(False, "--stochastic", help="Policies sample moves instead of argmax."),
+) -> None:
+    """Agents against each other with seats rotated: win rates, 95% intervals, rewards, openskill."""
+    from envs.core.errors import UltimataError
+    from training.arena import run_arena, spec_entries
+    from ultimata.report import arena_table
+
+    try:
+        game_obj, entries = spec_entries(specs, game, _rules(game, config), seed, deterministic=not stochastic)
+        if as_json:
+            result = run_arena(game_obj, entries, games, seed, replays)
+        else:
+            from rich.progress import Progress
+
+            with Progress(console=console, transient=True) as bar:
+                task = bar.add_task("playing", total=-(-games // game_obj.num_players) * game_obj.num_players)
+                result = run_arena(game_obj, entries, games, seed, replays,
+                                   on_game=lambda g: bar.update(task, completed=g))
+    except UltimataError as err:
+        _fail(err)
+    if as_json:
+        print(json.dumps(result.as_dict(), indent=1))
+        return
+    console.print(arena_table(result))
+    if replays:
+        console.print(f"{len(result.replays)} replays saved in {replays}; view one with: ultimata replay FILE")
+
+
+@app.command()
+def play(
+    game: str = typer.Argument(..., help="Env name."),
+    vs: str = typer.Option("heuristic", "--vs", help="Agent for the other seats: random, heuristic, pretrained, "
+                           "or a checkpoint .zip."),
+    seat: int = typer.Option(0, "--seat", help="Your seat (0 moves first in seat order)."),
+    seed: int = typer.Option(None, "--seed", help="Seed of the deal; random when omitted."),
+    save: str = typer.Option(None, "--save", help="Save the game as a replay file."),
+    config: str = typer.Option(None, "--config", help="Take the rule variant from this training YAML."),
+) -> None:
+    """Play in the terminal against bots, seeing only your own seat's view."""
+    import random
+
+    from envs.core.errors import UltimataError
+    from ultimata.play import play_session
+
+    try:
+        play_session(game, vs, seat, random.randrange(10**6) if seed is None else seed, _rules(game, config),
+                     console=console, save=save)
+    except UltimataError as err:
+        _fail(err)
+
+
+@app.command()
+def replay(
+    file: str = typer.Argument(..., help="A replay JSON saved by arena --replays or play --save."),
+    viewer: int = typer.Option(None, "--viewer", help="Show only this seat's hidden information."),
+    pause: bool = typer.Option(None, "--pause/--no-pause", help="Wait for Enter between moves "
+                               "(default: when standard input is a terminal)."),
+) -> None:
+    """Step through a saved game."""
+    import sys
+
+    from envs.core.errors import UltimataError
+    from ultimata.replay_view import show_replay
+
+    try:
+        show_replay(file, viewer, sys.stdin.isatty() if pause is None else pause, console=console)
+    except UltimataError as err:
+        _fail(err)
+
+
 @app.callback()
 def main() -> None:
     """ultimata: five tabletop strategy games as PettingZoo environments, with self-play and an arena."""

@@ -1,0 +1,148 @@
+"""Checkpoints: SB3's MaskablePPO .zip plus a JSON sidecar that says what the policy was trained for.
+
+The sidecar (`<name>.json` next to `<name>.zip`) records the game id and version, the rule config,
+the observation and action sizes, training steps, an optional rating and the zip's sha256. Loading
+checks all of them first, so a policy from another game, version or rule variant, or a damaged file,
+is refused with a message saying which and why instead of producing silent nonsense.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import io
+import json
+import time
+from dataclasses import asdict, dataclass, field
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+from envs.core.errors import CheckpointError
+from envs.core.io import atomic_write_bytes, atomic_write_json
+
+if TYPE_CHECKING:
+    from sb3_contrib import MaskablePPO
+
+    from envs.core.engine import Game
+
+FORMAT = "ultimata-checkpoint/1"
+
+
+@dataclass
+class CheckpointMeta:
+    game: str
+    version: int
+    config: dict[str, Any]
+    observation_shape: list[int]
+    num_actions: int
+    steps: int
+    algo: str = "MaskablePPO"
+    rating: dict[str, Any] | None = None
+    sha256: str = ""
+    created: str = field(default_factory=lambda: time.strftime("%Y-%m-%dT%H:%M:%S"))
+    extra: dict[str, Any] = field(default_factory=dict)
+
+    @classmethod
+    def for_game(cls, game: Game, steps: int, **extra: Any) -> CheckpointMeta:
+        return cls(
+            game=game.name,
+            version=game.version,
+            config=game.config.model_dump(mode="json"),
+            observation_shape=list(game.observation_shape),
+            num_actions=game.num_actions,
+            steps=int(steps),
+            extra=extra,
+        )
+
+
+def sidecar_path(path: str | Path) -> Path:
+    return Path(path).with_suffix(".json")
+
+
+def zip_path(path: str | Path) -> Path:
+    p = Path(path)
+    return p if p.suffix == ".zip" else p.with_suffix(".zip")
+
+
+def save_checkpoint(model: MaskablePPO, path: str | Path, meta: CheckpointMeta, *, slim: bool = False) -> Path:
+    """Write `<path>.zip` then its sidecar, each atomically. `slim` drops the optimizer state: a file to
+    ship and play with, not to resume from."""
+    target = zip_path(path)
+    buffer = io.BytesIO()
+    if slim:
+        policy = model.policy
+        saved = policy.optimizer
+        policy.optimizer = policy.optimizer_class(policy.parameters(), lr=1e-4, **policy.optimizer_kwargs)
+        try:
+            model.save(buffer)
+        finally:
+            policy.optimizer = saved
+    else:
+        model.save(buffer)
+    data = buffer.getvalue()
+    meta.sha256 = hashlib.sha256(data).hexdigest()
+    atomic_write_bytes(target, data)
+    atomic_write_json(sidecar_path(target), {"format": FORMAT, **asdict(meta)})
+    return target
+
+
+def read_meta(path: str | Path) -> CheckpointMeta:
+    """The sidecar of a checkpoint, checked for shape but not yet against a game."""
+    target = zip_path(path)
+    side = sidecar_path(target)
+    if not target.exists():
+        raise CheckpointError(f"checkpoint {target} does not exist")
+    if not side.exists():
+        raise CheckpointError(f"checkpoint {target} has no sidecar {side.name}; was it saved by ultimata?")
+    try:
+        data = json.loads(side.read_text())
+    except (OSError, UnicodeDecodeError, json.JSONDecodeError) as err:
+        raise CheckpointError(f"checkpoint sidecar {side} is corrupt: {err}") from None
+    if not isinstance(data, dict) or data.get("format") != FORMAT:
+        raise CheckpointError(f"{side} is not an ultimata checkpoint sidecar (expected format {FORMAT!r})")
+    try:
+        fields = {k: data[k] for k in ("game", "version", "config", "observation_shape", "num_actions", "steps")}
+        optional = {k: data[k] for k in ("algo", "rating", "sha256", "created", "extra") if k in data}
+        return CheckpointMeta(**fields, **optional)
+    except (KeyError, TypeError) as err:
+        raise CheckpointError(f"checkpoint sidecar {side} is missing a field: {err}") from None
+
+
+def check_compatible(meta: CheckpointMeta, game: Game, where: str) -> None:
+    """Refuse a checkpoint trained for another game, version, rule config or spaces."""
+    if meta.game != game.name:
+        raise CheckpointError(f"{where} was trained for {meta.game}, not {game.name}")
+    if meta.version != game.version:
+        raise CheckpointError(
+            f"{where} was trained for {meta.game} v{meta.version}; this install has v{game.version} "
+            "(the rules changed: retrain)"
+        )
+    config = game.config.model_dump(mode="json")
+    if meta.config != config:
+        diff = sorted(k for k in set(config) | set(meta.config) if config.get(k) != meta.config.get(k))
+        shown = ", ".join(f"{k}: checkpoint {meta.config.get(k)!r} vs now {config.get(k)!r}" for k in diff)
+        raise CheckpointError(f"{where} was trained under another rule config ({shown})")
+    if list(meta.observation_shape) != list(game.observation_shape) or meta.num_actions != game.num_actions:
+        raise CheckpointError(
+            f"{where} has observation {meta.observation_shape} / {meta.num_actions} actions; "
+            f"{game.name} has {list(game.observation_shape)} / {game.num_actions}"
+        )
+
+
+def load_model(path: str | Path, game: Game, device: str = "cpu") -> tuple[MaskablePPO, CheckpointMeta]:
+    """Load a checkpoint for `game`, or raise CheckpointError explaining why it does not fit."""
+    from sb3_contrib import MaskablePPO
+
+    target = zip_path(path)
+    meta = read_meta(target)
+    check_compatible(meta, game, str(target))
+    data = target.read_bytes()
+    if meta.sha256 and hashlib.sha256(data).hexdigest() != meta.sha256:
+        raise CheckpointError(f"checkpoint {target} is corrupt: its sha256 does not match the sidecar")
+    try:
+        model = MaskablePPO.load(io.BytesIO(data), device=device)
+    except Exception as err:  # SB3 raises many kinds on a damaged zip
+        raise CheckpointError(f"checkpoint {target} is corrupt or not an SB3 MaskablePPO zip: {err}") from None
+    obs_shape = tuple(getattr(model.observation_space, "shape", None) or ())
+    if obs_shape != tuple(game.observation_shape) or getattr(model.action_space, "n", None) != game.num_actions:
+        raise CheckpointError(f"checkpoint {target}: the zip's spaces do not match its sidecar")
+    return model, meta

@@ -1,0 +1,61 @@
+"""A trained MaskablePPO policy as an agent.
+
+It runs the policy network's forward pass directly (features -> actor MLP -> logits, masked) instead
+of `model.predict`: a single observation per call is the common case in arenas and self-play
+opponents, and skipping predict's checks and conversions makes each move several times cheaper.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+import numpy as np
+import torch
+
+from agents.checkpoint import CheckpointMeta, load_model
+
+if TYPE_CHECKING:
+    from envs.core.engine import Game, State
+
+
+class PolicyAgent:
+    def __init__(
+        self, policy: Any, *, deterministic: bool = True, seed: int | None = None, spec: str = "policy",
+        meta: CheckpointMeta | None = None,
+    ) -> None:
+        self.policy = policy
+        self.policy.set_training_mode(False)
+        self.deterministic = deterministic
+        self.spec = spec
+        self.meta = meta
+        self._rng = np.random.default_rng(seed)
+
+    @classmethod
+    def from_checkpoint(
+        cls, path: str | Path, game: Game, *, deterministic: bool = True, seed: int | None = None,
+        spec: str | None = None,
+    ) -> PolicyAgent:
+        model, meta = load_model(path, game)
+        return cls(model.policy, deterministic=deterministic, seed=seed, spec=spec or str(path), meta=meta)
+
+    def reset(self, seat: int, seed: int | None = None) -> None:
+        if seed is not None:
+            self._rng = np.random.default_rng(seed)
+
+    def logits(self, observation: np.ndarray) -> np.ndarray:
+        policy = self.policy
+        with torch.no_grad():
+            obs = torch.as_tensor(observation, dtype=torch.float32).reshape(1, -1)
+            features = policy.pi_features_extractor(obs)
+            latent = policy.mlp_extractor.forward_actor(features)
+            return policy.action_net(latent)[0].numpy()
+
+    def act(self, observation: np.ndarray, action_mask: np.ndarray, state: State | None = None) -> int:
+        logits = self.logits(observation).astype(np.float64)
+        logits[action_mask == 0] = -np.inf
+        if self.deterministic:
+            return int(np.argmax(logits))
+        probs = np.exp(logits - logits.max())
+        probs /= probs.sum()
+        return int(self._rng.choice(len(probs), p=probs))

@@ -1,0 +1,65 @@
+"""The `heuristic` spec: wraps the game's scripted bot, found by name in agents/scripted/<game>.py.
+
+Looking the module up by the game's base name keeps training and the arena free of per-game code:
+a new game gets a heuristic opponent by adding one file with `choose_action(state, rng) -> int`.
+"""
+
+from __future__ import annotations
+
+import importlib
+from collections.abc import Callable
+from typing import TYPE_CHECKING
+
+import numpy as np
+
+from agents.base import game_base_name
+from envs.core.errors import ConfigError
+from envs.core.rng import Rng
+
+if TYPE_CHECKING:
+    from envs.core.engine import State
+
+
+def scripted_policy(game_name: str) -> Callable[[State, Rng], int]:
+    """The game's `choose_action`, or a ConfigError saying which file is missing."""
+    module_name = f"agents.scripted.{game_base_name(game_name)}"
+    try:
+        module = importlib.import_module(module_name)
+    except ModuleNotFoundError as err:
+        if err.name != module_name:
+            raise
+        raise ConfigError(
+            f"no scripted bot for {game_name}: expected {module_name.replace('.', '/')}.py "
+            "defining choose_action(state, rng) -> int"
+        ) from None
+    choose = getattr(module, "choose_action", None)
+    if not callable(choose):
+        raise ConfigError(f"{module_name} must define choose_action(state, rng) -> int")
+    return choose
+
+
+def has_scripted_bot(game_name: str) -> bool:
+    try:
+        scripted_policy(game_name)
+    except ConfigError:
+        return False
+    return True
+
+
+class ScriptedAgent:
+    spec = "heuristic"
+
+    def __init__(self, game_name: str, seed: int | None = None) -> None:
+        self._choose = scripted_policy(game_name)
+        self._rng = Rng(seed)
+        self.seat = -1
+
+    def reset(self, seat: int, seed: int | None = None) -> None:
+        self.seat = seat
+        if seed is not None:
+            self._rng = Rng(seed)
+
+    def act(self, observation: np.ndarray, action_mask: np.ndarray, state: State | None = None) -> int:
+        if state is None:
+            raise ValueError("the heuristic agent reads the game state; pass state= to act()")
+        return int(self._choose(state, self._rng))

@@ -1,0 +1,72 @@
+"""The arena rotates seats so every agent holds every seat equally, and prints clean JSON."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+from typer.testing import CliRunner
+
+from envs.core.errors import ConfigError
+from training.arena import balanced_games, lineup, run_arena, spec_entries, wilson
+from ultimata.cli import app
+
+runner = CliRunner()
+
+
+def test_lineup_fills_the_remaining_seats_with_the_last_agent():
+    assert lineup(2, 4) == [0, 1, 1, 1]
+    assert lineup(4, 4) == [0, 1, 2, 3]
+    with pytest.raises(ConfigError, match="only 4 seats"):
+        lineup(5, 4)
+
+
+def test_games_round_up_to_whole_rotations():
+    assert balanced_games(10, 4) == 12
+    assert balanced_games(8, 4) == 8
+
+
+def test_every_agent_plays_every_seat_equally():
+    game, entries = spec_entries(["heuristic", "random", "random", "heuristic"], "ultimatum_cards_v0")
+    result = run_arena(game, entries, games=8)
+    assert result.games == 8
+    for agent in result.agents:
+        assert agent.seat_counts == [2, 2, 2, 2]
+    assert sum(a.win_rate * a.seat_games for a in result.agents) == pytest.approx(8)
+
+
+def test_filler_seats_share_one_entry():
+    game, entries = spec_entries(["heuristic", "random"], "ultimatum_cards_v0")
+    result = run_arena(game, entries, games=4)
+    heuristic, rand = result.agents
+    assert heuristic.seat_counts == [1, 1, 1, 1] and rand.seat_counts == [3, 3, 3, 3]
+    assert heuristic.seats_per_game == 1 and rand.seats_per_game == 3
+    assert heuristic.seat_games == 4 and rand.seat_games == 12
+
+
+def test_wilson_interval_contains_the_rate():
+    low, high = wilson(30, 100)
+    assert low < 0.3 < high and low >= 0 and high <= 1
+
+
+def test_arena_json_lists_agents_in_the_order_given(tmp_path):
+    result = runner.invoke(app, ["arena", "ultimatum_cards_v0", "random", "heuristic", "--games", "6", "--seed",
+                                 "4", "--json", "--replays", str(tmp_path)])
+    assert result.exit_code == 0, result.output
+    data = json.loads(result.output)
+    assert data["games"] == 8 and data["seed"] == 4
+    assert [a["spec"] for a in data["agents"]] == ["random", "heuristic"]
+    for agent in data["agents"]:
+        assert 0 <= agent["win_rate"] <= 1 and len(agent["ci95"]) == 2
+        assert {"mean_reward", "rating", "seat_counts", "x_fair_share"} <= agent.keys()
+    assert len(list(tmp_path.glob("game_*.json"))) == 8
+    replay = runner.invoke(app, ["replay", str(tmp_path / "game_00000.json"), "--no-pause", "--viewer", "0"])
+    assert replay.exit_code == 0 and "final returns" in replay.output
+
+
+def test_arena_table_and_bad_spec():
+    result = runner.invoke(app, ["arena", "ultimatum_cards_v0", "heuristic", "random", "--games", "4"])
+    assert result.exit_code == 0 and "win rate" in result.output
+    bad = runner.invoke(app, ["arena", "ultimatum_cards_v0", "alphazero", "random"])
+    assert bad.exit_code == 2
+    assert "unknown agent spec 'alphazero'" in bad.output and "heuristic" in bad.output

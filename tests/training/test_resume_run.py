@@ -1,0 +1,54 @@
+"""An interrupted run continues with --resume: step count, checkpoints, pool and tensorboard carry on."""
+
+from __future__ import annotations
+
+import json
+import os
+import signal
+
+import pytest
+
+from agents.checkpoint import read_meta
+from envs.core.errors import CheckpointError
+from tests.training.conftest import tiny_overrides
+from training import trainer
+from training.trainer import prepare_run, train
+
+
+def test_ctrl_c_saves_a_checkpoint_and_resume_finishes_the_run(tmp_path, monkeypatch):
+    run_dir = tmp_path / "run"
+    overrides = tiny_overrides(total_timesteps=512, eval={"every": 10**6, "games": 4, "final_games": 4})
+    cfg, progress = prepare_run("ultimatum_cards_v0", run_dir, overrides=overrides)
+
+    original = trainer._Callback.save_checkpoint
+    pressed = []
+
+    def save_then_interrupt(self):
+        path = original(self)
+        if not pressed:
+            pressed.append(True)
+            os.kill(os.getpid(), signal.SIGINT)  # as if the user pressed Ctrl-C right now
+        return path
+
+    monkeypatch.setattr(trainer._Callback, "save_checkpoint", save_then_interrupt)
+    first = train(cfg, run_dir, progress, show_bar=False)
+    monkeypatch.setattr(trainer._Callback, "save_checkpoint", original)
+    assert first.interrupted and first.steps < 512
+    saved = json.loads((run_dir / "progress.json").read_text())
+    assert saved["steps"] == first.steps and not saved["finished"]
+
+    with pytest.raises(CheckpointError, match="--resume"):
+        prepare_run("ultimatum_cards_v0", run_dir)  # a fresh start would overwrite the run
+    cfg2, progress2 = prepare_run("ultimatum_cards_v0", run_dir, resume=True)
+    assert cfg2 == cfg and progress2.steps == first.steps
+    second = train(cfg2, run_dir, progress2, show_bar=False)
+    assert not second.interrupted and second.steps >= 512
+    done = json.loads((run_dir / "progress.json").read_text())
+    assert done["finished"] and done["checkpoints"][0] == saved["checkpoints"][0]
+    assert read_meta(second.final).steps == second.steps
+    assert len(list((run_dir / "tb").iterdir())) == 1, "tensorboard continues the same log"
+
+
+def test_resume_refuses_a_folder_without_a_run(tmp_path):
+    with pytest.raises(CheckpointError, match="not a training run"):
+        prepare_run("ultimatum_cards_v0", tmp_path, resume=True)

@@ -1,0 +1,167 @@
+"""Training settings per game: `configs/<game>.yaml`, validated by pydantic with clear errors.
+
+A file holds the rule variant (`rules`, checked by the game's own config model), PPO
+hyperparameters, the opponent pool, checkpoint and evaluation cadence, the vector-env kind, and
+named `presets` (e.g. `quick`) that override any of those keys.
+"""
+
+from __future__ import annotations
+
+from importlib import resources
+from pathlib import Path
+from typing import Any, Literal
+
+import yaml
+from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
+
+from agents.base import game_base_name
+from envs.core.config import validate_config
+from envs.core.errors import ConfigError
+
+
+class _Strict(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+
+class PPOConfig(_Strict):
+    learning_rate: float = Field(3e-4, gt=0)
+    n_steps: int = Field(256, ge=8)
+    """Rollout length per env; one update sees n_steps * n_envs steps."""
+    batch_size: int = Field(512, ge=8)
+    n_epochs: int = Field(4, ge=1)
+    gamma: float = Field(0.995, gt=0, le=1)
+    gae_lambda: float = Field(0.95, ge=0, le=1)
+    clip_range: float = Field(0.2, gt=0)
+    ent_coef: float = Field(0.01, ge=0)
+    vf_coef: float = Field(0.5, ge=0)
+    max_grad_norm: float = Field(0.5, gt=0)
+    net_arch: list[int] = Field(default_factory=lambda: [128, 128])
+    """Hidden layers of the policy and of the value net (separate nets of this shape)."""
+
+
+class PoolConfig(_Strict):
+    weights: dict[str, float] = Field(default_factory=lambda: {"snapshots": 0.5, "heuristic": 0.3, "random": 0.2})
+    """Chance that an opponent seat is played by each kind. `snapshots` is split evenly over the kept
+    past checkpoints of the learner; other keys are agent specs (random, heuristic, pretrained, a path).
+    Kinds not available yet (no snapshot so far) give their weight to the rest."""
+    keep: int = Field(5, ge=1)
+    """How many of the most recent snapshots stay in the pool."""
+    deterministic: bool = False
+    """Snapshots play greedily (True) or sample from their policy (False: more varied opponents)."""
+
+    @field_validator("weights")
+    @classmethod
+    def _positive(cls, weights: dict[str, float]) -> dict[str, float]:
+        if any(w < 0 for w in weights.values()) or sum(weights.values()) <= 0:
+            raise ValueError("weights must be non-negative with a positive sum")
+        return weights
+
+
+class EvalConfig(_Strict):
+    every: int = Field(100_000, ge=1)
+    """Env steps between evaluations during training."""
+    games: int = Field(48, ge=1)
+    """Games per opponent kind in each evaluation (rounded up to a multiple of the player count)."""
+    opponents: list[str] = Field(default_factory=lambda: ["random", "heuristic"])
+    final_games: int = Field(400, ge=1)
+    """Games per opponent kind in the table printed at the end of a run."""
+
+
+class ImitationConfig(_Strict):
+    samples: int = Field(100_000, ge=1)
+    """Decisions of scripted-bot games to learn from before self-play starts."""
+    epochs: int = Field(5, ge=1)
+    learning_rate: float = Field(1e-3, gt=0)
+
+
+class TrainConfig(_Strict):
+    game: str | None = None
+    """The env name; filled in from the command line when absent."""
+    rules: dict[str, Any] = Field(default_factory=dict)
+    """Rule-variant config passed to the game (validated by the game's own model)."""
+    seed: int = 0
+    total_timesteps: int = Field(2_000_000, ge=1)
+    n_envs: int = Field(8, ge=1)
+    vec_env: Literal["dummy", "subproc"] = "dummy"
+    """dummy: all envs in this process (fastest when game steps are cheap); subproc: one process each."""
+    torch_threads: int = Field(1, ge=1)
+    shaping: float = Field(0.0, ge=0)
+    """Weight of a potential-based shaping reward for games that define one (0: the final result only).
+    It is a training setting, not a rule: checkpoints stay loadable under the plain rules."""
+    checkpoint_every: int = Field(100_000, ge=1)
+    """Env steps between checkpoints; each checkpoint also joins the opponent pool as a snapshot."""
+    imitation: ImitationConfig | None = None
+    """Warm start from the game's scripted bot (training/imitation.py); null: start from scratch."""
+    ppo: PPOConfig = Field(default_factory=PPOConfig)
+    pool: PoolConfig = Field(default_factory=PoolConfig)
+    eval: EvalConfig = Field(default_factory=EvalConfig)
+
+    @model_validator(mode="after")
+    def _batch_fits(self) -> TrainConfig:
+        if self.ppo.batch_size > self.ppo.n_steps * self.n_envs:
+            raise ValueError(
+                f"ppo.batch_size {self.ppo.batch_size} exceeds one rollout (n_steps {self.ppo.n_steps} x "
+                f"n_envs {self.n_envs})"
+            )
+        return self
+
+
+def _merge(base: dict[str, Any], override: dict[str, Any]) -> dict[str, Any]:
+    out = dict(base)
+    for key, value in override.items():
+        out[key] = _merge(out[key], value) if isinstance(value, dict) and isinstance(out.get(key), dict) else value
+    return out
+
+
+def default_config_text(game_name: str) -> str | None:
+    """The YAML shipped for a game (configs/<base name>.yaml), or None."""
+    node = resources.files("configs") / f"{game_base_name(game_name)}.yaml"
+    return node.read_text() if node.is_file() else None
+
+
+def load_train_config(
+    game_name: str, path: str | Path | None = None, preset: str | None = None,
+    overrides: dict[str, Any] | None = None,
+) -> TrainConfig:
+    """Read, apply a preset, validate. Problems raise ConfigError naming the key and what is allowed."""
+    from envs.core.registry import game_class
+
+    if path is not None:
+        try:
+            text, where = Path(path).read_text(), str(path)
+        except OSError as err:
+            raise ConfigError(f"cannot read config {path}: {err}") from None
+    else:
+        text = default_config_text(game_name)
+        where = f"configs/{game_base_name(game_name)}.yaml"
+        if text is None:
+            text, where = "{}", f"built-in defaults for {game_name}"
+    try:
+        data = yaml.safe_load(text) or {}
+    except yaml.YAMLError as err:
+        raise ConfigError(f"{where} is not valid YAML: {err}") from None
+    if not isinstance(data, dict):
+        raise ConfigError(f"{where} must be a mapping of keys to values")
+    presets = data.pop("presets", {}) or {}
+    if not isinstance(presets, dict):
+        raise ConfigError(f"'presets' in {where} must map preset names to overrides")
+    if preset is not None:
+        if preset not in presets:
+            raise ConfigError(f"unknown preset {preset!r} in {where}; presets: {', '.join(presets) or '(none)'}")
+        data = _merge(data, presets[preset] or {})
+    data = _merge(data, overrides or {})
+    cfg = _validate_nested(data, where)
+    if cfg.game is not None and cfg.game != game_name:
+        raise ConfigError(f"{where} is a config for {cfg.game}, not {game_name}")
+    cfg.game = game_name
+    game_class(game_name).from_config(cfg.rules)  # the rule variant is checked now, not mid-run
+    return cfg
+
+
+def _validate_nested(data: dict[str, Any], where: str) -> TrainConfig:
+    """Validate sections separately so an unknown key lists the keys allowed in its own section."""
+    sections = {"ppo": PPOConfig, "pool": PoolConfig, "eval": EvalConfig, "imitation": ImitationConfig}
+    for key, model in sections.items():
+        if key in data and data[key] is not None:
+            data = {**data, key: validate_config(model, data[key], f"'{key}' of {where}")}
+    return validate_config(TrainConfig, data, where)

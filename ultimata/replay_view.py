@@ -1,0 +1,45 @@
+"""`ultimata replay`: step through a saved game, one decision at a time."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from pathlib import Path
+
+from rich.console import Console
+
+from envs.core.replay import Replay
+
+
+def show_replay(
+    path: str | Path, viewer: int | None = None, pause: bool = True, console: Console | None = None,
+    read: Callable[[str], str] = input,
+) -> None:
+    """Print each position and the move made from it; with `pause`, wait for Enter between moves."""
+    console = console or Console(highlight=False)
+    replay = Replay.load(path)
+    players = ", ".join(f"player_{i} {who}" for i, who in enumerate(replay.players)) or "(not recorded)"
+    console.print(f"[bold]{replay.game}[/bold] v{replay.version}, seed {replay.seed}, {len(replay.actions)} moves")
+    console.print(f"players: {players}")
+    if pause:
+        console.print("Enter: next move, 'a': play to the end, 'q': quit")
+    state = None
+    for step, (state, action) in enumerate(replay.states()):
+        if action is None:
+            break
+        console.print()
+        console.print(state.render_text(viewer), markup=False)
+        console.print(f"#{step + 1} player_{state.current_player}: {state.action_to_string(action)}", markup=False)
+        if pause:
+            try:
+                key = read("").strip().lower()
+            except EOFError:
+                key = "a"
+            if key == "q":
+                return
+            if key == "a":
+                pause = False
+    if state is not None:
+        console.print()
+        console.print(state.render_text(viewer), markup=False)
+        returns = state.returns()
+        console.print("final returns: " + ", ".join(f"player_{p} {r:+.2f}" for p, r in enumerate(returns)))
