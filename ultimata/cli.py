@@ -179,6 +179,29 @@ def replay(
         _fail(err)
 
 
+@app.command()
+def serve(
+    host: str = typer.Option("127.0.0.1", help="Interface to listen on (loopback by default: local play)."),
+    port: int = typer.Option(8000, help="Port to listen on."),
+    checkpoints: str = typer.Option(None, help="Folder whose checkpoints may be chosen as opponents."),
+    replays: str = typer.Option("runs/replays", help="Folder where finished games are saved and read back."),
+    max_games: int = typer.Option(32, help="Live games at most; idle games expire after 30 minutes."),
+) -> None:
+    """Play against bots, watch bot matches and step through replays in the browser."""
+    from pathlib import Path
+
+    import uvicorn
+
+    from ultimata.web.app import create_app
+
+    folder = Path(checkpoints).expanduser() if checkpoints else None
+    if folder is not None and not folder.is_dir():
+        _fail(FileNotFoundError(f"checkpoint folder {folder} does not exist"))
+    app_ = create_app(checkpoints=folder, replays=Path(replays).expanduser(), max_sessions=max_games)
+    console.print(f"ultimata is at [bold]http://{host}:{port}/[/bold]  (Ctrl-C stops it)")
+    uvicorn.run(app_, host=host, port=port, log_level="warning")
+
+
 @app.callback()
 def main() -> None:
     """ultimata: five tabletop strategy games as PettingZoo environments, with self-play and an arena."""

@@ -26,6 +26,8 @@ class Game(ABC, Generic[ConfigT]):
 
     name: ClassVar[str]
     """PettingZoo-style name, e.g. 'ultimatum_cards_v0'."""
+    title: ClassVar[str] = ""
+    """What people call the game, for menus and tables."""
     version: ClassVar[int]
     """Bumped whenever a rule change alters play (golden playthroughs are regenerated then)."""
     config_model: ClassVar[type[GameConfig]]

@@ -19,6 +19,7 @@ class UltimadeGame(Game[UltimadeConfig]):
     """ULTIMADE: Ultimate on a 9 x 18 board, four a side, two teams (player_0 = A, player_1 = B)."""
 
     name: ClassVar[str] = "ultimade_v0"
+    title: ClassVar[str] = "ULTIMADE"
     version: ClassVar[int] = 0
     config_model = UltimadeConfig
     render_modes: ClassVar[tuple[str, ...]] = ("human", "ansi", "rgb_array")

@@ -16,6 +16,7 @@ class UltimatumCardsGame(Game[UltimatumCardsConfig]):
     """Ultimatum, the card game of steal, swap, give, take and negotiate."""
 
     name: ClassVar[str] = "ultimatum_cards_v0"
+    title: ClassVar[str] = "Ultimatum (card game)"
     version: ClassVar[int] = 0
     config_model = UltimatumCardsConfig
     supports_dense_reward = True

@@ -1,0 +1,257 @@
+// ultimata in the browser: game list, new game, the table (play or watch), replays.
+// Each game draws itself through window.ULTIMATA_VIEWS[view.kind].render(el, view, moves, play);
+// the list of legal moves under the board works for every game, drawn or not.
+"use strict";
+
+const main = document.getElementById("main");
+const VIEWS = (window.ULTIMATA_VIEWS = window.ULTIMATA_VIEWS || {});
+
+async function api(method, path, body) {
+  const res = await fetch(path, {
+    method,
+    headers: body ? { "Content-Type": "application/json" } : {},
+    body: body ? JSON.stringify(body) : undefined,
+  });
+  const data = await res.json().catch(() => ({}));
+  if (!res.ok) throw new Error(typeof data.detail === "string" ? data.detail : JSON.stringify(data.detail || data));
+  return data;
+}
+
+function h(tag, attrs = {}, ...children) {
+  const el = document.createElement(tag);
+  for (const [k, v] of Object.entries(attrs)) {
+    if (k === "onclick") el.addEventListener("click", v);
+    else if (k === "class") el.className = v;
+    else if (v !== undefined && v !== null) el.setAttribute(k, v);
+  }
+  for (const c of children.flat()) el.append(c instanceof Node ? c : document.createTextNode(String(c)));
+  return el;
+}
+
+const seatName = (i) => `player_${i}`;
+
+// -- routes ---------------------------------------------------------------------------------------
+async function route() {
+  const [, page, arg] = location.hash.split("/");
+  stopTimers();
+  try {
+    if (page === "game") return await showGame(arg);
+    if (page === "replays") return await showReplays();
+    if (page === "replay") return await showReplay(decodeURIComponent(arg));
+    return await showGames();
+  } catch (err) {
+    main.replaceChildren(h("p", { class: "error" }, err.message));
+  }
+}
+let timer = null;
+function stopTimers() {
+  if (timer) clearTimeout(timer);
+  timer = null;
+}
+
+// -- the games and a new game ---------------------------------------------------------------------
+async function showGames() {
+  const games = await api("GET", "/api/games");
+  const cards = [];
+  for (const g of games) cards.push(await newGameForm(g));
+  main.replaceChildren(h("h1", {}, "Play against the bots"), h("div", { class: "games" }, cards));
+}
+
+function configField(name, schema, value) {
+  const prop = schema.properties[name];
+  const anyOf = prop.anyOf ? prop.anyOf.find((p) => p.type !== "null") : prop;
+  let input;
+  if (prop.enum || (anyOf && anyOf.enum)) {
+    input = h("select", { name }, (prop.enum || anyOf.enum).map((v) => h("option", { value: v }, v)));
+    input.value = value;
+  } else if ((anyOf && anyOf.type) === "boolean") {
+    input = h("input", { type: "checkbox", name });
+    input.checked = !!value;
+  } else {
+    input = h("input", { type: "number", name, value: value ?? "", placeholder: value === null ? "auto" : "" });
+  }
+  input.dataset.kind = (anyOf && anyOf.type) || "string";
+  return h("label", { title: prop.description || "" }, h("span", {}, name.replaceAll("_", " ")), input);
+}
+
+async function newGameForm(game) {
+  const schema = game.config_schema;
+  const hidden = new Set(["max_decisions", "dense_reward"]);
+  const scalar = (prop) => {
+    const t = prop.anyOf ? prop.anyOf.find((p) => p.type !== "null") : prop;
+    return prop.enum || (t && (t.enum || ["integer", "number", "boolean", "string"].includes(t.type)));
+  };
+  // Lists and tables keep their defaults here; the API takes them all.
+  const fields = Object.keys(schema.properties)
+    .filter((k) => !hidden.has(k) && scalar(schema.properties[k]))
+    .map((k) => configField(k, schema, game.defaults[k]));
+  const seatsBox = h("div", {});
+  const opponents = await api("GET", `/api/games/${game.name}/opponents`);
+  const form = h("form", { class: "panel", "data-game": game.name });
+
+  function readConfig() {
+    const config = {};
+    for (const input of form.querySelectorAll("[data-kind]")) {
+      const d = game.defaults[input.name];
+      let v = input.dataset.kind === "boolean" ? input.checked : input.value;
+      if (input.dataset.kind === "integer" || input.dataset.kind === "number") v = v === "" ? null : Number(v);
+      if (v !== d) config[input.name] = v;
+    }
+    return config;
+  }
+  function drawSeats() {
+    const n = Number(readConfig().num_players ?? game.defaults.num_players ?? game.players);
+    const yours = h("select", { name: "human_seat" }, [...Array(n).keys()].map((i) => h("option", { value: i }, seatName(i))), h("option", { value: "watch" }, "nobody: watch bots"));
+    const rows = [h("label", {}, h("span", {}, "your seat"), yours)];
+    for (let i = 0; i < n; i++) {
+      const sel = h("select", { name: `opp_${i}` }, opponents.map((o) => h("option", { value: o.spec }, o.label)));
+      sel.value = opponents.some((o) => o.spec === "pretrained") ? "pretrained" : "heuristic";
+      rows.push(h("label", { class: `opp opp-${i}` }, h("span", {}, `${seatName(i)} bot`), sel));
+    }
+    seatsBox.replaceChildren(...rows);
+    const sync = () => seatsBox.querySelectorAll(".opp").forEach((el, i) => (el.style.display = String(i) === yours.value ? "none" : ""));
+    yours.addEventListener("change", sync);
+    sync();
+  }
+  form.addEventListener("change", (e) => { if (e.target.name === "num_players") drawSeats(); });
+  form.addEventListener("submit", async (e) => {
+    e.preventDefault();
+    const seatValue = form.querySelector("[name=human_seat]").value;
+    const human = seatValue === "watch" ? null : Number(seatValue);
+    const opponentsBySeat = {};
+    form.querySelectorAll("select[name^=opp_]").forEach((s) => {
+      const seat = Number(s.name.slice(4));
+      if (seat !== human) opponentsBySeat[seat] = s.value;
+    });
+    try {
+      const seed = form.querySelector("[name=seed]").value;
+      const body = { game: game.name, config: readConfig(), human_seat: human, opponents: opponentsBySeat };
+      if (seed !== "") body.seed = Number(seed);
+      const snap = await api("POST", "/api/sessions", body);
+      location.hash = `#/game/${snap.id}`;
+    } catch (err) {
+      form.querySelector(".error").textContent = err.message;
+    }
+  });
+  form.append(
+    h("h2", {}, game.title), h("p", {}, game.summary, " ", h("code", {}, game.name)),
+    h("details", {}, h("summary", {}, "rule variant"), fields,
+      h("label", { title: "the same seed, moves and bots replay the same game" }, h("span", {}, "seed"),
+        h("input", { type: "number", name: "seed", placeholder: "random" }))),
+    seatsBox, h("p", { class: "error" }),
+    h("button", { class: "primary", type: "submit" }, "Start"),
+  );
+  drawSeats();
+  return form;
+}
+
+// -- the table ------------------------------------------------------------------------------------
+async function showGame(id) {
+  let speed = Number(localStorage.getItem("ultimataSpeed") || 700);
+  const board = h("div", { class: "board" });
+  const status = h("div", { class: "status" });
+  const movesBox = h("div", { class: "moves" });
+  const events = h("ol", { class: "events" });
+  const result = h("div", {});
+  const speedInput = h("input", { type: "range", min: 50, max: 2000, step: 50, value: speed });
+  speedInput.addEventListener("input", () => {
+    speed = Number(speedInput.value);
+    localStorage.setItem("ultimataSpeed", String(speed));
+  });
+  main.replaceChildren(
+    h("div", { class: "layout" },
+      h("div", {}, status, result, board, movesBox),
+      h("div", { class: "panel" }, h("label", {}, "bot speed (ms per move) ", speedInput), h("h3", {}, "What happened"), events)),
+  );
+
+  async function play(action) {
+    try {
+      draw(await api("POST", `/api/sessions/${id}/move`, { action }));
+    } catch (err) {
+      status.replaceChildren(h("span", { class: "error" }, err.message));
+    }
+  }
+
+  function draw(snap) {
+    main.dataset.moves = String(snap.events.length ? snap.events[snap.events.length - 1].n : 0);
+    const v = snap.view;
+    const renderer = VIEWS[v.kind];
+    const moves = snap.moves;
+    board.replaceChildren();
+    if (renderer) renderer.render(board, v, moves, play);
+    else board.append(h("pre", {}, JSON.stringify(v, null, 1)));
+    // Buttons (done, pass, reject...) always show; moves drawn on the board also fold into a list.
+    const button = (m) => h("button", { "data-action": m.action, onclick: () => play(m.action) }, m.label);
+    const plain = moves.filter((m) => m.target === "button");
+    const onBoard = moves.filter((m) => m.target !== "button");
+    movesBox.replaceChildren(
+      ...(moves.length ? [h("h3", {}, "Your moves")] : []),
+      ...plain.map(button),
+      ...(onBoard.length ? [h("details", { open: renderer ? null : "" }, h("summary", {}, `all legal moves as a list (${moves.length})`), onBoard.map(button))] : []),
+    );
+    events.replaceChildren(...snap.events.map((e) => h("li", { class: e.who === "human" ? "human" : "" }, `${seatName(e.seat)} (${e.who}): ${e.move}`, e.outcome ? h("div", { class: "outcome" }, `→ ${e.outcome}`) : "")));
+    events.scrollTop = events.scrollHeight;
+    if (snap.over) {
+      const r = snap.returns;
+      const best = Math.max(...r);
+      const winners = r.map((x, i) => (x === best ? i : -1)).filter((i) => i >= 0);
+      const text = snap.human === null
+        ? `Game over: ${winners.map(seatName).join(", ")} won.`
+        : winners.includes(snap.human) ? (winners.length > 1 ? "Game over: you share the win!" : "Game over: you win!") : `Game over: you lose. ${winners.map(seatName).join(", ")} won.`;
+      result.replaceChildren(h("div", { class: "result", "data-result": winners.includes(snap.human) ? "win" : "loss" }, text,
+        snap.replay ? h("div", {}, h("a", { href: `#/replay/${encodeURIComponent(snap.replay)}` }, "watch the replay")) : ""));
+      status.textContent = "";
+      return;
+    }
+    if (snap.waiting_for === "human") {
+      status.className = "status turn";
+      status.textContent = `Your turn (${seatName(snap.human)}): ${v.phase || "choose a move"}`;
+    } else {
+      status.className = "status";
+      status.textContent = `${seatName(v.to_move)} (bot) is thinking…`;
+      timer = setTimeout(async () => {
+        try { draw(await api("POST", `/api/sessions/${id}/advance`)); } catch (err) { status.textContent = err.message; }
+      }, speed);
+    }
+  }
+  draw(await api("GET", `/api/sessions/${id}`));
+}
+
+// -- replays --------------------------------------------------------------------------------------
+async function showReplays() {
+  const names = await api("GET", "/api/replays");
+  main.replaceChildren(
+    h("h1", {}, "Replays"),
+    names.length ? h("ul", {}, names.map((n) => h("li", {}, h("a", { href: `#/replay/${encodeURIComponent(n)}` }, n))))
+      : h("p", {}, "No saved games yet: finished games are saved here (serve with --replays DIR)."),
+  );
+}
+
+async function showReplay(name) {
+  const data = await api("GET", `/api/replays/${encodeURIComponent(name)}`);
+  const board = h("div", { class: "board" });
+  const label = h("div", { class: "status" });
+  const slider = h("input", { type: "range", min: 0, max: data.frames.length - 1, value: 0 });
+  let i = 0;
+  const show = (k) => {
+    i = Math.max(0, Math.min(data.frames.length - 1, k));
+    slider.value = i;
+    const v = data.frames[i];
+    board.replaceChildren();
+    (VIEWS[v.kind] || { render: (el) => el.append(h("pre", {}, JSON.stringify(v, null, 1))) }).render(board, v, [], () => {});
+    const next = data.moves[i];
+    label.textContent = `move ${i} / ${data.frames.length - 1}` + (next ? ` — next: ${next}` : " — end");
+  };
+  slider.addEventListener("input", () => show(Number(slider.value)));
+  main.replaceChildren(
+    h("h1", {}, `Replay: ${name}`), h("p", {}, `players: ${data.players.join(", ")}`),
+    h("div", { class: "replay-bar" },
+      h("button", { onclick: () => show(0) }, "⏮"), h("button", { onclick: () => show(i - 1) }, "◀ step"),
+      slider, h("button", { onclick: () => show(i + 1) }, "step ▶"), h("button", { onclick: () => show(data.frames.length - 1) }, "⏭")),
+    label, board,
+  );
+  show(0);
+}
+
+window.addEventListener("hashchange", route);
+route();

@@ -1,0 +1,93 @@
+// The ULTIMADE pitch as SVG: grass, endzones, both teams, the disc, the last throw.
+// Every field that is a legal move now is outlined; a click on it sends that move.
+// The human's own team always attacks up the screen (player_1 sees the pitch turned round).
+"use strict";
+
+(window.ULTIMATA_VIEWS = window.ULTIMATA_VIEWS || {}).pitch = {
+  render(el, v, moves, play) {
+    const NS = "http://www.w3.org/2000/svg";
+    const cell = 34;
+    const margin = 26;
+    const flip = v.seat === 1;
+    const x = (col) => margin + (flip ? v.width - 1 - col : col) * cell;
+    const y = (row) => margin + (flip ? row : v.length - 1 - row) * cell;
+    const svg = document.createElementNS(NS, "svg");
+    const width = margin * 2 + v.width * cell;
+    const height = margin * 2 + v.length * cell;
+    svg.setAttribute("viewBox", `0 0 ${width} ${height}`);
+    svg.setAttribute("width", width);
+    svg.setAttribute("height", height);
+    const add = (tag, attrs, text) => {
+      const e = document.createElementNS(NS, tag);
+      for (const [k, val] of Object.entries(attrs)) e.setAttribute(k, val);
+      if (text !== undefined) e.textContent = text;
+      svg.append(e);
+      return e;
+    };
+
+    add("rect", { x: margin, y: margin, width: v.width * cell, height: v.length * cell, fill: "#3f8f3f" });
+    for (const [from, to] of [[0, v.endzone_depth - 1], [v.length - v.endzone_depth, v.length - 1]]) {
+      const top = Math.min(y(from), y(to));
+      add("rect", { x: margin, y: top, width: v.width * cell, height: v.endzone_depth * cell, fill: "#2e6e30" });
+    }
+    for (let c = 0; c <= v.width; c++) add("line", { x1: margin + c * cell, y1: margin, x2: margin + c * cell, y2: margin + v.length * cell, stroke: "#ffffff22" });
+    for (let r = 0; r <= v.length; r++) add("line", { x1: margin, y1: margin + r * cell, x2: margin + v.width * cell, y2: margin + r * cell, stroke: "#ffffff22" });
+    for (const line of [v.endzone_depth, v.length - v.endzone_depth]) {
+      const yy = flip ? margin + line * cell : margin + (v.length - line) * cell;
+      add("line", { x1: margin, y1: yy, x2: margin + v.width * cell, y2: yy, stroke: "white", "stroke-width": 3 });
+    }
+    const letters = "abcdefghi";
+    for (let c = 0; c < v.width; c++) add("text", { x: x(c) + cell / 2, y: margin - 8, "text-anchor": "middle", "font-size": 12 }, letters[c]);
+    for (let r = 0; r < v.length; r++) add("text", { x: margin - 6, y: y(r) + cell / 2 + 4, "text-anchor": "end", "font-size": 11 }, r + 1);
+
+    if (v.last_throw) {
+      const defs = add("defs", {});
+      const marker = document.createElementNS(NS, "marker");
+      for (const [k, val] of Object.entries({ id: "head", markerWidth: 8, markerHeight: 8, refX: 7, refY: 4, orient: "auto" })) marker.setAttribute(k, val);
+      const tip = document.createElementNS(NS, "path");
+      tip.setAttribute("d", "M0,0 L8,4 L0,8 z");
+      tip.setAttribute("fill", "#ffe45c");
+      marker.append(tip);
+      defs.append(marker);
+      const f = v.last_throw.from;
+      const t = v.last_throw.to;
+      add("line", { x1: x(f.col) + cell / 2, y1: y(f.row) + cell / 2, x2: x(t.col) + cell / 2, y2: y(t.row) + cell / 2, stroke: "#ffe45c", "stroke-width": 3, "stroke-dasharray": "6 4", "marker-end": "url(#head)" });
+    }
+    const colours = ["#2457c5", "#c8322c"];
+    for (const p of v.players) {
+      const cx = x(p.col) + cell / 2;
+      const cy = y(p.row) + cell / 2;
+      const ring = p.runner ? "#ffe45c" : p.marked ? "#ffb347" : "white";
+      add("circle", { cx, cy, r: cell * 0.38, fill: colours[p.team], stroke: ring, "stroke-width": p.runner || p.marked ? 3 : 2, opacity: p.ran ? 0.75 : 1, "data-player": p.id });
+      add("text", { x: cx, y: cy + 4, "text-anchor": "middle", "font-size": 12, fill: "white", "font-weight": 700 }, p.id);
+      if (p.has_disc) add("circle", { cx: cx + 9, cy: cy - 9, r: 6, fill: "#ffe45c", stroke: "#333" });
+    }
+    if (v.disc && v.disc.on_ground) {
+      add("circle", { cx: x(v.disc.col) + cell / 2, cy: y(v.disc.row) + cell / 2, r: 8, fill: "#ffe45c", stroke: "#333", "data-disc": v.disc.field });
+    }
+    for (const m of moves.filter((m) => m.target === "field")) {
+      const r = add("rect", { x: x(m.col) + 2, y: y(m.row) + 2, width: cell - 4, height: cell - 4, rx: 5, fill: "#ffffff30", stroke: "#ffe45c", "stroke-width": 2, class: "clickable", "data-action": m.action, "data-field": m.field });
+      r.style.cursor = "pointer";
+      const title = document.createElementNS(NS, "title");
+      title.textContent = m.label;
+      r.append(title);
+      r.addEventListener("click", () => play(m.action));
+    }
+
+    const info = document.createElement("div");
+    info.className = "pitch-info";
+    const lines = [
+      `A ${v.score[0]} : ${v.score[1]} B — first to ${v.points_to_win}, cycle ${v.cycle}/${v.max_cycles}`,
+      `team ${v.teams[v.offense]} on offense · ${v.phase}`,
+    ];
+    if (v.only_runner) lines.push(`Monster-Defense: only ${v.only_runner} may run`);
+    if (v.last_roll) lines.push(`last die roll: ${v.last_roll}`);
+    if (v.last_event) lines.push(`last: ${v.last_event}`);
+    for (const t of lines) {
+      const p = document.createElement("div");
+      p.textContent = t;
+      info.append(p);
+    }
+    el.append(info, svg);
+  },
+};

@@ -1,0 +1,76 @@
+// The Ultimatum card table: seats with chips, your hand as cards, the pending Ultimatum.
+// A click on a card, a seat, a proposal or an amount sends the matching legal move.
+"use strict";
+
+(window.ULTIMATA_VIEWS = window.ULTIMATA_VIEWS || {}).cards = {
+  render(el, v, moves, play) {
+    const byTarget = (target, value) => moves.find((m) => m.target === target && m.value === value);
+    const make = (tag, cls, text) => {
+      const e = document.createElement(tag);
+      if (cls) e.className = cls;
+      if (text !== undefined) e.textContent = text;
+      return e;
+    };
+    const clickable = (node, move) => {
+      if (!move) return node;
+      node.classList.add("clickable");
+      node.title = move.label;
+      node.dataset.action = move.action;
+      node.addEventListener("click", () => play(move.action));
+      return node;
+    };
+
+    const head = make("p", "", `Round ${v.round} · ${v.pile} cards to draw · ${v.phase}`);
+    const seats = make("div", "seats");
+    for (const p of v.players) {
+      const box = make("div", "seat" + (p.seat === v.seat ? " me" : "") + (p.seat === v.to_move ? " moving" : ""));
+      box.dataset.seat = p.seat;
+      box.append(
+        make("div", "", `player_${p.seat}${p.seat === v.seat ? " (you)" : ""}${p.dealer ? " · dealer" : ""}`),
+        make("div", "chips", `${p.chips} chips`),
+        make("div", "", `${p.cards} cards · score ${p.score}`),
+      );
+      seats.append(clickable(box, byTarget("player", p.seat)));
+    }
+    el.append(head, seats);
+
+    if (v.pending) {
+      const pend = make("div", "pending");
+      const p = v.pending;
+      let text = `player_${p.by} plays ${p.card}`;
+      if (p.card === "Ultimatum" && p.p1 !== null) text += `: responder player_${p.p1}`;
+      if (p.card === "Ultimatum" && p.p2 !== null) text += `, target player_${p.p2} (${p.target_chips} chips)`;
+      pend.append(make("div", "", text));
+      if (p.proposals.length) {
+        const list = make("ul");
+        p.proposals.forEach((prop, i) => {
+          const li = make("li", "", `proposal ${i}: player_${prop.by} offers ${prop.share} to the responder, keeps ${p.target_chips - prop.share}`);
+          list.append(clickable(li, byTarget("proposal", i)));
+        });
+        pend.append(list);
+      }
+      el.append(pend);
+    }
+
+    const amounts = moves.filter((m) => m.target === "amount");
+    if (amounts.length) {
+      const row = make("div", "amounts");
+      row.append(make("span", "", "share for the responder: "));
+      for (const m of amounts) row.append(clickable(make("button", "", String(m.value)), m));
+      el.append(row);
+    }
+
+    if (v.seat !== null && v.seat !== undefined) {
+      const hand = make("div", "hand");
+      for (const c of v.hand) {
+        const kind = c.name.split(" ")[0].toLowerCase();
+        const card = make("div", `card k-${kind}`);
+        card.dataset.card = c.name;
+        card.append(make("div", "name", c.name), make("div", "count", c.count > 1 ? `×${c.count}` : ""));
+        hand.append(clickable(card, byTarget("card", c.kind)));
+      }
+      el.append(make("h3", "", "Your hand"), hand);
+    }
+    if (v.last_event) el.append(make("p", "", `Last: ${v.last_event}`));
+  },
+};
