@@ -37,6 +37,9 @@ class Game(ABC, Generic[ConfigT]):
     supports_dense_reward: ClassVar[bool] = False
     observation_dtype: ClassVar[type] = np.float32
     observation_bounds: ClassVar[tuple[float, float]] = (-np.inf, np.inf)
+    observation_planes: ClassVar[tuple[int, int, int] | None] = None
+    """(C, H, W) when the flat observation starts with C board planes of H x W (row-major), so a
+    convolutional policy can see the board as a board; the entries after them are scalars."""
 
     def __init__(self, config: ConfigT) -> None:
         if config.dense_reward and not self.supports_dense_reward:

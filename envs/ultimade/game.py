@@ -9,9 +9,9 @@ import numpy as np
 from envs.core.engine import Game
 from envs.core.rng import Rng
 from envs.ultimade.actions import NUM_ACTIONS
-from envs.ultimade.board import LENGTH, rows_mask
+from envs.ultimade.board import LENGTH, WIDTH, rows_mask
 from envs.ultimade.config import UltimadeConfig
-from envs.ultimade.observation import ObservationLayout
+from envs.ultimade.observation import PLANES, ObservationLayout
 from envs.ultimade.state import UltimadeState
 
 
@@ -20,6 +20,7 @@ class UltimadeGame(Game[UltimadeConfig]):
 
     name: ClassVar[str] = "ultimade_v0"
     title: ClassVar[str] = "ULTIMADE"
+    observation_planes: ClassVar[tuple[int, int, int] | None] = (len(PLANES), LENGTH, WIDTH)
     version: ClassVar[int] = 0
     config_model = UltimadeConfig
     render_modes: ClassVar[tuple[str, ...]] = ("human", "ansi", "rgb_array")
