@@ -1,6 +1,7 @@
 """Replays: saved and loaded exactly; malformed files are refused with a clear error."""
 
 import json
+import random
 
 import pytest
 
@@ -12,8 +13,6 @@ def test_saved_replay_reproduces_the_game(tmp_path) -> None:
     replay = record(7, "ultimatum_cards_v0", {"num_players": 3}, [])
     state = replay.final()
     actions = []
-    import random
-
     pick = random.Random(7)
     while not state.is_terminal():
         action = pick.choice(state.legal_actions())

@@ -89,11 +89,11 @@ class Replay:
         return state
 
 
-def record(state_factory_seed: int, game_name: str, config: dict[str, Any], actions: list[int]) -> Replay:
+def record(seed: int, game_name: str, config: dict[str, Any], actions: list[int]) -> Replay:
     """A replay of `actions` from `seed`, with its final state filled in."""
     from envs.core.registry import game_class
 
     cls = game_class(game_name)
-    replay = Replay(game=game_name, version=cls.version, config=config, seed=state_factory_seed, actions=actions)
+    replay = Replay(game=game_name, version=cls.version, config=config, seed=seed, actions=actions)
     replay.final_state = replay.final().state_dict()
     return replay
