@@ -37,6 +37,21 @@ class PPOConfig(_Strict):
     max_grad_norm: float = Field(0.5, gt=0)
     net_arch: list[int] = Field(default_factory=lambda: [128, 128])
     """Hidden layers of the policy and of the value net (separate nets of this shape)."""
+    features: Literal["flat", "planes"] = "flat"
+    """What feeds those layers: the flat observation as is, or (`planes`, for games that declare
+    `observation_planes`) a small conv net over the board planes plus the scalars (training/features.py)."""
+    conv_channels: list[int] = Field(default_factory=lambda: [32, 32])
+    """With features: planes, the 3x3 conv layers (padding 1, ReLU), one entry per layer."""
+    conv_out_channels: int = Field(8, ge=0)
+    """With features: planes, a 1x1 conv down to this many channels before flattening (0: none); the
+    flattened size times the first hidden layer sets most of the checkpoint's size."""
+
+    @field_validator("conv_channels")
+    @classmethod
+    def _channels_positive(cls, channels: list[int]) -> list[int]:
+        if any(c < 1 for c in channels):
+            raise ValueError("conv_channels must be positive channel counts")
+        return channels
 
 
 class PoolConfig(_Strict):
@@ -154,7 +169,12 @@ def load_train_config(
     if cfg.game is not None and cfg.game != game_name:
         raise ConfigError(f"{where} is a config for {cfg.game}, not {game_name}")
     cfg.game = game_name
-    game_class(game_name).from_config(cfg.rules)  # the rule variant is checked now, not mid-run
+    game = game_class(game_name).from_config(cfg.rules)  # the rule variant is checked now, not mid-run
+    if cfg.ppo.features == "planes" and game.observation_planes is None:
+        raise ConfigError(
+            f"ppo.features: planes in {where} needs board planes, and {game_name} declares none "
+            "(observation_planes is None); use features: flat"
+        )
     return cfg
 
 

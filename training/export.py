@@ -1,6 +1,10 @@
-"""Make a shippable copy of a checkpoint: optimizer state dropped, so the zip stays small.
+"""Make a shippable copy of a checkpoint: optimizer state dropped and weights stored as float16, so
+the zip stays small (a conv policy over a board is ~1 MB of float32 weights).
 
-    python -m training.export RUN/final.zip agents/pretrained/<game>.zip
+    python -m training.export RUN/final.zip agents/pretrained/<game>.zip [--float32]
+
+Loading casts the float16 weights back into the float32 network (torch's load_state_dict copies
+across dtypes), so nothing else changes; the copy plays but should not be resumed from.
 """
 
 from __future__ import annotations
@@ -8,20 +12,26 @@ from __future__ import annotations
 import sys
 from pathlib import Path
 
+import torch
+
 from agents.checkpoint import load_model, read_meta, save_checkpoint
 from envs.core.registry import game_class
 
 
-def export_checkpoint(src: str | Path, dst: str | Path) -> Path:
+def export_checkpoint(src: str | Path, dst: str | Path, *, float16: bool = True) -> Path:
     meta = read_meta(src)
     game = game_class(meta.game).from_config(meta.config)
     model, meta = load_model(src, game)
     meta.extra = {k: v for k, v in meta.extra.items() if k != "run"}  # a local path means nothing elsewhere
+    if float16:
+        model.policy.to(torch.float16)
+        meta.extra["weights"] = "float16"
     return save_checkpoint(model, dst, meta, slim=True)
 
 
 if __name__ == "__main__":
-    if len(sys.argv) != 3:
-        sys.exit("usage: python -m training.export SRC.zip DST.zip")
-    out = export_checkpoint(sys.argv[1], sys.argv[2])
+    args = [a for a in sys.argv[1:] if a != "--float32"]
+    if len(args) != 2:
+        sys.exit("usage: python -m training.export SRC.zip DST.zip [--float32]")
+    out = export_checkpoint(args[0], args[1], float16="--float32" not in sys.argv)
     print(f"{out}: {out.stat().st_size / 1024:.0f} KiB")

@@ -29,6 +29,7 @@ from envs.core.registry import game_class
 from training.arena import ArenaResult
 from training.config import TrainConfig, load_train_config
 from training.evaluate import evaluate_policy
+from training.features import features_policy_kwargs
 from training.run_dir import Progress as RunProgress
 from training.run_dir import RunDir
 from training.selfplay_env import SelfPlayEnv
@@ -69,13 +70,15 @@ def build_vec_env(cfg: TrainConfig) -> VecEnv:
     return VecMonitor(venv)
 
 
-def _new_model(cfg: TrainConfig, venv: VecEnv, tb: Path) -> MaskablePPO:
+def _new_model(cfg: TrainConfig, venv: VecEnv, tb: Path, game: Game) -> MaskablePPO:
     p = cfg.ppo
+    policy_kwargs = {"net_arch": {"pi": list(p.net_arch), "vf": list(p.net_arch)},
+                     **features_policy_kwargs(p.features, game, p.conv_channels, p.conv_out_channels)}
     return MaskablePPO(
         "MlpPolicy", venv, learning_rate=p.learning_rate, n_steps=p.n_steps, batch_size=p.batch_size,
         n_epochs=p.n_epochs, gamma=p.gamma, gae_lambda=p.gae_lambda, clip_range=p.clip_range,
         ent_coef=p.ent_coef, vf_coef=p.vf_coef, max_grad_norm=p.max_grad_norm,
-        policy_kwargs={"net_arch": {"pi": list(p.net_arch), "vf": list(p.net_arch)}},
+        policy_kwargs=policy_kwargs,
         tensorboard_log=str(tb), seed=cfg.seed, device="cpu", verbose=0,
     )
 
@@ -183,6 +186,7 @@ def train(cfg: TrainConfig, run_dir: Path, progress: RunProgress, *, console: Co
     run = RunDir(run_dir)
     game = game_class(cfg.game).from_config(cfg.rules)
     venv = build_vec_env(cfg)
+    torch.set_num_threads(cfg.torch_threads)  # in-process env factories set 1 for opponents; restore it
     try:
         if progress.latest:
             model = MaskablePPO.load(run.abs(progress.latest), env=venv, device="cpu")
@@ -192,7 +196,7 @@ def train(cfg: TrainConfig, run_dir: Path, progress: RunProgress, *, console: Co
             venv.seed(cfg.seed + progress.steps)
             console.print(f"resuming {cfg.game} from {progress.latest} at {progress.steps:,} steps")
         else:
-            model = _new_model(cfg, venv, run.tensorboard)
+            model = _new_model(cfg, venv, run.tensorboard, game)
             venv.seed(cfg.seed)
             if cfg.imitation is not None:
                 _warm_start(cfg, model, game, console)
