@@ -4,7 +4,7 @@ Every agent keeps the protocol in `agents.base`; `load_agent(spec, game, config)
 specs used by train, arena and play (`random`, `heuristic`, `pretrained`, a checkpoint path) into one.
 """
 
-from agents.base import Agent
-from agents.specs import SPEC_FORMS, load_agent
+from ultimata.agents.base import Agent
+from ultimata.agents.specs import SPEC_FORMS, load_agent
 
 __all__ = ["SPEC_FORMS", "Agent", "load_agent"]

@@ -16,13 +16,13 @@ from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from envs.core.errors import CheckpointError
-from envs.core.io import atomic_write_bytes, atomic_write_json
+from ultimata.envs.core.errors import CheckpointError
+from ultimata.envs.core.io import atomic_write_bytes, atomic_write_json
 
 if TYPE_CHECKING:
     from sb3_contrib import MaskablePPO
 
-    from envs.core.engine import Game
+    from ultimata.envs.core.engine import Game
 
 FORMAT = "ultimata-checkpoint/1"
 

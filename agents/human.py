@@ -12,7 +12,7 @@ from typing import TYPE_CHECKING
 import numpy as np
 
 if TYPE_CHECKING:
-    from envs.core.engine import State
+    from ultimata.envs.core.engine import State
 
 HELP = (
     "Type the number of a move, or its name (any unique part of it is enough, e.g. 'take 3').\n"

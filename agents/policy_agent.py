@@ -13,10 +13,10 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 import torch
 
-from agents.checkpoint import CheckpointMeta, load_model
+from ultimata.agents.checkpoint import CheckpointMeta, load_model
 
 if TYPE_CHECKING:
-    from envs.core.engine import Game, State
+    from ultimata.envs.core.engine import Game, State
 
 
 class PolicyAgent:

@@ -7,7 +7,7 @@ from typing import TYPE_CHECKING
 import numpy as np
 
 if TYPE_CHECKING:
-    from envs.core.engine import State
+    from ultimata.envs.core.engine import State
 
 
 class RandomAgent:

@@ -12,17 +12,17 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
-from agents.base import game_base_name
-from envs.core.errors import ConfigError
-from envs.core.rng import Rng
+from ultimata.agents.base import game_base_name
+from ultimata.envs.core.errors import ConfigError
+from ultimata.envs.core.rng import Rng
 
 if TYPE_CHECKING:
-    from envs.core.engine import State
+    from ultimata.envs.core.engine import State
 
 
 def scripted_policy(game_name: str) -> Callable[[State, Rng], int]:
     """The game's `choose_action`, or a ConfigError saying which file is missing."""
-    module_name = f"agents.scripted.{game_base_name(game_name)}"
+    module_name = f"ultimata.agents.scripted.{game_base_name(game_name)}"
     try:
         module = importlib.import_module(module_name)
     except ModuleNotFoundError as err:

@@ -6,9 +6,9 @@ from importlib import resources
 from pathlib import Path
 from typing import Any
 
-from agents.base import Agent
-from envs.core.errors import CheckpointError, ConfigError
-from envs.core.registry import game_class
+from ultimata.agents.base import Agent
+from ultimata.envs.core.errors import CheckpointError, ConfigError
+from ultimata.envs.core.registry import game_class
 
 SPEC_FORMS = (
     "'random' (uniform legal moves), 'heuristic' (the game's scripted bot), 'pretrained' (the bot "
@@ -18,7 +18,7 @@ SPEC_FORMS = (
 
 def pretrained_path(game_name: str) -> Path:
     """Where the shipped bot for `game_name` lives inside the installed package."""
-    return Path(str(resources.files("agents") / "pretrained" / f"{game_name}.zip"))
+    return Path(str(resources.files("ultimata.agents") / "pretrained" / f"{game_name}.zip"))
 
 
 def load_agent(
@@ -26,9 +26,9 @@ def load_agent(
     deterministic: bool = True,
 ) -> Agent:
     """Build the agent named by `spec` for `game_name` under rule `config` (None: the defaults)."""
-    from agents.policy_agent import PolicyAgent
-    from agents.random_agent import RandomAgent
-    from agents.scripted_agent import ScriptedAgent
+    from ultimata.agents.policy_agent import PolicyAgent
+    from ultimata.agents.random_agent import RandomAgent
+    from ultimata.agents.scripted_agent import ScriptedAgent
 
     spec = spec.strip()
     if spec == "random":

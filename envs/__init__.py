@@ -1,13 +1,13 @@
 """ultimata's games as PettingZoo AEC environments: `envs.make("ultimatum_cards_v0")`."""
 
-from envs.core.errors import (
+from ultimata.envs.core.errors import (
     CheckpointError,
     ConfigError,
     IllegalActionError,
     ReplayError,
     UltimataError,
 )
-from envs.core.registry import GAMES, game_class, make, make_raw, pettingzoo_id, register_all
+from ultimata.envs.core.registry import GAMES, game_class, make, make_raw, pettingzoo_id, register_all
 
 register_all()
 

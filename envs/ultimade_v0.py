@@ -1,7 +1,7 @@
 """PettingZoo module for ULTIMADE: `env()` and `raw_env`, as PettingZoo convention has it."""
 
-from envs.core.adapter import bind
-from envs.ultimade.game import UltimadeGame
+from ultimata.envs.core.adapter import bind
+from ultimata.envs.ultimade.game import UltimadeGame
 
 raw_env, env = bind(UltimadeGame)
 

@@ -6,8 +6,8 @@ import random
 import numpy as np
 import pytest
 
-import envs
-from envs import IllegalActionError
+import ultimata.envs as envs
+from ultimata.envs import IllegalActionError
 
 
 def play_out(env, seed=0, pick=None):
@@ -104,7 +104,7 @@ def test_raw_env_pickles_with_its_config() -> None:
 def test_fast_action_space_agrees_with_gymnasiums_discrete() -> None:
     from gymnasium.spaces import Discrete
 
-    from envs.core.adapter import ActionSpace
+    from ultimata.envs.core.adapter import ActionSpace
 
     fast, reference = ActionSpace(7), Discrete(7)
     for x in [-1, 0, 6, 7, 10**12, True, np.int64(3), np.int8(9), 2.0, "1", None, np.array(2)]:

@@ -2,8 +2,8 @@
 
 import pytest
 
-import envs
-from envs import GAMES, ConfigError
+import ultimata.envs as envs
+from ultimata.envs import GAMES, ConfigError
 
 
 @pytest.mark.parametrize("name", list(GAMES))

@@ -7,8 +7,8 @@ import random
 import numpy as np
 import pytest
 
-from envs import GAMES, IllegalActionError, game_class
-from envs.core.rng import Rng
+from ultimata.envs import GAMES, IllegalActionError, game_class
+from ultimata.envs.core.rng import Rng
 
 
 def random_states(name: str, games: int, seed: int = 0, max_decisions: int = 3000):
@@ -76,7 +76,7 @@ def test_state_dict_round_trip_continues_identically(name: str) -> None:
 
 @pytest.mark.parametrize("name", list(GAMES))
 def test_malformed_state_dict_is_refused_and_changes_nothing(name: str) -> None:
-    from envs import UltimataError
+    from ultimata.envs import UltimataError
 
     game = game_class(name).from_config({})
     state = game.new_initial_state(Rng(1))

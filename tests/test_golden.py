@@ -11,9 +11,9 @@ from pathlib import Path
 
 import pytest
 
-from envs import GAMES, game_class
-from envs.core.replay import Replay, record
-from envs.core.rng import Rng
+from ultimata.envs import GAMES, game_class
+from ultimata.envs.core.replay import Replay, record
+from ultimata.envs.core.rng import Rng
 
 GOLDEN = Path(__file__).parent / "golden"
 

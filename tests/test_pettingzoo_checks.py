@@ -4,8 +4,8 @@ import pettingzoo
 import pytest
 from pettingzoo.test import api_test, render_test, seed_test
 
-import envs
-from envs import GAMES
+import ultimata.envs as envs
+from ultimata.envs import GAMES
 
 
 @pytest.mark.parametrize("name", list(GAMES))

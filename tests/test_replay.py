@@ -5,8 +5,8 @@ import random
 
 import pytest
 
-from envs import ReplayError
-from envs.core.replay import Replay, record
+from ultimata.envs import ReplayError
+from ultimata.envs.core.replay import Replay, record
 
 
 def test_saved_replay_reproduces_the_game(tmp_path) -> None:
@@ -70,7 +70,7 @@ def test_saved_files_follow_the_umask_not_mkstemps_private_mode(tmp_path) -> Non
     import os
     import stat
 
-    from envs.core.io import atomic_write_json
+    from ultimata.envs.core.io import atomic_write_json
 
     old = os.umask(0o022)
     try:

@@ -16,15 +16,15 @@ from typing import Any
 
 import numpy as np
 
-from agents.base import Agent
-from agents.specs import load_agent
-from envs.core.engine import Game
-from envs.core.errors import ConfigError
-from envs.core.registry import game_class
-from envs.core.replay import Replay
-from envs.core.rng import Rng
-from training.outcome import win_credit
-from training.ratings import Ratings
+from ultimata.agents.base import Agent
+from ultimata.agents.specs import load_agent
+from ultimata.envs.core.engine import Game
+from ultimata.envs.core.errors import ConfigError
+from ultimata.envs.core.registry import game_class
+from ultimata.envs.core.replay import Replay
+from ultimata.envs.core.rng import Rng
+from ultimata.training.outcome import win_credit
+from ultimata.training.ratings import Ratings
 
 AgentFactory = Callable[[], Agent]
 

@@ -14,9 +14,9 @@ from typing import Any, Literal
 import yaml
 from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
 
-from agents.base import game_base_name
-from envs.core.config import validate_config
-from envs.core.errors import ConfigError
+from ultimata.agents.base import game_base_name
+from ultimata.envs.core.config import validate_config
+from ultimata.envs.core.errors import ConfigError
 
 
 class _Strict(BaseModel):
@@ -130,7 +130,7 @@ def _merge(base: dict[str, Any], override: dict[str, Any]) -> dict[str, Any]:
 
 def default_config_text(game_name: str) -> str | None:
     """The YAML shipped for a game (configs/<base name>.yaml), or None."""
-    node = resources.files("configs") / f"{game_base_name(game_name)}.yaml"
+    node = resources.files("ultimata.configs") / f"{game_base_name(game_name)}.yaml"
     return node.read_text() if node.is_file() else None
 
 
@@ -139,7 +139,7 @@ def load_train_config(
     overrides: dict[str, Any] | None = None,
 ) -> TrainConfig:
     """Read, apply a preset, validate. Problems raise ConfigError naming the key and what is allowed."""
-    from envs.core.registry import game_class
+    from ultimata.envs.core.registry import game_class
 
     if path is not None:
         try:

@@ -4,10 +4,10 @@ from __future__ import annotations
 
 from typing import Any
 
-from agents.policy_agent import PolicyAgent
-from agents.specs import load_agent
-from envs.core.engine import Game
-from training.arena import ArenaResult, run_arena
+from ultimata.agents.policy_agent import PolicyAgent
+from ultimata.agents.specs import load_agent
+from ultimata.envs.core.engine import Game
+from ultimata.training.arena import ArenaResult, run_arena
 
 
 def evaluate_policy(

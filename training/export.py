@@ -1,7 +1,7 @@
 """Make a shippable copy of a checkpoint: optimizer state dropped and weights stored as float16, so
 the zip stays small (a conv policy over a board is ~1 MB of float32 weights).
 
-    python -m training.export RUN/final.zip agents/pretrained/<game>.zip [--float32]
+    python -m ultimata.training.export RUN/final.zip agents/pretrained/<game>.zip [--float32]
 
 Loading casts the float16 weights back into the float32 network (torch's load_state_dict copies
 across dtypes), so nothing else changes; the copy plays but should not be resumed from.
@@ -14,8 +14,8 @@ from pathlib import Path
 
 import torch
 
-from agents.checkpoint import load_model, read_meta, save_checkpoint
-from envs.core.registry import game_class
+from ultimata.agents.checkpoint import load_model, read_meta, save_checkpoint
+from ultimata.envs.core.registry import game_class
 
 
 def export_checkpoint(src: str | Path, dst: str | Path, *, float16: bool = True) -> Path:
@@ -32,6 +32,6 @@ def export_checkpoint(src: str | Path, dst: str | Path, *, float16: bool = True)
 if __name__ == "__main__":
     args = [a for a in sys.argv[1:] if a != "--float32"]
     if len(args) != 2:
-        sys.exit("usage: python -m training.export SRC.zip DST.zip [--float32]")
+        sys.exit("usage: python -m ultimata.training.export SRC.zip DST.zip [--float32]")
     out = export_checkpoint(args[0], args[1], float16="--float32" not in sys.argv)
     print(f"{out}: {out.stat().st_size / 1024:.0f} KiB")

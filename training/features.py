@@ -20,8 +20,8 @@ import torch
 from stable_baselines3.common.torch_layers import BaseFeaturesExtractor
 from torch import nn
 
-from envs.core.engine import Game
-from envs.core.errors import ConfigError
+from ultimata.envs.core.engine import Game
+from ultimata.envs.core.errors import ConfigError
 
 FEATURES = ("flat", "planes")
 

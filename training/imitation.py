@@ -13,9 +13,9 @@ import numpy as np
 import torch
 from torch.nn import functional as F
 
-from agents.scripted_agent import scripted_policy
-from envs.core.engine import Game
-from envs.core.rng import Rng
+from ultimata.agents.scripted_agent import scripted_policy
+from ultimata.envs.core.engine import Game
+from ultimata.envs.core.rng import Rng
 
 
 def teacher_samples(game: Game, samples: int, seed: int = 0) -> tuple[np.ndarray, ...]:

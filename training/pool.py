@@ -12,10 +12,10 @@ from typing import Any
 
 import numpy as np
 
-from agents.base import Agent
-from agents.policy_agent import PolicyAgent
-from agents.specs import load_agent
-from envs.core.engine import Game
+from ultimata.agents.base import Agent
+from ultimata.agents.policy_agent import PolicyAgent
+from ultimata.agents.specs import load_agent
+from ultimata.envs.core.engine import Game
 
 SNAPSHOTS = "snapshots"
 

@@ -17,8 +17,8 @@ from typing import Any
 
 import yaml
 
-from envs.core.errors import CheckpointError
-from envs.core.io import atomic_write_bytes, atomic_write_json
+from ultimata.envs.core.errors import CheckpointError
+from ultimata.envs.core.io import atomic_write_bytes, atomic_write_json
 
 
 @dataclass

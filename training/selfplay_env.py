@@ -16,13 +16,13 @@ import gymnasium
 import numpy as np
 from gymnasium import spaces
 
-from agents.base import Agent
-from envs.core.engine import State
-from envs.core.errors import ConfigError, IllegalActionError
-from envs.core.registry import game_class
-from envs.core.rng import Rng
-from training.outcome import win_credit
-from training.pool import OpponentPool
+from ultimata.agents.base import Agent
+from ultimata.envs.core.engine import State
+from ultimata.envs.core.errors import ConfigError, IllegalActionError
+from ultimata.envs.core.registry import game_class
+from ultimata.envs.core.rng import Rng
+from ultimata.training.outcome import win_credit
+from ultimata.training.pool import OpponentPool
 
 
 class SelfPlayEnv(gymnasium.Env):

@@ -21,18 +21,18 @@ from sb3_contrib import MaskablePPO
 from stable_baselines3.common.callbacks import BaseCallback
 from stable_baselines3.common.vec_env import DummyVecEnv, SubprocVecEnv, VecEnv, VecMonitor
 
-from agents.checkpoint import CheckpointMeta, save_checkpoint
-from agents.scripted_agent import has_scripted_bot
-from envs.core.engine import Game
-from envs.core.errors import CheckpointError, ConfigError
-from envs.core.registry import game_class
-from training.arena import ArenaResult
-from training.config import TrainConfig, load_train_config
-from training.evaluate import evaluate_policy
-from training.features import features_policy_kwargs
-from training.run_dir import Progress as RunProgress
-from training.run_dir import RunDir
-from training.selfplay_env import SelfPlayEnv
+from ultimata.agents.checkpoint import CheckpointMeta, save_checkpoint
+from ultimata.agents.scripted_agent import has_scripted_bot
+from ultimata.envs.core.engine import Game
+from ultimata.envs.core.errors import CheckpointError, ConfigError
+from ultimata.envs.core.registry import game_class
+from ultimata.training.arena import ArenaResult
+from ultimata.training.config import TrainConfig, load_train_config
+from ultimata.training.evaluate import evaluate_policy
+from ultimata.training.features import features_policy_kwargs
+from ultimata.training.run_dir import Progress as RunProgress
+from ultimata.training.run_dir import RunDir
+from ultimata.training.selfplay_env import SelfPlayEnv
 
 
 @dataclass
@@ -241,7 +241,7 @@ def train(cfg: TrainConfig, run_dir: Path, progress: RunProgress, *, console: Co
 
 
 def _warm_start(cfg: TrainConfig, model: MaskablePPO, game: Game, console: Console) -> None:
-    from training.imitation import imitate
+    from ultimata.training.imitation import imitate
 
     if not has_scripted_bot(cfg.game):
         raise ConfigError(f"imitation needs a scripted bot for {cfg.game}; set imitation: null")

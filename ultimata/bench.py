@@ -9,8 +9,8 @@ from typing import Any
 
 import numpy as np
 
-from envs.core.registry import GAMES, game_class, make, make_raw
-from envs.core.rng import Rng
+from ultimata.envs.core.registry import GAMES, game_class, make, make_raw
+from ultimata.envs.core.rng import Rng
 
 
 @dataclass

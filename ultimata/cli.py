@@ -49,7 +49,7 @@ def _fail(err: Exception) -> None:
 
 
 def _rules(game: str, config: str | None) -> dict:
-    from training.config import load_train_config
+    from ultimata.training.config import load_train_config
 
     return load_train_config(game, config).rules
 
@@ -67,10 +67,10 @@ def train(
     from datetime import datetime
     from pathlib import Path
 
-    from envs.core.errors import UltimataError
-    from training.trainer import prepare_run
-    from training.trainer import train as run_training
+    from ultimata.envs.core.errors import UltimataError
     from ultimata.report import training_table
+    from ultimata.training.trainer import prepare_run
+    from ultimata.training.trainer import train as run_training
 
     if resume and (config or preset or out):
         _fail(ValueError("--resume continues a run with its saved config; drop --config/--preset/--out"))
@@ -112,9 +112,9 @@ def arena(
     stochastic: bool = typer.Option(False, "--stochastic", help="Policies sample moves instead of argmax."),
 ) -> None:
     """Agents against each other with seats rotated: win rates, 95% intervals, rewards, openskill."""
-    from envs.core.errors import UltimataError
-    from training.arena import run_arena, spec_entries
+    from ultimata.envs.core.errors import UltimataError
     from ultimata.report import arena_table
+    from ultimata.training.arena import run_arena, spec_entries
 
     try:
         game_obj, entries = spec_entries(specs, game, _rules(game, config), seed, deterministic=not stochastic)
@@ -150,7 +150,7 @@ def play(
     """Play in the terminal against bots, seeing only your own seat's view."""
     import random
 
-    from envs.core.errors import UltimataError
+    from ultimata.envs.core.errors import UltimataError
     from ultimata.play import play_session
 
     try:
@@ -170,7 +170,7 @@ def replay(
     """Step through a saved game."""
     import sys
 
-    from envs.core.errors import UltimataError
+    from ultimata.envs.core.errors import UltimataError
     from ultimata.replay_view import show_replay
 
     try:

@@ -8,12 +8,12 @@ from typing import Any
 
 from rich.console import Console
 
-from agents.human import HELP, HumanAgent, HumanQuit
-from agents.specs import load_agent
-from envs.core.errors import ConfigError
-from envs.core.registry import game_class
-from envs.core.replay import Replay
-from envs.core.rng import Rng
+from ultimata.agents.human import HELP, HumanAgent, HumanQuit
+from ultimata.agents.specs import load_agent
+from ultimata.envs.core.errors import ConfigError
+from ultimata.envs.core.registry import game_class
+from ultimata.envs.core.replay import Replay
+from ultimata.envs.core.rng import Rng
 
 
 def play_session(

@@ -7,7 +7,7 @@ from pathlib import Path
 
 from rich.console import Console
 
-from envs.core.replay import Replay
+from ultimata.envs.core.replay import Replay
 
 
 def show_replay(

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from rich.table import Table
 
-from training.arena import ArenaResult
+from ultimata.training.arena import ArenaResult
 
 
 def arena_table(result: ArenaResult, title: str | None = None) -> Table:

@@ -10,11 +10,11 @@ stops when no run helps. Everything on the pitch is public, so it reads the engi
 
 from __future__ import annotations
 
-from envs.core.rng import Rng
-from envs.ultimade.actions import DONE, NO_ROLL, from_field, to_field
-from envs.ultimade.board import BETWEEN, BIT, COL, FULL, LENGTH, NEIGHBOURS, ROW, WIDTH, chebyshev, fields_of
-from envs.ultimade.phases import MONSTER, PLACE, PULL, RUN, SELECT, THROW
-from envs.ultimade.state import UltimadeState
+from ultimata.envs.core.rng import Rng
+from ultimata.envs.ultimade.actions import DONE, NO_ROLL, from_field, to_field
+from ultimata.envs.ultimade.board import BETWEEN, BIT, COL, FULL, LENGTH, NEIGHBOURS, ROW, WIDTH, chebyshev, fields_of
+from ultimata.envs.ultimade.phases import MONSTER, PLACE, PULL, RUN, SELECT, THROW
+from ultimata.envs.ultimade.state import UltimadeState
 
 _EPS = 1e-9
 _MIN_GAIN = 0.05

@@ -9,10 +9,10 @@ hand, the public chips and scores, hand sizes and the pending card.
 
 from __future__ import annotations
 
-from envs.core.rng import Rng
-from envs.ultimatum_cards import cards
-from envs.ultimatum_cards.cards import BLOCK, COUNTER, DRAW, ROUND, STEAL, SWAP, ULTIMATUM
-from envs.ultimatum_cards.state import (
+from ultimata.envs.core.rng import Rng
+from ultimata.envs.ultimatum_cards import cards
+from ultimata.envs.ultimatum_cards.cards import BLOCK, COUNTER, DRAW, ROUND, STEAL, SWAP, ULTIMATUM
+from ultimata.envs.ultimatum_cards.state import (
     BLOCKS,
     CHOOSE_PLAYER,
     COUNTERS,

@@ -12,9 +12,9 @@ from gymnasium.utils import EzPickle
 from pettingzoo import AECEnv
 from pettingzoo.utils import wrappers
 
-from envs.core.engine import Game, State
-from envs.core.errors import ConfigError
-from envs.core.rng import Rng
+from ultimata.envs.core.engine import Game, State
+from ultimata.envs.core.errors import ConfigError
+from ultimata.envs.core.rng import Rng
 
 
 class ActionSpace(spaces.Discrete):

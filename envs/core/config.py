@@ -6,7 +6,7 @@ from typing import Any, TypeVar
 
 from pydantic import BaseModel, ConfigDict, ValidationError
 
-from envs.core.errors import ConfigError
+from ultimata.envs.core.errors import ConfigError
 
 
 class GameConfig(BaseModel):

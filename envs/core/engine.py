@@ -14,9 +14,9 @@ from typing import Any, ClassVar, Generic, TypeVar
 
 import numpy as np
 
-from envs.core.config import GameConfig, validate_config
-from envs.core.errors import ConfigError, IllegalActionError, UltimataError
-from envs.core.rng import Rng
+from ultimata.envs.core.config import GameConfig, validate_config
+from ultimata.envs.core.errors import ConfigError, IllegalActionError, UltimataError
+from ultimata.envs.core.rng import Rng
 
 ConfigT = TypeVar("ConfigT", bound=GameConfig)
 
@@ -120,7 +120,12 @@ class State(ABC):
     def _to_dict(self) -> dict[str, Any]: ...
 
     @abstractmethod
-    def _from_dict(self, d: dict[str, Any]) -> None: ...
+    def _from_dict(self, d: dict[str, Any]) -> None:
+        """Restore the stored fields, recomputing derived ones rather than trusting them."""
+
+    def _check_consistency(self) -> None:  # noqa: B027 (an optional hook; games override it)
+        """Raise ValueError naming what is wrong when a loaded state breaks the game's invariants
+        (pieces on two places, counts out of range, a phase that does not fit the position)."""
 
     def potentials(self) -> list[float]:
         """Per-seat shaping potential; the dense reward is its change. Zero-sum games keep it zero-sum."""
@@ -145,11 +150,13 @@ class State(ABC):
     def apply(self, action: int) -> None:
         """Apply `action` for the current player, or raise IllegalActionError and change nothing."""
         mask = self.legal_action_mask()
-        try:
-            index = int(action)
-        except (TypeError, ValueError):
-            raise IllegalActionError(f"action must be an integer, got {action!r}") from None
-        if index != action or not 0 <= index < len(mask) or not mask[index]:
+        # bool is an int subclass and 1.0 == 1: both would slip through int(); only true integers are actions
+        if isinstance(action, (bool, np.bool_)) or not isinstance(action, (int, np.integer)):
+            raise IllegalActionError(
+                f"action must be an integer in 0..{len(mask) - 1}, got {action!r} ({type(action).__name__})"
+            )
+        index = int(action)
+        if not 0 <= index < len(mask) or not mask[index]:
             raise IllegalActionError(self._illegal_message(action))
         self._mask = None
         self.decisions += 1
@@ -199,7 +206,10 @@ class State(ABC):
             fresh.rng = Rng.from_state_dict(d["rng"])
             fresh.decisions = int(d.get("decisions", 0))
             fresh._from_dict(d["state"])
-        except (KeyError, TypeError, ValueError, IndexError) as err:
-            raise UltimataError(f"malformed state dict for {self.game.name}: {err!r}") from None
-        fresh._mask = None
+            fresh._mask = None
+            fresh._check_consistency()
+        except (KeyError, TypeError, ValueError, IndexError, AttributeError) as err:
+            raise UltimataError(f"malformed state dict for {self.game.name}: {err}") from None
+        if not fresh.is_terminal() and not fresh.legal_actions():
+            raise UltimataError(f"inconsistent state dict for {self.game.name}: the game is live but nothing is legal")
         self.__dict__.update(fresh.__dict__)

@@ -8,12 +8,12 @@ from typing import Any
 import pettingzoo
 from pettingzoo import AECEnv
 
-from envs.core.engine import Game
-from envs.core.errors import ConfigError
+from ultimata.envs.core.engine import Game
+from ultimata.envs.core.errors import ConfigError
 
 GAMES: dict[str, str] = {
-    "ultimatum_cards_v0": "envs.ultimatum_cards_v0",
-    "ultimade_v0": "envs.ultimade_v0",
+    "ultimatum_cards_v0": "ultimata.envs.ultimatum_cards_v0",
+    "ultimade_v0": "ultimata.envs.ultimade_v0",
 }
 """Env name -> the thin PettingZoo module that defines `env` and `raw_env`."""
 

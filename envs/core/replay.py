@@ -8,10 +8,10 @@ from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Any
 
-from envs.core.engine import State
-from envs.core.errors import IllegalActionError, ReplayError, UltimataError
-from envs.core.io import atomic_write_json
-from envs.core.rng import Rng
+from ultimata.envs.core.engine import State
+from ultimata.envs.core.errors import IllegalActionError, ReplayError, UltimataError
+from ultimata.envs.core.io import atomic_write_json
+from ultimata.envs.core.rng import Rng
 
 FORMAT = "ultimata-replay/1"
 
@@ -60,7 +60,7 @@ class Replay:
 
     def states(self) -> Iterator[tuple[State, int | None]]:
         """Yield (state, action taken from it) through the game, then (final state, None)."""
-        from envs.core.registry import game_class
+        from ultimata.envs.core.registry import game_class
 
         try:
             cls = game_class(self.game)
@@ -91,7 +91,7 @@ class Replay:
 
 def record(seed: int, game_name: str, config: dict[str, Any], actions: list[int]) -> Replay:
     """A replay of `actions` from `seed`, with its final state filled in."""
-    from envs.core.registry import game_class
+    from ultimata.envs.core.registry import game_class
 
     cls = game_class(game_name)
     replay = Replay(game=game_name, version=cls.version, config=config, seed=seed, actions=actions)

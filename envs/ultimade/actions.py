@@ -17,7 +17,7 @@ interchangeable) and seat-relative actions let one policy play either end.
 
 from __future__ import annotations
 
-from envs.ultimade.board import FIELDS, FLIP
+from ultimata.envs.ultimade.board import FIELDS, FLIP
 
 DONE = FIELDS
 NO_ROLL = FIELDS + 1

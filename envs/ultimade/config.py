@@ -7,7 +7,7 @@ from typing import Literal
 
 from pydantic import Field, field_validator
 
-from envs.core.config import GameConfig
+from ultimata.envs.core.config import GameConfig
 
 
 class UltimadeConfig(GameConfig):

@@ -6,13 +6,13 @@ from typing import Any, ClassVar
 
 import numpy as np
 
-from envs.core.engine import Game
-from envs.core.rng import Rng
-from envs.ultimade.actions import NUM_ACTIONS
-from envs.ultimade.board import LENGTH, WIDTH, rows_mask
-from envs.ultimade.config import UltimadeConfig
-from envs.ultimade.observation import PLANES, ObservationLayout
-from envs.ultimade.state import UltimadeState
+from ultimata.envs.core.engine import Game
+from ultimata.envs.core.rng import Rng
+from ultimata.envs.ultimade.actions import NUM_ACTIONS
+from ultimata.envs.ultimade.board import LENGTH, WIDTH, rows_mask
+from ultimata.envs.ultimade.config import UltimadeConfig
+from ultimata.envs.ultimade.observation import PLANES, ObservationLayout
+from ultimata.envs.ultimade.state import UltimadeState
 
 
 class UltimadeGame(Game[UltimadeConfig]):
@@ -54,6 +54,6 @@ class UltimadeGame(Game[UltimadeConfig]):
         return UltimadeState(self, rng)
 
     def make_renderer(self, mode: str, fps: int) -> Any:
-        from envs.ultimade.render import UltimadeRenderer
+        from ultimata.envs.ultimade.render import UltimadeRenderer
 
         return UltimadeRenderer(mode, fps)

@@ -10,10 +10,10 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
-from envs.ultimade.board import FIELDS, FLIP, NEIGHBOURS, fields_of
+from ultimata.envs.ultimade.board import FIELDS, FLIP, NEIGHBOURS, fields_of
 
 if TYPE_CHECKING:
-    from envs.ultimade.state import UltimadeState
+    from ultimata.envs.ultimade.state import UltimadeState
 
 PLANES = (
     "own_players",

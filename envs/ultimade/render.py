@@ -6,12 +6,12 @@ from __future__ import annotations
 import math
 from typing import TYPE_CHECKING, Any
 
-from envs.core.pictures import PygameRenderer
-from envs.ultimade.board import COL, COLUMNS, LENGTH, ROW, WIDTH
-from envs.ultimade.phases import OVER, PHASE_NAMES, player_name
+from ultimata.envs.core.pictures import PygameRenderer
+from ultimata.envs.ultimade.board import COL, COLUMNS, LENGTH, ROW, WIDTH
+from ultimata.envs.ultimade.phases import OVER, PHASE_NAMES, player_name
 
 if TYPE_CHECKING:
-    from envs.ultimade.state import UltimadeState
+    from ultimata.envs.ultimade.state import UltimadeState
 
 CELL = 34
 LEFT, TOP = 34, 44

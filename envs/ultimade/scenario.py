@@ -8,12 +8,12 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from envs.core.rng import Rng
-from envs.ultimade.actions import from_field
-from envs.ultimade.board import BIT, parse
-from envs.ultimade.game import UltimadeGame
-from envs.ultimade.phases import PLAYER_NAMES
-from envs.ultimade.state import UltimadeState
+from ultimata.envs.core.rng import Rng
+from ultimata.envs.ultimade.actions import from_field
+from ultimata.envs.ultimade.board import BIT, parse
+from ultimata.envs.ultimade.game import UltimadeGame
+from ultimata.envs.ultimade.phases import PLAYER_NAMES
+from ultimata.envs.ultimade.state import UltimadeState
 
 STEPS = ("offense", "defense", "throw")
 

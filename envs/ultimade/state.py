@@ -15,10 +15,10 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
-from envs.core.engine import State
-from envs.core.rng import Rng
-from envs.ultimade.actions import DONE, NO_ROLL, from_field, to_field
-from envs.ultimade.board import (
+from ultimata.envs.core.engine import State
+from ultimata.envs.core.rng import Rng
+from ultimata.envs.ultimade.actions import DONE, NO_ROLL, from_field, to_field
+from ultimata.envs.ultimade.board import (
     BALL,
     BETWEEN,
     BIT,
@@ -34,12 +34,12 @@ from envs.ultimade.board import (
     fields_of,
     reach,
 )
-from envs.ultimade.observation import encode
-from envs.ultimade.phases import MONSTER, NUM_PHASES, OVER, PLACE, PLAYER_NAMES, PULL, RUN, SELECT, THROW
-from envs.ultimade.text import board_text, describe_action
+from ultimata.envs.ultimade.observation import encode
+from ultimata.envs.ultimade.phases import MONSTER, NUM_PHASES, OVER, PLACE, PLAYER_NAMES, PULL, RUN, SELECT, THROW
+from ultimata.envs.ultimade.text import board_text, describe_action
 
 if TYPE_CHECKING:
-    from envs.ultimade.game import UltimadeGame
+    from ultimata.envs.ultimade.game import UltimadeGame
 
 _IDENTITY = list(range(FIELDS))
 

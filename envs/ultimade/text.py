@@ -4,12 +4,12 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from envs.ultimade.actions import DONE, NO_ROLL, to_field
-from envs.ultimade.board import COLUMNS, FIELDS, LENGTH, WIDTH, name
-from envs.ultimade.phases import MONSTER, OVER, PHASE_NAMES, PLACE, PULL, RUN, SELECT, THROW, player_name
+from ultimata.envs.ultimade.actions import DONE, NO_ROLL, to_field
+from ultimata.envs.ultimade.board import COLUMNS, FIELDS, LENGTH, WIDTH, name
+from ultimata.envs.ultimade.phases import MONSTER, OVER, PHASE_NAMES, PLACE, PULL, RUN, SELECT, THROW, player_name
 
 if TYPE_CHECKING:
-    from envs.ultimade.state import UltimadeState
+    from ultimata.envs.ultimade.state import UltimadeState
 
 LEGEND = "A1 player  A1* holds the disc  a1 has run this cycle  >A1 picked to run  @ disc on the ground"
 

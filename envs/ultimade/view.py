@@ -6,12 +6,12 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from envs.ultimade.actions import DONE, NO_ROLL, to_field
-from envs.ultimade.board import COL, FIELDS, LENGTH, NAMES, NEIGHBOURS, ROW, WIDTH
-from envs.ultimade.phases import OVER, PHASE_NAMES, PLAYER_NAMES
+from ultimata.envs.ultimade.actions import DONE, NO_ROLL, to_field
+from ultimata.envs.ultimade.board import COL, FIELDS, LENGTH, NAMES, NEIGHBOURS, ROW, WIDTH
+from ultimata.envs.ultimade.phases import OVER, PHASE_NAMES, PLAYER_NAMES
 
 if TYPE_CHECKING:
-    from envs.ultimade.state import UltimadeState
+    from ultimata.envs.ultimade.state import UltimadeState
 
 PHASE_KEYS = ("place", "pull", "select", "run", "throw", "monster", "over")
 

@@ -11,7 +11,7 @@ left, ...), so a policy reads the same whatever seat it holds.
 
 from __future__ import annotations
 
-from envs.ultimatum_cards.cards import NUM_KINDS
+from ultimata.envs.ultimatum_cards.cards import NUM_KINDS
 
 
 class ActionLayout:

@@ -4,12 +4,12 @@ from __future__ import annotations
 
 from typing import ClassVar
 
-from envs.core.engine import Game
-from envs.core.rng import Rng
-from envs.ultimatum_cards.actions import ActionLayout
-from envs.ultimatum_cards.config import UltimatumCardsConfig
-from envs.ultimatum_cards.observation import ObservationLayout
-from envs.ultimatum_cards.state import UltimatumCardsState
+from ultimata.envs.core.engine import Game
+from ultimata.envs.core.rng import Rng
+from ultimata.envs.ultimatum_cards.actions import ActionLayout
+from ultimata.envs.ultimatum_cards.config import UltimatumCardsConfig
+from ultimata.envs.ultimatum_cards.observation import ObservationLayout
+from ultimata.envs.ultimatum_cards.state import UltimatumCardsState
 
 
 class UltimatumCardsGame(Game[UltimatumCardsConfig]):

@@ -9,11 +9,11 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
-from envs.ultimatum_cards.cards import DECK, NUM_KINDS
-from envs.ultimatum_cards.state import NUM_PHASES
+from ultimata.envs.ultimatum_cards.cards import DECK, NUM_KINDS
+from ultimata.envs.ultimatum_cards.state import NUM_PHASES
 
 if TYPE_CHECKING:
-    from envs.ultimatum_cards.state import UltimatumCardsState
+    from ultimata.envs.ultimatum_cards.state import UltimatumCardsState
 
 
 class ObservationLayout:

@@ -10,13 +10,13 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
-from envs.core.engine import State
-from envs.core.rng import Rng
-from envs.ultimatum_cards import cards
-from envs.ultimatum_cards.cards import BLOCK, COUNTER, DRAW, NUM_KINDS, ROUND, STEAL, SWAP, ULTIMATUM
+from ultimata.envs.core.engine import State
+from ultimata.envs.core.rng import Rng
+from ultimata.envs.ultimatum_cards import cards
+from ultimata.envs.ultimatum_cards.cards import BLOCK, COUNTER, DRAW, NUM_KINDS, ROUND, STEAL, SWAP, ULTIMATUM
 
 if TYPE_CHECKING:
-    from envs.ultimatum_cards.game import UltimatumCardsGame
+    from ultimata.envs.ultimatum_cards.game import UltimatumCardsGame
 
 # Phases: who decides and what they decide.
 PLAY, GIVE_FROM, GIVE_TO, CHOOSE_PLAYER, SWAP_MODE, RESPONDER, TARGET, OFFER, COUNTERS, RESPOND, BLOCKS, OVER = (
@@ -316,17 +316,17 @@ class UltimatumCardsState(State):
 
     # -- views ---------------------------------------------------------------------------------
     def observation(self, player: int) -> np.ndarray:
-        from envs.ultimatum_cards.observation import encode
+        from ultimata.envs.ultimatum_cards.observation import encode
 
         return encode(self, player)
 
     def action_to_string(self, action: int) -> str:
-        from envs.ultimatum_cards.text import describe_action
+        from ultimata.envs.ultimatum_cards.text import describe_action
 
         return describe_action(self, action)
 
     def render_text(self, viewer: int | None = None) -> str:
-        from envs.ultimatum_cards.text import table
+        from ultimata.envs.ultimatum_cards.text import table
 
         return table(self, viewer)
 

@@ -4,11 +4,11 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from envs.ultimatum_cards import cards
-from envs.ultimatum_cards.state import COUNTERS, OFFER, OVER, PHASE_NAMES, ULTIMATUM
+from ultimata.envs.ultimatum_cards import cards
+from ultimata.envs.ultimatum_cards.state import COUNTERS, OFFER, OVER, PHASE_NAMES, ULTIMATUM
 
 if TYPE_CHECKING:
-    from envs.ultimatum_cards.state import UltimatumCardsState
+    from ultimata.envs.ultimatum_cards.state import UltimatumCardsState
 
 
 def describe_action(state: UltimatumCardsState, action: int) -> str:

@@ -5,11 +5,11 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from envs.ultimatum_cards import cards
-from envs.ultimatum_cards.state import OVER, PHASE_NAMES
+from ultimata.envs.ultimatum_cards import cards
+from ultimata.envs.ultimatum_cards.state import OVER, PHASE_NAMES
 
 if TYPE_CHECKING:
-    from envs.ultimatum_cards.state import UltimatumCardsState
+    from ultimata.envs.ultimatum_cards.state import UltimatumCardsState
 
 
 def view(state: UltimatumCardsState, seat: int | None) -> dict[str, Any]:

@@ -9,8 +9,8 @@ import pytest
 def tiny_checkpoint(tmp_path_factory: pytest.TempPathFactory):
     from sb3_contrib import MaskablePPO
 
-    from agents.checkpoint import CheckpointMeta, save_checkpoint
-    from training.selfplay_env import SelfPlayEnv
+    from ultimata.agents.checkpoint import CheckpointMeta, save_checkpoint
+    from ultimata.training.selfplay_env import SelfPlayEnv
 
     env = SelfPlayEnv("ultimatum_cards_v0")
     model = MaskablePPO("MlpPolicy", env, n_steps=16, batch_size=16, policy_kwargs={"net_arch": [8]}, device="cpu")

@@ -4,10 +4,10 @@ from __future__ import annotations
 
 import random
 
-from agents.scripted.ultimatum_cards import choose_action
-from envs import game_class
-from envs.core.rng import Rng
 from tests.ultimatum_cards.position import do, position
+from ultimata.agents.scripted.ultimatum_cards import choose_action
+from ultimata.envs import game_class
+from ultimata.envs.core.rng import Rng
 
 
 def bot_move(state) -> str:

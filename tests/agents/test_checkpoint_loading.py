@@ -8,12 +8,12 @@ import shutil
 import numpy as np
 import pytest
 
-from agents import load_agent
-from agents.checkpoint import load_model, read_meta
-from agents.policy_agent import PolicyAgent
-from envs import GAMES, game_class
-from envs.core.errors import CheckpointError, ConfigError
-from envs.core.rng import Rng
+from ultimata.agents import load_agent
+from ultimata.agents.checkpoint import load_model, read_meta
+from ultimata.agents.policy_agent import PolicyAgent
+from ultimata.envs import GAMES, game_class
+from ultimata.envs.core.errors import CheckpointError, ConfigError
+from ultimata.envs.core.rng import Rng
 
 
 def copy(tiny_checkpoint, tmp_path, name="c"):

@@ -5,9 +5,9 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from agents.human import HumanAgent, HumanQuit
-from agents.random_agent import RandomAgent
-from agents.scripted_agent import ScriptedAgent
+from ultimata.agents.human import HumanAgent, HumanQuit
+from ultimata.agents.random_agent import RandomAgent
+from ultimata.agents.scripted_agent import ScriptedAgent
 
 NAMES = ["play Take 3", "play Take 5", "play Steal", "pass"]
 

@@ -4,13 +4,13 @@ from __future__ import annotations
 
 import pytest
 
-from agents import load_agent
-from agents.checkpoint import read_meta
-from agents.specs import pretrained_path
-from envs import GAMES
-from envs.core.errors import CheckpointError
-from training.arena import run_arena, spec_entries
-from training.config import load_train_config
+from ultimata.agents import load_agent
+from ultimata.agents.checkpoint import read_meta
+from ultimata.agents.specs import pretrained_path
+from ultimata.envs import GAMES
+from ultimata.envs.core.errors import CheckpointError
+from ultimata.training.arena import run_arena, spec_entries
+from ultimata.training.config import load_train_config
 
 SHIPPED = [name for name in sorted(GAMES) if pretrained_path(name).exists()]
 
@@ -28,8 +28,8 @@ def test_pretrained_bot_loads_and_plays(name):
 
 
 def test_pretrained_for_a_game_without_one_is_a_clear_error(monkeypatch, tmp_path):
-    import agents.specs
+    import ultimata.agents.specs as specs
 
-    monkeypatch.setattr(agents.specs, "pretrained_path", lambda name: tmp_path / f"{name}.zip")
+    monkeypatch.setattr(specs, "pretrained_path", lambda name: tmp_path / f"{name}.zip")
     with pytest.raises(CheckpointError, match="no pretrained bot ships for ultimatum_cards_v0"):
         load_agent("pretrained", "ultimatum_cards_v0")

@@ -7,9 +7,9 @@ import json
 import pytest
 from typer.testing import CliRunner
 
-from envs.core.errors import ConfigError
-from training.arena import balanced_games, lineup, run_arena, spec_entries, wilson
 from ultimata.cli import app
+from ultimata.envs.core.errors import ConfigError
+from ultimata.training.arena import balanced_games, lineup, run_arena, spec_entries, wilson
 
 runner = CliRunner()
 

@@ -5,11 +5,11 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from agents.scripted_agent import has_scripted_bot
-from envs import GAMES
-from training.arena import run_arena, spec_entries
-from training.config import load_train_config
-from training.selfplay_env import SelfPlayEnv
+from ultimata.agents.scripted_agent import has_scripted_bot
+from ultimata.envs import GAMES
+from ultimata.training.arena import run_arena, spec_entries
+from ultimata.training.config import load_train_config
+from ultimata.training.selfplay_env import SelfPlayEnv
 
 
 @pytest.mark.parametrize("name", sorted(GAMES))

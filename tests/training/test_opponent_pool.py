@@ -7,9 +7,9 @@ from collections import Counter
 import numpy as np
 import pytest
 
-from envs import game_class
-from training.pool import OpponentPool
-from training.selfplay_env import SelfPlayEnv
+from ultimata.envs import game_class
+from ultimata.training.pool import OpponentPool
+from ultimata.training.selfplay_env import SelfPlayEnv
 
 
 @pytest.fixture

@@ -10,13 +10,13 @@ import numpy as np
 import pytest
 import torch
 
-from agents.specs import load_agent
-from envs.core.errors import ConfigError
-from envs.core.registry import game_class
-from envs.core.rng import Rng
-from training.config import load_train_config
-from training.features import PlanesExtractor, features_policy_kwargs
-from training.trainer import prepare_run, train
+from ultimata.agents.specs import load_agent
+from ultimata.envs.core.errors import ConfigError
+from ultimata.envs.core.registry import game_class
+from ultimata.envs.core.rng import Rng
+from ultimata.training.config import load_train_config
+from ultimata.training.features import PlanesExtractor, features_policy_kwargs
+from ultimata.training.trainer import prepare_run, train
 
 TINY_PLANES = {
     "total_timesteps": 128,
@@ -96,7 +96,7 @@ def test_planes_run_checkpoint_plays_legal_moves(planes_run):
 
 
 def test_planes_run_resumes_and_exports_slim(planes_run, tmp_path):
-    from training.export import export_checkpoint
+    from ultimata.training.export import export_checkpoint
 
     run_dir, outcome = planes_run
     cfg, progress = prepare_run("ultimade_v0", run_dir, resume=True)

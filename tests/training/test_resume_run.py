@@ -8,11 +8,11 @@ import signal
 
 import pytest
 
-from agents.checkpoint import read_meta
-from envs.core.errors import CheckpointError
 from tests.training.conftest import tiny_overrides
-from training import trainer
-from training.trainer import prepare_run, train
+from ultimata.agents.checkpoint import read_meta
+from ultimata.envs.core.errors import CheckpointError
+from ultimata.training import trainer
+from ultimata.training.trainer import prepare_run, train
 
 
 def test_ctrl_c_saves_a_checkpoint_and_resume_finishes_the_run(tmp_path, monkeypatch):

@@ -4,9 +4,9 @@ from __future__ import annotations
 
 import numpy as np
 
-from envs.ultimatum_cards.cards import ROUND
-from training.outcome import win_credit
-from training.selfplay_env import SelfPlayEnv
+from ultimata.envs.ultimatum_cards.cards import ROUND
+from ultimata.training.outcome import win_credit
+from ultimata.training.selfplay_env import SelfPlayEnv
 
 
 class RoundPlayer:

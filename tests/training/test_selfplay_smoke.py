@@ -7,9 +7,9 @@ import json
 import numpy as np
 from typer.testing import CliRunner
 
-from agents.checkpoint import read_meta
-from training.selfplay_env import SelfPlayEnv
+from ultimata.agents.checkpoint import read_meta
 from ultimata.cli import app
+from ultimata.training.selfplay_env import SelfPlayEnv
 
 runner = CliRunner()
 

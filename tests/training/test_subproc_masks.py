@@ -5,8 +5,8 @@ from __future__ import annotations
 from sb3_contrib import MaskablePPO
 from sb3_contrib.common.maskable.utils import get_action_masks
 
-from training.config import load_train_config
-from training.trainer import build_vec_env
+from ultimata.training.config import load_train_config
+from ultimata.training.trainer import build_vec_env
 
 
 def test_subprocess_envs_expose_action_masks_and_train():

@@ -5,9 +5,9 @@ from __future__ import annotations
 import pytest
 from typer.testing import CliRunner
 
-from envs.core.errors import ConfigError
-from training.config import load_train_config
 from ultimata.cli import app
+from ultimata.envs.core.errors import ConfigError
+from ultimata.training.config import load_train_config
 
 
 def write(tmp_path, text: str):
@@ -57,7 +57,7 @@ def test_cli_reports_a_bad_config_in_one_line(tmp_path):
 
 
 def test_imitation_needs_a_scripted_bot(tmp_path, monkeypatch):
-    from training import trainer
+    from ultimata.training import trainer
 
     monkeypatch.setattr(trainer, "has_scripted_bot", lambda name: False)
     cfg = load_train_config("ultimatum_cards_v0", overrides={"n_envs": 1, "ppo": {"n_steps": 16, "batch_size": 16}})

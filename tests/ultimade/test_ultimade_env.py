@@ -8,14 +8,14 @@ import os
 import numpy as np
 import pytest
 
-from envs.core.errors import ConfigError
-from envs.core.rng import Rng
-from envs.ultimade.actions import NUM_ACTIONS
-from envs.ultimade.board import FLIP, parse
-from envs.ultimade.game import UltimadeGame
-from envs.ultimade.observation import PLANES, SCALARS
-from envs.ultimade.scenario import position
-from envs.ultimade_v0 import env, raw_env
+from ultimata.envs.core.errors import ConfigError
+from ultimata.envs.core.rng import Rng
+from ultimata.envs.ultimade.actions import NUM_ACTIONS
+from ultimata.envs.ultimade.board import FLIP, parse
+from ultimata.envs.ultimade.game import UltimadeGame
+from ultimata.envs.ultimade.observation import PLANES, SCALARS
+from ultimata.envs.ultimade.scenario import position
+from ultimata.envs.ultimade_v0 import env, raw_env
 
 os.environ.setdefault("SDL_VIDEODRIVER", "dummy")
 
@@ -51,7 +51,7 @@ def test_bad_config_gives_config_error_naming_the_key(config: dict, key: str):
 
 
 def _mirror(fields: list[str]) -> list[str]:
-    from envs.ultimade.board import name
+    from ultimata.envs.ultimade.board import name
 
     return [name(FLIP[parse(f)]) for f in fields]
 
@@ -145,7 +145,7 @@ def test_unwrapped_state_dict_round_trip_through_the_env():
 def test_json_view_and_moves_for_browsers():
     import json
 
-    from envs.ultimade.view import moves, view
+    from ultimata.envs.ultimade.view import moves, view
 
     g = UltimadeGame.from_config({})
     state = position(g, ["e5", "e8", "c3", "g7"], ["e6", "d9", "a14", "i16"], offense=0, step="throw")

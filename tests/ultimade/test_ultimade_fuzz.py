@@ -8,12 +8,12 @@ import random
 
 import pytest
 
-from envs.core.errors import IllegalActionError
-from envs.core.rng import Rng
-from envs.ultimade.actions import NUM_ACTIONS
-from envs.ultimade.board import BIT, NEIGHBOURS
-from envs.ultimade.game import UltimadeGame
-from envs.ultimade.phases import OVER, PLACE, PULL
+from ultimata.envs.core.errors import IllegalActionError
+from ultimata.envs.core.rng import Rng
+from ultimata.envs.ultimade.actions import NUM_ACTIONS
+from ultimata.envs.ultimade.board import BIT, NEIGHBOURS
+from ultimata.envs.ultimade.game import UltimadeGame
+from ultimata.envs.ultimade.phases import OVER, PLACE, PULL
 
 VARIANTS = [
     {},
@@ -135,7 +135,7 @@ def test_clone_is_independent() -> None:
 
 
 def test_load_refuses_a_broken_state_dict_and_keeps_the_state() -> None:
-    from envs.core.errors import UltimataError
+    from ultimata.envs.core.errors import UltimataError
 
     game = UltimadeGame.from_config({})
     state = game.new_initial_state(Rng(0))

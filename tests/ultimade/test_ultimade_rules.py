@@ -7,13 +7,13 @@ from __future__ import annotations
 
 import pytest
 
-from envs.core.errors import IllegalActionError
-from envs.core.rng import Rng, ScriptedRng
-from envs.ultimade.actions import DONE, NO_ROLL, to_field
-from envs.ultimade.board import FIELDS, chebyshev, name, parse
-from envs.ultimade.game import UltimadeGame
-from envs.ultimade.phases import MONSTER, OVER, PLACE, PULL, RUN, SELECT, THROW
-from envs.ultimade.scenario import field_action, player_at, position
+from ultimata.envs.core.errors import IllegalActionError
+from ultimata.envs.core.rng import Rng, ScriptedRng
+from ultimata.envs.ultimade.actions import DONE, NO_ROLL, to_field
+from ultimata.envs.ultimade.board import FIELDS, chebyshev, name, parse
+from ultimata.envs.ultimade.game import UltimadeGame
+from ultimata.envs.ultimade.phases import MONSTER, OVER, PLACE, PULL, RUN, SELECT, THROW
+from ultimata.envs.ultimade.scenario import field_action, player_at, position
 
 
 def game(**config) -> UltimadeGame:

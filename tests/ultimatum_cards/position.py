@@ -4,10 +4,10 @@ from __future__ import annotations
 
 from collections import Counter
 
-from envs import game_class
-from envs.core.rng import ScriptedRng
-from envs.ultimatum_cards.cards import NUM_KINDS, kind_from_name
-from envs.ultimatum_cards.state import UltimatumCardsState
+from ultimata.envs import game_class
+from ultimata.envs.core.rng import ScriptedRng
+from ultimata.envs.ultimatum_cards.cards import NUM_KINDS, kind_from_name
+from ultimata.envs.ultimatum_cards.state import UltimatumCardsState
 
 
 def position(

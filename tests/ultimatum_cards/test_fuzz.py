@@ -5,9 +5,9 @@ import random
 
 import pytest
 
-from envs import game_class
-from envs.core.rng import Rng
-from envs.ultimatum_cards.cards import DECK
+from ultimata.envs import game_class
+from ultimata.envs.core.rng import Rng
+from ultimata.envs.ultimatum_cards.cards import DECK
 
 VARIANTS = [
     {},

@@ -6,10 +6,10 @@ Gap choices (ours, flagged in docs/games/ultimatum_cards.md) are tested too, wit
 import numpy as np
 import pytest
 
-from envs import IllegalActionError, game_class
-from envs.core.rng import ScriptedRng
-from envs.ultimatum_cards import cards
-from envs.ultimatum_cards.state import OVER, PLAY
+from ultimata.envs import IllegalActionError, game_class
+from ultimata.envs.core.rng import ScriptedRng
+from ultimata.envs.ultimatum_cards import cards
+from ultimata.envs.ultimatum_cards.state import OVER, PLAY
 
 from .position import do, legal_names, position
 

@@ -6,7 +6,7 @@ import random
 import pytest
 from fastapi.testclient import TestClient
 
-from envs import GAMES
+from ultimata.envs import GAMES
 from ultimata.web.app import create_app
 
 CARDS = "ultimatum_cards_v0"

@@ -11,10 +11,10 @@ from fastapi.responses import FileResponse
 from fastapi.staticfiles import StaticFiles
 from pydantic import BaseModel, ConfigDict
 
-from agents.base import Agent
-from envs.core.errors import IllegalActionError, ReplayError, UltimataError
-from envs.core.registry import GAMES, game_class
-from envs.core.replay import Replay
+from ultimata.agents.base import Agent
+from ultimata.envs.core.errors import IllegalActionError, ReplayError, UltimataError
+from ultimata.envs.core.registry import GAMES, game_class
+from ultimata.envs.core.replay import Replay
 from ultimata.web.sessions import GameSession, SessionError, SessionStore, TooManySessions
 from ultimata.web.views import view_module
 
@@ -68,7 +68,7 @@ def create_app(
     @app.get("/api/games/{game}/opponents")
     def opponents(game: str) -> list[dict[str, str]]:
         _known_game(game)
-        from agents.specs import pretrained_path
+        from ultimata.agents.specs import pretrained_path
 
         shipped = pretrained_path(game).exists()
         out = [{"spec": s, "label": s} for s in BUILTIN_OPPONENTS if s != "pretrained" or shipped]
@@ -78,7 +78,7 @@ def create_app(
 
     def _checkpoints_for(game: str) -> list[str]:
         """Checkpoint files in the configured folder (never elsewhere) trained for `game`."""
-        from agents.checkpoint import read_meta
+        from ultimata.agents.checkpoint import read_meta
 
         if checkpoints is None or not checkpoints.is_dir():
             return []
@@ -92,7 +92,7 @@ def create_app(
         return names
 
     def _agent(spec: str, game: str, config: dict[str, Any], seed: int | None) -> Agent:
-        from agents.specs import load_agent
+        from ultimata.agents.specs import load_agent
 
         if spec in BUILTIN_OPPONENTS:
             return load_agent(spec, game, config, seed=seed)

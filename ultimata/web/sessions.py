@@ -11,11 +11,11 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from agents.base import Agent
-from envs.core.engine import State
-from envs.core.errors import UltimataError
-from envs.core.replay import Replay
-from envs.core.rng import Rng
+from ultimata.agents.base import Agent
+from ultimata.envs.core.engine import State
+from ultimata.envs.core.errors import UltimataError
+from ultimata.envs.core.replay import Replay
+from ultimata.envs.core.rng import Rng
 from ultimata.web.views import view_module
 
 
@@ -140,7 +140,7 @@ class SessionStore:
         human: int | None,
         seed: int | None,
     ) -> GameSession:
-        from envs.core.registry import game_class
+        from ultimata.envs.core.registry import game_class
 
         game = game_class(game_name).from_config(config)
         seed = seed if seed is not None else random.SystemRandom().randrange(2**31)

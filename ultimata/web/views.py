@@ -6,8 +6,8 @@ from __future__ import annotations
 import importlib
 from types import ModuleType
 
-from agents.base import game_base_name
+from ultimata.agents.base import game_base_name
 
 
 def view_module(game_name: str) -> ModuleType:
-    return importlib.import_module(f"envs.{game_base_name(game_name)}.view")
+    return importlib.import_module(f"ultimata.envs.{game_base_name(game_name)}.view")
