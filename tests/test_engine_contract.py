@@ -7,7 +7,7 @@ import random
 import numpy as np
 import pytest
 
-from ultimata.envs import GAMES, IllegalActionError, game_class
+from ultimata.envs import GAMES, IllegalActionError, UltimataError, game_class
 from ultimata.envs.core.rng import Rng
 
 
@@ -38,7 +38,7 @@ def test_every_masked_action_applies_and_every_unmasked_is_refused(name: str) ->
         for action in np.flatnonzero(mask == 0):
             with pytest.raises(IllegalActionError, match="not legal"):
                 state.apply(int(action))
-        for bad in (-1, num_actions, 10**9, None, 1.5, "0"):
+        for bad in (-1, num_actions, 10**9, None, 1.5, "0", True, False, 1.0, np.float32(1.0)):
             with pytest.raises(IllegalActionError):
                 state.apply(bad)
         assert state.state_dict() == before, "a refused action changed the state"
@@ -113,3 +113,61 @@ def test_observations_have_the_declared_shape_and_dtype(name: str) -> None:
             assert obs.shape == game.observation_shape
             assert obs.dtype == game.observation_dtype
             assert np.isfinite(obs.astype(np.float64)).all()
+
+
+def _integer_leaves(node, path=()):
+    """Paths to every int (not bool) inside a JSON-like tree."""
+    if isinstance(node, dict):
+        for key, value in node.items():
+            yield from _integer_leaves(value, (*path, key))
+    elif isinstance(node, list):
+        for i, value in enumerate(node):
+            yield from _integer_leaves(value, (*path, i))
+    elif isinstance(node, int) and not isinstance(node, bool):
+        yield path
+
+
+def _set(tree, path, value):
+    for key in path[:-1]:
+        tree = tree[key]
+    tree[path[-1]] = value
+
+
+@pytest.mark.parametrize("name", list(GAMES))
+def test_perturbed_state_dicts_are_refused_or_load_live(name: str) -> None:
+    """A hand-edited or damaged state dict never loads into a broken game: it is refused with a clear
+    UltimataError, or it loads into a state that is over or has a legal action and plays on."""
+    game = game_class(name).from_config({})
+    pick = random.Random(7)
+    loaded = refused = 0
+    for seed in range(4):
+        state = game.new_initial_state(Rng(seed))
+        for _ in range(pick.randrange(5, 120)):
+            if state.is_terminal():
+                break
+            legal = state.legal_actions()
+            state.apply(legal[pick.randrange(len(legal))])
+        saved = state.state_dict()
+        leaves = list(_integer_leaves(saved["state"]))
+        for path in pick.sample(leaves, min(60, len(leaves))):
+            original = saved["state"]
+            for key in path:
+                original = original[key]
+            for value in (original + 1, original - 1, -1, 10**6):
+                edited = json.loads(json.dumps(saved))
+                _set(edited["state"], path, value)
+                target = game.new_initial_state(Rng(0))
+                try:
+                    target.load_state_dict(edited)
+                except UltimataError as err:
+                    assert str(err), "a refusal must say what is wrong"
+                    refused += 1
+                    continue
+                loaded += 1
+                for _ in range(20):
+                    if target.is_terminal():
+                        break
+                    legal = target.legal_actions()
+                    assert legal, f"perturbing {path} -> {value} loaded a live state with no legal action"
+                    target.apply(legal[pick.randrange(len(legal))])
+    assert loaded and refused

@@ -209,7 +209,7 @@ class State(ABC):
             fresh._mask = None
             fresh._check_consistency()
         except (KeyError, TypeError, ValueError, IndexError, AttributeError) as err:
-            raise UltimataError(f"malformed state dict for {self.game.name}: {err}") from None
+            raise UltimataError(f"state dict for {self.game.name} refused: {err}") from None
         if not fresh.is_terminal() and not fresh.legal_actions():
             raise UltimataError(f"inconsistent state dict for {self.game.name}: the game is live but nothing is legal")
         self.__dict__.update(fresh.__dict__)

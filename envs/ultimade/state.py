@@ -35,7 +35,18 @@ from ultimata.envs.ultimade.board import (
     reach,
 )
 from ultimata.envs.ultimade.observation import encode
-from ultimata.envs.ultimade.phases import MONSTER, NUM_PHASES, OVER, PLACE, PLAYER_NAMES, PULL, RUN, SELECT, THROW
+from ultimata.envs.ultimade.phases import (
+    MONSTER,
+    NUM_PHASES,
+    OVER,
+    PHASE_NAMES,
+    PLACE,
+    PLAYER_NAMES,
+    PULL,
+    RUN,
+    SELECT,
+    THROW,
+)
 from ultimata.envs.ultimade.text import board_text, describe_action
 
 if TYPE_CHECKING:
@@ -450,6 +461,45 @@ class UltimadeState(State):
         self.last_throw = list(values["last_throw"]) if values["last_throw"] is not None else None
         self.team_bb = [sum(BIT[f] for f in pos[4 * t : 4 * t + 4] if f >= 0) for t in (0, 1)]
         self._legal = None
+
+    def _check_consistency(self) -> None:
+        """Refuse positions the rules cannot reach, naming the broken rule; recompute `chase`."""
+        cfg, phase, pos = self.game.config, self.phase, self.pos
+        for team in (0, 1):
+            placed = [f >= 0 for f in pos[4 * team : 4 * team + 4]]
+            if placed != sorted(placed, reverse=True):
+                raise ValueError(f"team {'AB'[team]} sets up in player order: placed players come first")
+        if phase not in (PLACE, OVER) and min(pos) < 0:
+            raise ValueError(f"all 8 players must be on the pitch in phase {PHASE_NAMES[phase]!r}")
+        if self.offense not in (0, 1) or (self.to_move not in (0, 1)) != (phase == OVER):
+            raise ValueError("offense is team 0 or 1; to_move is a team, or -1 exactly when the game is over")
+        if not (-1 <= self.holder < 8 and -1 <= self.disc < FIELDS and -1 <= self.runner < 8):
+            raise ValueError("holder and runner are players 0..7 or -1; disc is a field or -1")
+        if self.holder >= 0 and pos[self.holder] != self.disc:
+            raise ValueError(f"the holder {PLAYER_NAMES[self.holder]} must stand on the disc's field")
+        if phase in (SELECT, RUN, THROW, MONSTER):
+            if self.disc < 0 or (self.holder >= 0 and self.holder >> 2 != self.offense):
+                raise ValueError("in play, the disc is on the pitch and held by the offense if held")
+            if self.holder < 0 and any(f == self.disc for f in pos):
+                raise ValueError("a disc on the ground lies on an empty field")
+        if phase in (THROW, MONSTER) and self.holder < 0:
+            raise ValueError(f"phase {PHASE_NAMES[phase]!r} needs a disc holder")
+        if (phase == THROW and self.to_move != self.offense) or (phase == MONSTER and self.to_move != self.defense):
+            raise ValueError("the offense throws; the defense rolls the Monster-Defense die")
+        if phase == RUN and (self.runner < 0 or self.runner >> 2 != self.to_move or self.moved >> self.runner & 1):
+            raise ValueError("a runner is a player of the moving team who has not run this step")
+        if not 0 <= self.moved < 256 or not (self.marker_only == -1 or self.marker_only >> 2 == self.defense):
+            raise ValueError("moved is an 8-bit set; marker_only is -1 or a defender")
+        if min(self.score) < 0 or (max(self.score) >= cfg.points_to_win) != (phase == OVER and self.winner >= 0):
+            raise ValueError(f"scores are 0..{cfg.points_to_win - 1} until a team wins")
+        if not 0 <= self.cycle <= cfg.max_cycles or self.winner not in (-1, 0, 1):
+            raise ValueError(f"cycle is 0..{cfg.max_cycles}; winner is -1, 0 or 1")
+        throw = self.last_throw
+        if throw is not None and (len(throw) != 2 or not all(0 <= f < FIELDS for f in throw)):
+            raise ValueError("last_throw is two fields or null")
+        offense_ran = self.moved >> (4 * self.offense) & 15
+        chasing = phase in (SELECT, RUN) and self.to_move == self.offense and self.holder < 0 and not offense_ran
+        self.chase = self._chase_distance() if chasing else -1
 
     def clone(self) -> UltimadeState:
         other = object.__new__(type(self))

@@ -352,6 +352,39 @@ class UltimatumCardsState(State):
                 value = [list(x) if isinstance(x, list) else x for x in value]
             setattr(self, key, value)
 
+    def _check_consistency(self) -> None:
+        """The whole deck and every chip are somewhere, and each phase has the players it needs."""
+        n, phase = self.n, self.phase
+        totals = [sum(h[k] for h in self.hands) + self.pile.count(k) + self.discards[k] for k in range(NUM_KINDS)]
+        if totals != list(cards.COPIES) or any(not 0 <= k < NUM_KINDS for k in self.pile):
+            raise ValueError("hands, pile and discards must hold the deck exactly (each card once)")
+        if sum(self.chips) != self.game.config.starting_chips * n:
+            raise ValueError(f"the chips must add up to {self.game.config.starting_chips * n}")
+        seats = range(n)
+        if not (self.actor in seats and self.dealer in seats and self.rounds_played >= 0):
+            raise ValueError(f"actor and dealer must be seats 0..{n - 1}, rounds_played >= 0")
+        if min(self.scores) < 0 or len(self.scores) != n:
+            raise ValueError("scores must be one non-negative number per seat")
+        if not all(x in range(-1, n) for x in (self.p1, self.p2)) or not -1 <= self.card < NUM_KINDS:
+            raise ValueError("p1/p2 must be a seat or -1, card a card kind or -1")
+        if (self.card >= 0) != (phase not in (PLAY, OVER)):
+            raise ValueError("a card is in play exactly when the phase resolves one")
+        if any(q not in seats for q in self.queue) or len(set(self.queue)) != len(self.queue):
+            raise ValueError("the reaction queue must list distinct seats")
+        if phase in (COUNTERS, BLOCKS) and not self.queue:
+            raise ValueError(f"phase {PHASE_NAMES[phase]!r} needs a reacting player in the queue")
+        needs = {GIVE_TO: (self.p1,), TARGET: (self.p1,), OFFER: (self.p1, self.p2), COUNTERS: (self.p1, self.p2),
+                 RESPOND: (self.p1, self.p2), BLOCKS: (self.p1,)}.get(phase, ())  # fmt: skip
+        if any(x < 0 for x in needs):
+            raise ValueError(f"phase {PHASE_NAMES[phase]!r} needs its players chosen")
+        for proposal in self.proposals:
+            if len(proposal) != 2 or proposal[0] not in seats or not 0 <= proposal[1] <= sum(self.chips):
+                raise ValueError("a proposal is [proposer seat, share within the chips in play]")
+        if not -1 <= self.accepted < max(1, len(self.proposals)):
+            raise ValueError("accepted must name a proposal or be -1")
+        if phase == RESPOND and not self.proposals:
+            raise ValueError("a responder needs at least one proposal to answer")
+
     def clone(self) -> UltimatumCardsState:
         other = object.__new__(UltimatumCardsState)
         other.__dict__.update(self.__dict__)
