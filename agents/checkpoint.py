@@ -12,6 +12,7 @@ import hashlib
 import io
 import json
 import time
+import zipfile
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -128,16 +129,30 @@ def check_compatible(meta: CheckpointMeta, game: Game, where: str) -> None:
         )
 
 
+def verified_bytes(path: str | Path) -> tuple[bytes, CheckpointMeta]:
+    """The zip's bytes and sidecar, once the sha256 and the zip's own CRCs both check out."""
+    target = zip_path(path)
+    meta = read_meta(target)
+    data = target.read_bytes()
+    if meta.sha256 and hashlib.sha256(data).hexdigest() != meta.sha256:
+        raise CheckpointError(f"checkpoint {target} is corrupt: its sha256 does not match the sidecar")
+    try:
+        with zipfile.ZipFile(io.BytesIO(data)) as archive:
+            bad = archive.testzip()
+    except zipfile.BadZipFile as err:
+        raise CheckpointError(f"checkpoint {target} is corrupt: {err}") from None
+    if bad is not None:
+        raise CheckpointError(f"checkpoint {target} is corrupt: member {bad} fails its CRC")
+    return data, meta
+
+
 def load_model(path: str | Path, game: Game, device: str = "cpu") -> tuple[MaskablePPO, CheckpointMeta]:
     """Load a checkpoint for `game`, or raise CheckpointError explaining why it does not fit."""
     from sb3_contrib import MaskablePPO
 
     target = zip_path(path)
-    meta = read_meta(target)
-    check_compatible(meta, game, str(target))
-    data = target.read_bytes()
-    if meta.sha256 and hashlib.sha256(data).hexdigest() != meta.sha256:
-        raise CheckpointError(f"checkpoint {target} is corrupt: its sha256 does not match the sidecar")
+    check_compatible(read_meta(target), game, str(target))
+    data, meta = verified_bytes(target)
     try:
         model = MaskablePPO.load(io.BytesIO(data), device=device)
     except Exception as err:  # SB3 raises many kinds on a damaged zip

@@ -75,6 +75,14 @@ class RunDir:
     def save_progress(self, progress: Progress) -> None:
         atomic_write_json(self.progress_path, asdict(progress))
 
+    def remove_temp_files(self) -> list[Path]:
+        """Half-written files a killed run left behind (atomic writes name them `.<target>.<random>`)."""
+        found = [p for folder in (self.root, self.root / "checkpoints") if folder.is_dir()
+                 for p in folder.glob(".*.*.*") if p.is_file() and p.suffixes[0] in (".zip", ".json", ".yaml")]
+        for path in found:
+            path.unlink(missing_ok=True)
+        return found
+
     def load_progress(self) -> Progress:
         try:
             data = json.loads(self.progress_path.read_text())

@@ -7,6 +7,7 @@ SB3's loop (checkpoint -> pool snapshot -> progress record, evaluation, progress
 
 from __future__ import annotations
 
+import io
 import signal
 import time
 from collections.abc import Callable
@@ -21,7 +22,7 @@ from sb3_contrib import MaskablePPO
 from stable_baselines3.common.callbacks import BaseCallback
 from stable_baselines3.common.vec_env import DummyVecEnv, SubprocVecEnv, VecEnv, VecMonitor
 
-from ultimata.agents.checkpoint import CheckpointMeta, save_checkpoint
+from ultimata.agents.checkpoint import CheckpointMeta, save_checkpoint, verified_bytes
 from ultimata.agents.scripted_agent import has_scripted_bot
 from ultimata.envs.core.engine import Game
 from ultimata.envs.core.errors import CheckpointError, ConfigError
@@ -100,6 +101,8 @@ class _Callback(BaseCallback):
                                  sps="", rates="") if bar else None
         self.next_checkpoint = (progress.steps // cfg.checkpoint_every + 1) * cfg.checkpoint_every
         self.next_eval = (progress.steps // cfg.eval.every + 1) * cfg.eval.every
+        self.report_every = max(1, cfg.total_timesteps // 20)
+        self.next_report = (progress.steps // self.report_every + 1) * self.report_every
         self.stop_requested = False
         self._clock = (time.perf_counter(), progress.steps)
         self.steps_per_s = 0.0
@@ -120,6 +123,11 @@ class _Callback(BaseCallback):
             self.next_eval += self.cfg.eval.every
         if self.bar is not None:
             self.bar.update(self.task, completed=steps, sps=f"{self.steps_per_s:,.0f} steps/s", rates=self.rates)
+        elif steps >= self.next_report:  # no live bar (piped, CI): a plain line every 5% so logs show progress
+            self.next_report += self.report_every
+            total = self.cfg.total_timesteps
+            self.console.print(f"{steps:,}/{total:,} steps ({steps / total:.0%}), {self.steps_per_s:,.0f} steps/s"
+                               + (f", {self.rates}" if self.rates else ""), highlight=False, soft_wrap=True)
         return not self.stop_requested
 
     def save_checkpoint(self) -> Path:
@@ -189,7 +197,7 @@ def train(cfg: TrainConfig, run_dir: Path, progress: RunProgress, *, console: Co
     torch.set_num_threads(cfg.torch_threads)  # in-process env factories set 1 for opponents; restore it
     try:
         if progress.latest:
-            model = MaskablePPO.load(run.abs(progress.latest), env=venv, device="cpu")
+            model = _load_latest_good(run, progress, venv, console)
             model.tensorboard_log = str(run.tensorboard)
             for rel in progress.snapshots:
                 venv.env_method("add_snapshot", run.abs(rel))
@@ -200,7 +208,7 @@ def train(cfg: TrainConfig, run_dir: Path, progress: RunProgress, *, console: Co
             venv.seed(cfg.seed)
             if cfg.imitation is not None:
                 _warm_start(cfg, model, game, console)
-        bar = _progress_bar(console) if show_bar else None
+        bar = _progress_bar(console) if show_bar and console.is_terminal else None
         callback = _Callback(cfg, run, progress, game, bar, console)
         remaining = cfg.total_timesteps - model.num_timesteps
         progress.finished = progress.finished and remaining <= 0
@@ -238,6 +246,34 @@ def train(cfg: TrainConfig, run_dir: Path, progress: RunProgress, *, console: Co
         return TrainOutcome(run.root, final, model.num_timesteps, sps, results)
     finally:
         venv.close()
+
+
+def _load_latest_good(run: RunDir, progress: RunProgress, venv: VecEnv, console: Console) -> MaskablePPO:
+    """The newest checkpoint that verifies and loads. A damaged one (a crash, a full disk) is named
+    and skipped, and the run falls back to the one before; the progress record is trimmed to match."""
+    for path in run.remove_temp_files():
+        console.print(f"removed {run.rel(path)}, a temporary file left by an interrupted write", soft_wrap=True)
+    for index in range(len(progress.checkpoints) - 1, -1, -1):
+        rel = progress.checkpoints[index]
+        try:
+            data, meta = verified_bytes(run.abs(rel))
+            model = MaskablePPO.load(io.BytesIO(data), env=venv, device="cpu")
+        except CheckpointError as err:
+            console.print(f"[yellow]warning:[/] {err}; falling back to the previous checkpoint", soft_wrap=True)
+            continue
+        except Exception as err:  # SB3 raises many kinds on a damaged zip
+            console.print(f"[yellow]warning:[/] checkpoint {rel} does not load ({err}); falling back", soft_wrap=True)
+            continue
+        if index < len(progress.checkpoints) - 1:
+            kept = set(progress.checkpoints[: index + 1])
+            progress.checkpoints = progress.checkpoints[: index + 1]
+            progress.snapshots = [s for s in progress.snapshots if s in kept]
+            progress.steps = meta.steps
+            progress.finished = False
+            console.print(f"[yellow]warning:[/] resuming from {rel} at {meta.steps:,} steps", soft_wrap=True)
+        return model
+    raise CheckpointError(f"{run.root}: none of its {len(progress.checkpoints)} checkpoints is intact; "
+                          "start a fresh run with --out")
 
 
 def _warm_start(cfg: TrainConfig, model: MaskablePPO, game: Game, console: Console) -> None:

@@ -52,3 +52,52 @@ def test_ctrl_c_saves_a_checkpoint_and_resume_finishes_the_run(tmp_path, monkeyp
 def test_resume_refuses_a_folder_without_a_run(tmp_path):
     with pytest.raises(CheckpointError, match="not a training run"):
         prepare_run("ultimatum_cards_v0", tmp_path, resume=True)
+
+
+def _interrupted_run(tmp_path, monkeypatch, checkpoints: int):
+    """A run stopped after `checkpoints` checkpoints, as if killed then."""
+    run_dir = tmp_path / "run"
+    overrides = tiny_overrides(total_timesteps=4096, checkpoint_every=256,
+                               eval={"every": 10**6, "games": 4, "final_games": 4})
+    cfg, progress = prepare_run("ultimatum_cards_v0", run_dir, overrides=overrides)
+    original = trainer._Callback.save_checkpoint
+
+    def save_then_stop(self):
+        path = original(self)
+        if len(self.record.checkpoints) >= checkpoints:
+            self.stop_requested = True
+        return path
+
+    monkeypatch.setattr(trainer._Callback, "save_checkpoint", save_then_stop)
+    first = train(cfg, run_dir, progress, show_bar=False)
+    monkeypatch.setattr(trainer._Callback, "save_checkpoint", original)
+    assert first.interrupted
+    return run_dir, json.loads((run_dir / "progress.json").read_text())
+
+
+def test_resume_skips_a_damaged_latest_checkpoint_and_removes_temp_files(tmp_path, monkeypatch, capsys):
+    run_dir, saved = _interrupted_run(tmp_path, monkeypatch, checkpoints=2)
+    latest, previous = saved["checkpoints"][-1], saved["checkpoints"][-2]
+    damaged = run_dir / latest
+    damaged.write_bytes(damaged.read_bytes()[: damaged.stat().st_size // 2])  # a crash mid-copy
+    orphan = run_dir / "checkpoints" / ".step_000000999.zip.abc123"
+    orphan.write_bytes(b"half a file")
+
+    cfg, progress = prepare_run("ultimatum_cards_v0", run_dir, resume=True)
+    outcome = train(cfg, run_dir, progress, show_bar=False)
+    printed = capsys.readouterr().out
+    assert latest in printed and "sha256" in printed, "the warning names the bad file and why"
+    assert f"resuming from {previous}" in printed
+    assert not orphan.exists() and ".step_000000999.zip.abc123" in printed
+    assert not outcome.interrupted and outcome.steps >= 4096
+    done = json.loads((run_dir / "progress.json").read_text())
+    assert done["finished"] and done["checkpoints"][: len(saved["checkpoints"]) - 1] == saved["checkpoints"][:-1]
+    assert "steps (" in printed, "a run without a terminal prints periodic progress lines"
+
+
+def test_resume_with_no_intact_checkpoint_is_one_clear_error(tmp_path, monkeypatch):
+    run_dir, saved = _interrupted_run(tmp_path, monkeypatch, checkpoints=1)
+    (run_dir / saved["checkpoints"][0]).write_bytes(b"not a zip")
+    cfg, progress = prepare_run("ultimatum_cards_v0", run_dir, resume=True)
+    with pytest.raises(CheckpointError, match="none of its 1 checkpoints is intact"):
+        train(cfg, run_dir, progress, show_bar=False)
