@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 import shutil
 import socket
 import threading
@@ -10,6 +11,7 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
 
+import pytest
 import uvicorn
 
 from ultimata.web.app import create_app
@@ -55,7 +57,11 @@ def chromium_page() -> Iterator:
 
     executable = shutil.which("chromium")
     if executable is None:
-        raise RuntimeError("chromium is not installed (apt-get install -y chromium)")
+        # A fresh machine may lack a browser: skip there, but never in CI, which must not lose these tests.
+        reason = "chromium is not installed (apt-get install -y chromium)"
+        if os.environ.get("CI"):
+            pytest.fail(f"{reason}; CI must run the browser tests")
+        pytest.skip(reason)
     with sync_playwright() as p:
         browser = p.chromium.launch(executable_path=executable, args=CHROMIUM_ARGS)
         page = browser.new_page(viewport={"width": 1280, "height": 900})
