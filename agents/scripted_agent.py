@@ -12,7 +12,7 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
-from ultimata.agents.base import game_base_name
+from ultimata.agents.base import StateReadingAgent, game_base_name
 from ultimata.envs.core.errors import ConfigError
 from ultimata.envs.core.rng import Rng
 
@@ -46,20 +46,12 @@ def has_scripted_bot(game_name: str) -> bool:
     return True
 
 
-class ScriptedAgent:
+class ScriptedAgent(StateReadingAgent):
     spec = "heuristic"
 
     def __init__(self, game_name: str, seed: int | None = None) -> None:
+        super().__init__(seed)
         self._choose = scripted_policy(game_name)
-        self._rng = Rng(seed)
-        self.seat = -1
-
-    def reset(self, seat: int, seed: int | None = None) -> None:
-        self.seat = seat
-        if seed is not None:
-            self._rng = Rng(seed)
 
     def act(self, observation: np.ndarray, action_mask: np.ndarray, state: State | None = None) -> int:
-        if state is None:
-            raise ValueError("the heuristic agent reads the game state; pass state= to act()")
-        return int(self._choose(state, self._rng))
+        return int(self._choose(self._require(state), self._rng))

@@ -11,8 +11,9 @@ from ultimata.envs.core.errors import CheckpointError, ConfigError
 from ultimata.envs.core.registry import game_class
 
 SPEC_FORMS = (
-    "'random' (uniform legal moves), 'heuristic' (the game's scripted bot), 'pretrained' (the bot "
-    "shipped with ultimata), or a checkpoint path ending in .zip (with its .json sidecar)"
+    "'random' (uniform legal moves), 'heuristic' (the game's scripted bot), 'mcts' (search; options as "
+    "'mcts:sims=200,rollout=heuristic,depth=30,c=1.4,time=0.2'), 'pretrained' (the bot shipped with "
+    "ultimata), or a checkpoint path ending in .zip (with its .json sidecar)"
 )
 
 
@@ -36,6 +37,12 @@ def load_agent(
     if spec in ("heuristic", "scripted"):
         return ScriptedAgent(game_name, seed)
     game = game_class(game_name).from_config(config)
+    if spec == "mcts" or spec.startswith("mcts:"):
+        from ultimata.agents.mcts import MctsAgent, check_searchable, parse_mcts_spec
+
+        options = parse_mcts_spec(spec)
+        check_searchable(game)
+        return MctsAgent(game_name, options, seed, spec=spec)
     if spec == "pretrained":
         path = pretrained_path(game_name)
         if not path.exists():

@@ -37,6 +37,8 @@ class Game(ABC, Generic[ConfigT]):
     supports_dense_reward: ClassVar[bool] = False
     observation_dtype: ClassVar[type] = np.float32
     observation_bounds: ClassVar[tuple[float, float]] = (-np.inf, np.inf)
+    perfect_information: ClassVar[bool] = False
+    """True when every seat sees the whole state (chance aside): search may then plan on a clone."""
     observation_planes: ClassVar[tuple[int, int, int] | None] = None
     """(C, H, W) when the flat observation starts with C board planes of H x W (row-major), so a
     convolutional policy can see the board as a board; the entries after them are scalars."""
@@ -126,6 +128,16 @@ class State(ABC):
     def _check_consistency(self) -> None:  # noqa: B027 (an optional hook; games override it)
         """Raise ValueError naming what is wrong when a loaded state breaks the game's invariants
         (pieces on two places, counts out of range, a phase that does not fit the position)."""
+
+    def sample_consistent(self, viewer: int, rng: Rng) -> State:
+        """A full state that agrees with everything `viewer` may see or remember, with the hidden
+        parts (other hands, deck order) drawn at random, and future chance drawn from `rng`: what
+        search may plan on without cheating. Games with hidden information override this."""
+        if not self.game.perfect_information:
+            raise NotImplementedError(f"{self.game.name} hides information and has no sample_consistent")
+        other = self.clone()
+        other.rng = Rng(rng.below(2**62))
+        return other
 
     def potentials(self) -> list[float]:
         """Per-seat shaping potential; the dense reward is its change. Zero-sum games keep it zero-sum."""

@@ -25,6 +25,7 @@ class UltimadeGame(Game[UltimadeConfig]):
     config_model = UltimadeConfig
     render_modes: ClassVar[tuple[str, ...]] = ("human", "ansi", "rgb_array")
     has_board: ClassVar[bool] = True
+    perfect_information: ClassVar[bool] = True
     supports_dense_reward: ClassVar[bool] = True
     observation_dtype: ClassVar[type] = np.float32
     observation_bounds: ClassVar[tuple[float, float]] = (0.0, 1.0)

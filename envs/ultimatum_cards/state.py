@@ -385,6 +385,33 @@ class UltimatumCardsState(State):
         if phase == RESPOND and not self.proposals:
             raise ValueError("a responder needs at least one proposal to answer")
 
+    def sample_consistent(self, viewer: int, rng: Rng) -> UltimatumCardsState:
+        """Other hands re-dealt from the cards `viewer` has not seen (theirs and the pile), each hand
+        keeping its size, the pile shuffled, and future chance re-seeded. Seats already queued to
+        counter or block keep one such card: the queue will ask them, so holding one is public."""
+        other = self.clone()
+        other.rng = Rng(rng.below(2**62))
+        others = [p for p in range(self.n) if p != viewer]
+        unseen = list(self.pile)
+        for p in others:
+            unseen += [k for k in range(NUM_KINDS) for _ in range(self.hands[p][k])]
+        reserved = {p: (COUNTER if self.phase == COUNTERS else BLOCK) for p in self.queue[1:] if p != viewer}
+        for kind in reserved.values():
+            unseen.remove(kind)
+        unseen = rng.shuffled(sorted(unseen))  # sorted: the draw depends only on what is unseen, not where
+        for p in others:
+            hand = [0] * NUM_KINDS
+            size = sum(self.hands[p])
+            if p in reserved:
+                hand[reserved[p]] += 1
+                size -= 1
+            for _ in range(size):
+                hand[unseen.pop()] += 1
+            other.hands[p] = hand
+        other.pile = unseen
+        other._mask = None
+        return other
+
     def clone(self) -> UltimatumCardsState:
         other = object.__new__(UltimatumCardsState)
         other.__dict__.update(self.__dict__)

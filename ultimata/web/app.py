@@ -19,7 +19,7 @@ from ultimata.web.sessions import GameSession, SessionError, SessionStore, TooMa
 from ultimata.web.views import view_module
 
 STATIC = Path(__file__).parent / "static"
-BUILTIN_OPPONENTS = ("random", "heuristic", "pretrained")
+BUILTIN_OPPONENTS = ("random", "heuristic", "mcts", "pretrained")
 
 
 class NewGame(BaseModel):
@@ -70,11 +70,20 @@ def create_app(
         _known_game(game)
         from ultimata.agents.specs import pretrained_path
 
-        shipped = pretrained_path(game).exists()
-        out = [{"spec": s, "label": s} for s in BUILTIN_OPPONENTS if s != "pretrained" or shipped]
+        offered = {"pretrained": pretrained_path(game).exists(), "mcts": _searchable(game)}
+        out = [{"spec": s, "label": s} for s in BUILTIN_OPPONENTS if offered.get(s, True)]
         for name in _checkpoints_for(game):
             out.append({"spec": f"checkpoint:{name}", "label": f"checkpoint {name}"})
         return out
+
+    def _searchable(game: str) -> bool:
+        from ultimata.agents.mcts import check_searchable
+
+        try:
+            check_searchable(game_class(game).from_config({}))
+        except UltimataError:
+            return False
+        return True
 
     def _checkpoints_for(game: str) -> list[str]:
         """Checkpoint files in the configured folder (never elsewhere) trained for `game`."""

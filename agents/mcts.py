@@ -1,0 +1,202 @@
+"""`mcts`: a search agent for every game, built on the engine contract alone (no per-game code).
+
+Each simulation plans on `state.sample_consistent(me, rng)`: a full state that agrees with all this
+seat may know, hidden parts re-drawn and future chance re-seeded, so search never reads another
+seat's cards or the dice to come. One tree is shared across those samples, keyed by action
+sequences (single-observer information-set MCTS, open loop): a child's availability counts how often
+it was legal, which keeps UCB fair when samples disagree on what is legal. Perfect-information
+games without chance reduce to plain UCT. Values are per seat (max-n), so it works for 2-6 players.
+
+Spec: ``mcts`` or ``mcts:sims=200,rollout=heuristic,depth=40,c=1.4,time=0.2``.
+"""
+
+from __future__ import annotations
+
+import math
+import time
+from typing import TYPE_CHECKING, Any, Literal
+
+import numpy as np
+from pydantic import BaseModel, ConfigDict, Field, ValidationError
+
+from ultimata.agents.base import StateReadingAgent
+from ultimata.agents.scripted_agent import has_scripted_bot, scripted_policy
+from ultimata.envs.core.errors import ConfigError
+from ultimata.envs.core.rng import Rng
+
+if TYPE_CHECKING:
+    from ultimata.envs.core.engine import Game, State
+
+
+class MctsOptions(BaseModel):
+    """The options a spec string may set; the defaults keep a decision near 0.2 s on 2 cores."""
+
+    model_config = ConfigDict(extra="forbid")
+    sims: int = Field(200, ge=1, le=100_000)
+    """Simulations per decision (the budget when `time` allows it)."""
+    time: float = Field(0.2, gt=0, le=60)
+    """Seconds per decision at most, whatever `sims` says."""
+    rollout: Literal["auto", "random", "heuristic"] = "auto"
+    """How a simulation plays on from a new leaf: uniform legal moves, or the game's scripted bot
+    ('auto': the scripted bot where the game has one)."""
+    depth: int = Field(30, ge=0, le=100_000)
+    """Rollout decisions before the leaf is valued by the game's potentials (or as even)."""
+    c: float = Field(1.4, ge=0, le=100)
+    """UCB exploration constant."""
+    guide: Literal["auto", "none", "heuristic"] = "auto"
+    """'heuristic': PUCT with the scripted bot's move as a prior, so the search starts from its
+    choice and leaves it only where simulations find better (needed where branching is wide);
+    'none': plain UCB; 'auto': the scripted bot where the game has one."""
+
+
+def parse_mcts_spec(spec: str) -> MctsOptions:
+    """'mcts:sims=100,rollout=heuristic' -> options; a clear ConfigError for anything else."""
+    allowed = f"options: {', '.join(MctsOptions.model_fields)}"
+    head, _, tail = spec.partition(":")
+    if head.strip() != "mcts":
+        raise ConfigError(f"not an mcts spec: {spec!r}")
+    raw: dict[str, Any] = {}
+    for item in filter(None, (part.strip() for part in tail.split(","))):
+        key, eq, value = item.partition("=")
+        if not eq or not key.strip():
+            raise ConfigError(f"mcts option {item!r} must look like key=value; {allowed}")
+        raw[key.strip()] = value.strip()
+    try:
+        return MctsOptions(**raw)
+    except ValidationError as err:
+        problems = "; ".join(f"{'.'.join(map(str, e['loc']))}: {e['msg']}" for e in err.errors())
+        raise ConfigError(f"bad mcts spec {spec!r}: {problems}; {allowed}") from None
+
+
+def check_searchable(game: Game) -> None:
+    """Refuse a game search could only play by peeking: hidden information and no sampler."""
+    from ultimata.envs.core.engine import State
+
+    state = game.new_initial_state(Rng(0))
+    if not game.perfect_information and type(state).sample_consistent is State.sample_consistent:
+        raise ConfigError(f"mcts cannot play {game.name}: it hides information and has no sample_consistent yet")
+
+
+class _Node:
+    __slots__ = ("children", "visits", "avail", "value", "hint")
+
+    def __init__(self, players: int) -> None:
+        self.hint = -1
+        self.children: dict[int, _Node] = {}
+        self.visits = 0
+        self.avail = 0
+        self.value = np.zeros(players)
+
+
+class MctsAgent(StateReadingAgent):
+    """Information-set UCT over the engine contract; `act` needs the engine state (drivers pass it)."""
+
+    def __init__(self, game_name: str, options: MctsOptions | None = None, seed: int | None = None,
+                 spec: str = "mcts") -> None:
+        super().__init__(seed)
+        self.options = options or MctsOptions()
+        self.spec = spec
+        scripted = has_scripted_bot(game_name)
+        opts = self.options
+        use_rollout = opts.rollout == "heuristic" or (opts.rollout == "auto" and scripted)
+        use_guide = opts.guide == "heuristic" or (opts.guide == "auto" and scripted)
+        self._rollout_policy = scripted_policy(game_name) if use_rollout else None
+        self._guide = scripted_policy(game_name) if use_guide else None
+        self.last_simulations = 0
+
+    def act(self, observation: np.ndarray, action_mask: np.ndarray, state: State | None = None) -> int:
+        state = self._require(state)
+        legal = np.flatnonzero(action_mask).tolist()
+        if len(legal) == 1:
+            return int(legal[0])
+        return self.search(state)
+
+    def search(self, state: State) -> int:
+        """The most visited first move after the budget is spent."""
+        me, players = state.current_player, state.game.num_players
+        root = _Node(players)
+        deadline = time.perf_counter() + self.options.time
+        sims = 0
+        while sims < self.options.sims and (sims == 0 or time.perf_counter() < deadline):
+            self._simulate(root, state.sample_consistent(me, self._rng))
+            sims += 1
+        self.last_simulations = sims
+        legal = state.legal_actions()
+        return max(legal, key=lambda a: (root.children[a].visits if a in root.children else -1, -a))
+
+    def _simulate(self, root: _Node, sim: State) -> None:
+        path, node, c = [root], root, self.options.c
+        while not sim.is_terminal():
+            legal = sim.legal_actions()
+            mover = sim.current_player
+            if self._guide is not None:
+                action = self._puct(node, sim, legal, mover)
+                for a in legal:
+                    if a in node.children:
+                        node.children[a].avail += 1
+                child = node.children.get(action)
+                sim.apply(action)
+                if child is None:
+                    child = node.children[action] = _Node(len(root.value))
+                    path.append(child)
+                    break
+                node = child
+                path.append(node)
+                continue
+            untried = [a for a in legal if a not in node.children]
+            for a in legal:
+                if a in node.children:
+                    node.children[a].avail += 1
+            if untried:
+                action = untried[self._rng.below(len(untried))]
+                child = node.children[action] = _Node(len(root.value))
+                child.avail = 1
+                sim.apply(action)
+                path.append(child)
+                break
+
+            def ucb(a: int, mover: int = mover, node: _Node = node) -> float:
+                child = node.children[a]
+                return child.value[mover] / child.visits + c * math.sqrt(math.log(child.avail) / child.visits)
+
+            action = max(legal, key=ucb)
+            node = node.children[action]
+            sim.apply(action)
+            path.append(node)
+        value = self._rollout(sim)
+        for visited in path:
+            visited.visits += 1
+            visited.value += value
+
+    def _puct(self, node: _Node, sim: State, legal: list[int], mover: int) -> int:
+        """Half the prior on the scripted bot's move, half spread evenly; unvisited moves count 0."""
+        if node.hint < 0:
+            node.hint = int(self._guide(sim, self._rng))
+        spread, scale = 0.5 / len(legal), self.options.c * math.sqrt(node.visits + 1)
+        best, best_score = legal[0], -math.inf
+        for a in legal:
+            child = node.children.get(a)
+            visits = child.visits if child is not None else 0
+            q = child.value[mover] / visits if visits else 0.0
+            score = q + scale * (spread + (0.5 if a == node.hint else 0.0)) / (1 + visits)
+            if score > best_score:
+                best, best_score = a, score
+        return best
+
+    def _rollout(self, sim: State) -> np.ndarray:
+        """Play on to the end or `depth`; value the leaf by returns, else squashed potentials."""
+        for _ in range(self.options.depth):
+            if sim.is_terminal():
+                break
+            if self._rollout_policy is not None:
+                action = int(self._rollout_policy(sim, self._rng))
+            else:
+                legal = sim.legal_actions()
+                action = legal[self._rng.below(len(legal))]
+            sim.apply(action)
+        if sim.is_terminal():
+            return np.asarray(sim.returns(), dtype=float)
+        try:
+            return np.tanh(np.asarray(sim.potentials(), dtype=float))
+        except NotImplementedError:
+            return np.zeros(sim.game.num_players)

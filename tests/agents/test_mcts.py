@@ -1,0 +1,134 @@
+"""The search agent: finds forced wins, never reads hidden information, and its spec is validated."""
+
+from __future__ import annotations
+
+import pytest
+
+from ultimata.agents import load_agent
+from ultimata.agents.mcts import MctsAgent, MctsOptions, parse_mcts_spec
+from ultimata.envs.core.errors import ConfigError
+from ultimata.envs.core.rng import Rng
+from ultimata.envs.ultimade.game import UltimadeGame
+from ultimata.envs.ultimade.scenario import field_action, position
+
+
+def test_finds_the_winning_throw_in_ultimade():
+    """A1 holds the disc; A2 stands free in the attacking endzone, A3 and A4 elsewhere: only the throw
+    to A2 wins the game at once (first to 1 point)."""
+    game = UltimadeGame.from_config({"points_to_win": 1})
+    state = position(game, ["e10", "e16", "a10", "i10"], ["h9", "c10", "g12", "i12"], step="throw")
+    legal = state.legal_actions()
+    assert len(legal) >= 2, "the puzzle needs a choice"
+    agent = MctsAgent("ultimade_v0", MctsOptions(sims=200, time=5), seed=0)
+    assert agent.act(None, state.legal_action_mask(), state) == field_action(state, "e16")
+
+
+@pytest.mark.parametrize(
+    ("spec", "problem"),
+    [
+        ("mcts:sims=0", "sims"),
+        ("mcts:simz=10", "simz"),
+        ("mcts:rollout=smart", "rollout"),
+        ("mcts:sims", "key=value"),
+        ("mcts:time=-1", "time"),
+    ],
+)
+def test_bad_specs_name_the_option_and_list_the_allowed_ones(spec, problem):
+    with pytest.raises(ConfigError, match=problem) as err:
+        load_agent(spec, "ultimade_v0")
+    assert "options: sims, time, rollout, depth, c" in str(err.value)
+
+
+def test_spec_options_reach_the_agent():
+    agent = load_agent("mcts:sims=7,rollout=heuristic,depth=5,c=0.5,time=1", "ultimade_v0", seed=3)
+    assert agent.options == MctsOptions(sims=7, rollout="heuristic", depth=5, c=0.5, time=1)
+    assert parse_mcts_spec("mcts") == MctsOptions()
+
+
+def test_a_perfect_information_sample_is_a_copy_with_fresh_chance():
+    game = UltimadeGame.from_config({})
+    state = game.new_initial_state(Rng(5))
+    sample = state.sample_consistent(0, Rng(1))
+    assert sample.state_dict()["state"] == state.state_dict()["state"]
+    assert sample.rng.state_dict() != state.rng.state_dict(), "search must not know the dice to come"
+
+
+def _cards_midgame(seed: int):
+    import random
+
+    from ultimata.envs import game_class
+
+    state = game_class("ultimatum_cards_v0").from_config({}).new_initial_state(Rng(seed))
+    pick = random.Random(seed)
+    for _ in range(pick.randrange(0, 12)):
+        if state.is_terminal():
+            break
+        legal = state.legal_actions()
+        state.apply(legal[pick.randrange(len(legal))])
+    return state
+
+
+@pytest.mark.parametrize("seed", range(6))
+def test_card_samples_keep_the_viewers_observation_and_the_deck(seed):
+    import numpy as np
+
+    from ultimata.envs.ultimatum_cards.cards import COPIES
+
+    state = _cards_midgame(seed)
+    viewer = max(state.current_player, 0)
+    seen = state.observation(viewer)
+    for draw in range(20):
+        sample = state.sample_consistent(viewer, Rng(draw))
+        assert np.array_equal(sample.observation(viewer), seen)
+        assert sample.hands[viewer] == state.hands[viewer]
+        held = [sum(h[k] for h in sample.hands) for k in range(len(COPIES))]
+        assert [h + sample.pile.count(k) + sample.discards[k] for k, h in enumerate(held)] == list(COPIES)
+        if not sample.is_terminal():
+            sample.apply(sample.legal_actions()[0])  # a sample is a playable state
+
+
+def test_card_samples_can_put_any_unseen_card_in_any_other_hand():
+    state = _cards_midgame(1)
+    viewer = state.current_player
+    unseen_kinds = {k for p in range(state.n) if p != viewer for k in range(17) if state.hands[p][k]} | set(state.pile)
+    found = {p: set() for p in range(state.n) if p != viewer}
+    for draw in range(400):
+        sample = state.sample_consistent(viewer, Rng(draw))
+        for p in found:
+            found[p] |= {k for k in range(17) if sample.hands[p][k]}
+    assert all(kinds == unseen_kinds for kinds in found.values())
+
+
+def test_search_choices_do_not_depend_on_hidden_cards():
+    """Re-deal the other hands: the search's choice distribution over seeds must not change."""
+    from collections import Counter
+
+    state = _cards_midgame(3)
+    viewer = state.current_player
+    redealt = state.sample_consistent(viewer, Rng(99))
+    redealt.rng = state.rng.__class__.from_state_dict(state.rng.state_dict())
+    assert redealt.hands != state.hands or redealt.pile != state.pile
+
+    def choices(s):
+        out = Counter()
+        for seed in range(8):
+            agent = MctsAgent("ultimatum_cards_v0", MctsOptions(sims=30, time=5), seed=seed)
+            out[agent.act(None, s.legal_action_mask(), s)] += 1
+        return out
+
+    assert choices(state) == choices(redealt)
+
+
+def test_mcts_serves_as_a_self_play_opponent():
+    import numpy as np
+
+    from ultimata.training.selfplay_env import SelfPlayEnv
+
+    env = SelfPlayEnv("ultimatum_cards_v0", pool_weights={"mcts:sims=4,depth=5": 1.0}, seed=0)
+    env.reset(seed=0)
+    rng = np.random.default_rng(0)
+    for _ in range(500):
+        _, _, terminated, truncated, _ = env.step(rng.choice(np.flatnonzero(env.action_masks())))
+        if terminated or truncated:
+            break
+    assert terminated or truncated
