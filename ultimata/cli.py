@@ -17,17 +17,20 @@ def bench(
     steps: int = typer.Option(20_000, help="Steps of random play per env (and per engine run)."),
     game: list[str] = typer.Option(None, "--game", help="Only these envs (repeatable); default all."),
     as_json: bool = typer.Option(False, "--json", help="Print one JSON object instead of a table."),
+    mcts: bool = typer.Option(False, "--mcts", help="Also time the mcts agent's default budget per decision."),
 ) -> None:
     """Random-play speed of every env, as a ratio to PettingZoo's connect_four_v3 in the same run."""
     from ultimata.bench import run
 
     with console.status("benchmarking random play..."):
-        results = run(steps, game or None)
+        results = run(steps, game or None, mcts=mcts)
     if as_json:
         print(json.dumps({"steps": steps, "results": [r.as_dict() for r in results]}, indent=1))
         return
     table = Table(title=f"random masked play, {steps} steps each")
-    for column in ("env", "env() steps/s", "x connect_four", "raw_env steps/s", "x raw", "engine decisions/s"):
+    columns = ["env", "env() steps/s", "x connect_four", "raw_env steps/s", "x raw", "engine decisions/s",
+               "random game decisions: median (min-max)"]
+    for column in columns + (["mcts s/decision"] if mcts else []):
         table.add_column(column, justify="right" if column != "env" else "left")
     for r in results:
         engine = "" if r.engine_decisions_per_s is None else f"{r.engine_decisions_per_s:,.0f}"
@@ -38,6 +41,8 @@ def bench(
             f"{r.raw_steps_per_s:,.0f}",
             f"{r.raw_ratio:.2f}",
             engine,
+            r.length_summary(),
+            *([f"{r.mcts_seconds:.3f}" if r.mcts_seconds is not None else "n/a"] if mcts else []),
         )
     console.print(table)
 
