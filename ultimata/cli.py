@@ -73,12 +73,17 @@ def train(
     from pathlib import Path
 
     from ultimata.envs.core.errors import UltimataError
+    from ultimata.envs.core.registry import game_class
     from ultimata.report import training_table
     from ultimata.training.trainer import prepare_run
     from ultimata.training.trainer import train as run_training
 
     if resume and (config or preset or out):
         _fail(ValueError("--resume continues a run with its saved config; drop --config/--preset/--out"))
+    try:
+        game_class(game)  # an unknown game is named as such, before any preset or config is read
+    except UltimataError as err:
+        _fail(err)
     run_dir = Path(resume or out or Path("runs") / game / datetime.now().strftime("%Y%m%d-%H%M%S"))
     try:
         overrides = {"total_timesteps": steps} if steps else None
@@ -109,8 +114,8 @@ def arena(
     game: str = typer.Argument(..., help="Env name."),
     specs: list[str] = typer.Argument(..., help="Agents: random, heuristic, pretrained or a checkpoint .zip. "
                                       "With fewer agents than seats, the last one fills the rest."),
-    games: int = typer.Option(400, "--games", help="Games to play (rounded up to whole seat rotations)."),
-    seed: int = typer.Option(0, "--seed", help="Seed of the deals and of the agents."),
+    games: int = typer.Option(400, "--games", min=1, help="Games to play (rounded up to whole seat rotations)."),
+    seed: int = typer.Option(0, "--seed", min=0, help="Seed of the deals and of the agents."),
     as_json: bool = typer.Option(False, "--json", help="Print one JSON object instead of a table."),
     replays: str = typer.Option(None, "--replays", help="Save every game as a replay in this folder."),
     config: str = typer.Option(None, "--config", help="Take the rule variant from this training YAML."),
@@ -147,8 +152,8 @@ def play(
     game: str = typer.Argument(..., help="Env name."),
     vs: str = typer.Option("heuristic", "--vs", help="Agent for the other seats: random, heuristic, pretrained, "
                            "or a checkpoint .zip."),
-    seat: int = typer.Option(0, "--seat", help="Your seat (0 moves first in seat order)."),
-    seed: int = typer.Option(None, "--seed", help="Seed of the deal; random when omitted."),
+    seat: int = typer.Option(0, "--seat", min=0, help="Your seat, 0 to players-1 (who starts is the game's rule)."),
+    seed: int = typer.Option(None, "--seed", min=0, help="Seed of the deal; random when omitted."),
     save: str = typer.Option(None, "--save", help="Save the game as a replay file."),
     config: str = typer.Option(None, "--config", help="Take the rule variant from this training YAML."),
 ) -> None:
@@ -168,7 +173,7 @@ def play(
 @app.command()
 def replay(
     file: str = typer.Argument(..., help="A replay JSON saved by arena --replays or play --save."),
-    viewer: int = typer.Option(None, "--viewer", help="Show only this seat's hidden information."),
+    viewer: int = typer.Option(None, "--viewer", min=0, help="Show only this seat's hidden information."),
     pause: bool = typer.Option(None, "--pause/--no-pause", help="Wait for Enter between moves "
                                "(default: when standard input is a terminal)."),
 ) -> None:

@@ -7,6 +7,8 @@ from pathlib import Path
 
 from rich.console import Console
 
+from ultimata.envs.core.errors import ReplayError
+from ultimata.envs.core.registry import game_class
 from ultimata.envs.core.replay import Replay
 
 
@@ -17,6 +19,9 @@ def show_replay(
     """Print each position and the move made from it; with `pause`, wait for Enter between moves."""
     console = console or Console(highlight=False)
     replay = Replay.load(path)
+    seats = game_class(replay.game).from_config(replay.config).num_players
+    if viewer is not None and not 0 <= viewer < seats:
+        raise ReplayError(f"--viewer must be a seat 0..{seats - 1} of this {seats}-player game")
     players = ", ".join(f"player_{i} {who}" for i, who in enumerate(replay.players)) or "(not recorded)"
     console.print(f"[bold]{replay.game}[/bold] v{replay.version}, seed {replay.seed}, {len(replay.actions)} moves")
     console.print(f"players: {players}")

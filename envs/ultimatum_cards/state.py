@@ -308,8 +308,10 @@ class UltimatumCardsState(State):
         return [win if p in won else lose for p in range(self.n)]
 
     def potentials(self) -> list[float]:
-        """Score plus chips in hand, relative to the table mean, in starting-chip units."""
-        totals = [s + c for s, c in zip(self.scores, self.chips)]
+        """Score plus chips in hand, relative to the table mean, in starting-chip units. Once the game
+        is over the last round's chips are already in the scores: count them once."""
+        over = self.phase == OVER
+        totals = list(self.scores) if over else [s + c for s, c in zip(self.scores, self.chips)]
         mean = sum(totals) / self.n
         unit = self.game.config.starting_chips
         return [(t - mean) / unit for t in totals]

@@ -337,3 +337,32 @@ def test_observation_is_seat_relative() -> None:
     at = state.game.obs_layout.slices["chips"]
     assert list(state.observation(0)[at] * 10) == pytest.approx([1, 2, 3, 4])
     assert list(state.observation(2)[at] * 10) == pytest.approx([3, 4, 1, 2])
+
+
+@pytest.mark.parametrize("seed", [11, 3, 5])
+def test_dense_shaping_sums_to_the_final_standing(seed):
+    """The dense reward is the change of the potential, so over a game it must add up to each seat's
+    final standing (score relative to the mean), not count the last round's chips twice."""
+    import random
+
+    import ultimata.envs as envs
+
+    env = envs.make_raw("ultimatum_cards_v0", dense_reward=True)
+    env.reset(seed=seed)
+    totals = {a: 0.0 for a in env.possible_agents}
+    pick = random.Random(seed)
+    for agent in env.agent_iter():
+        _, _, terminated, truncated, _ = env.last()
+        for a, r in env.rewards.items():
+            totals[a] += r
+        if terminated or truncated:
+            env.step(None)
+            continue
+        legal = np.flatnonzero(env.observe(agent)["action_mask"])
+        env.step(int(pick.choice(legal)))
+    state = env.unwrapped.state
+    mean = sum(state.scores) / state.n
+    unit = state.game.config.starting_chips
+    returns = state.returns()
+    for p, a in enumerate(env.possible_agents):
+        assert totals[a] == pytest.approx((state.scores[p] - mean) / unit + returns[p])

@@ -142,3 +142,27 @@ def test_the_page_and_its_scripts_are_served(client) -> None:
     assert page.status_code == 200 and "app.js" in page.text
     assert client.get("/static/app.js").status_code == 200
     assert client.get("/static/../app.py").status_code == 404
+
+
+def test_a_negative_seed_is_a_422_naming_the_field(client) -> None:
+    res = client.post("/api/sessions", json={"game": CARDS, "seed": -1})
+    assert res.status_code == 422 and "seed" in res.text
+
+
+@pytest.mark.parametrize("perspective", [4, 9, -1])
+def test_a_perspective_outside_the_seats_is_a_422_and_no_bot_moves(client, perspective) -> None:
+    snap = new_game(client, human_seat=None, opponents={str(i): "random" for i in range(4)})
+    sid = snap["id"]
+    before = client.get(f"/api/sessions/{sid}").json()
+    for res in (client.get(f"/api/sessions/{sid}?perspective={perspective}"),
+                client.post(f"/api/sessions/{sid}/advance?perspective={perspective}")):
+        assert res.status_code == 422 and "seat 0..3" in res.text
+        assert set(res.json()) == {"detail"}, "a refusal carries no view of any seat"
+    assert client.get(f"/api/sessions/{sid}").json() == before, "a refused request changed the game"
+
+
+def test_a_replay_perspective_outside_the_seats_is_a_422(client) -> None:
+    finish(client, new_game(client, human_seat=None, opponents={str(i): "random" for i in range(4)}))
+    name = client.get("/api/replays").json()[0]
+    assert client.get(f"/api/replays/{name}?perspective=7").status_code == 422
+    assert client.get(f"/api/replays/{name}?perspective=1").status_code == 200

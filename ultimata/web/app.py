@@ -9,7 +9,7 @@ from typing import Any
 from fastapi import FastAPI, HTTPException
 from fastapi.responses import FileResponse
 from fastapi.staticfiles import StaticFiles
-from pydantic import BaseModel, ConfigDict
+from pydantic import BaseModel, ConfigDict, Field
 
 from ultimata.agents.base import Agent
 from ultimata.envs.core.errors import IllegalActionError, ReplayError, UltimataError
@@ -30,7 +30,7 @@ class NewGame(BaseModel):
     """None: watch bots play each other."""
     opponents: dict[int, str] = {}
     """Spec per bot seat: random, heuristic, pretrained, or checkpoint:<file in the folder>. Default heuristic."""
-    seed: int | None = None
+    seed: int | None = Field(None, ge=0, le=2**63 - 1)
 
 
 class Move(BaseModel):
@@ -146,11 +146,18 @@ def create_app(
         except KeyError:
             raise HTTPException(404, "no such game (finished games expire when idle)") from None
 
+    def _check_perspective(session: GameSession, perspective: int | None) -> None:
+        """Validated before anything happens: a bad seat must neither leak (negative indexing) nor act."""
+        if perspective is None:
+            return
+        if session.human is not None:
+            raise HTTPException(403, "a player sees only their own seat")
+        _seat_in_range(perspective, session.state.game.num_players)
+
     @app.get("/api/sessions/{session_id}")
     def show(session_id: str, perspective: int | None = None) -> dict[str, Any]:
         session = _session(session_id)
-        if perspective is not None and session.human is not None:
-            raise HTTPException(403, "a player sees only their own seat")
+        _check_perspective(session, perspective)
         return _snapshot(session, perspective)
 
     @app.post("/api/sessions/{session_id}/move")
@@ -169,8 +176,7 @@ def create_app(
     def advance(session_id: str, perspective: int | None = None) -> dict[str, Any]:
         """One bot move: the browser calls this to show bots' moves one by one."""
         session = _session(session_id)
-        if perspective is not None and session.human is not None:
-            raise HTTPException(403, "a player sees only their own seat")
+        _check_perspective(session, perspective)
         with session.lock:
             try:
                 session.bot_move()
@@ -196,6 +202,8 @@ def create_app(
             raise HTTPException(404, f"no replay named {name!r} in the replay folder")
         try:
             replay = Replay.load(replays / name)
+            if perspective is not None:
+                _seat_in_range(perspective, len(replay.players))
             frames, labels = [], []
             views = view_module(replay.game)
             for state, action in replay.states():
@@ -214,6 +222,11 @@ def create_app(
         return FileResponse(STATIC / "index.html")
 
     return app
+
+
+def _seat_in_range(seat: int, players: int) -> None:
+    if not 0 <= seat < players:
+        raise HTTPException(422, f"perspective must be a seat 0..{players - 1}, or omitted for the public view")
 
 
 def _known_game(game: str) -> None:

@@ -1,0 +1,32 @@
+"""Bad command-line input is one clear line and exit code 2, never a traceback or a nan."""
+
+from __future__ import annotations
+
+import pytest
+from typer.testing import CliRunner
+
+from ultimata.cli import app
+from ultimata.training.arena import run_arena, spec_entries
+
+
+@pytest.mark.parametrize(
+    ("args", "says"),
+    [
+        (["arena", "ultimade_v0", "random", "--seed", "-1"], "--seed"),
+        (["arena", "ultimade_v0", "random", "--games", "0"], "--games"),
+        (["play", "ultimade_v0", "--seed", "-1"], "--seed"),
+        (["train", "nosuchgame_v0", "--preset", "quick"], "unknown game 'nosuchgame_v0'"),
+    ],
+)
+def test_bad_arguments_are_one_clear_error(args, says):
+    result = CliRunner().invoke(app, args)
+    assert result.exit_code == 2
+    assert says in result.output and "Traceback" not in result.output
+
+
+def test_replay_viewer_outside_the_seats_names_the_range(tmp_path):
+    game, entries = spec_entries(["random"], "ultimatum_cards_v0")
+    run_arena(game, entries, 1, replay_dir=tmp_path)
+    replay = next(tmp_path.glob("*.json"))
+    result = CliRunner().invoke(app, ["replay", str(replay), "--viewer", "7", "--no-pause"])
+    assert result.exit_code == 2 and "seat 0..3" in result.output and "Traceback" not in result.output
