@@ -171,3 +171,19 @@ def test_perturbed_state_dicts_are_refused_or_load_live(name: str) -> None:
                     assert legal, f"perturbing {path} -> {value} loaded a live state with no legal action"
                     target.apply(legal[pick.randrange(len(legal))])
     assert loaded and refused
+
+
+@pytest.mark.parametrize("name", list(GAMES))
+def test_narration_speaks_of_the_mover_in_the_third_person(name: str) -> None:
+    """Observers read other seats' moves: 'player_2 offers 3 to player_0', never 'you'."""
+    import re
+
+    told = 0
+    for state in random_states(name, games=3, max_decisions=200):
+        if state.is_terminal():
+            continue
+        for action in state.legal_actions()[:8]:
+            words = state.narrate(action)
+            assert f"player_{state.current_player}" in words and not re.search(r"\byou(rs?|rself)?\b", words), words
+            told += 1
+    assert told > 50

@@ -44,11 +44,14 @@ def play_session(
                 console.print()
                 console.print(state.render_text(seat), markup=False)
             action = int(agents[p].act(state.observation(p), state.legal_action_mask(), state))
-            words = state.action_to_string(action)
+            words = f"you: {state.action_to_string(action)}" if p == seat else f"({vs}) {state.narrate(action)}"
+            before = getattr(state, "last_event", None)
             state.apply(action)
             actions.append(action)
-            who = "you" if p == seat else f"player_{p} ({vs})"
-            console.print(f"  {who}: {words}", markup=False)
+            console.print(f"  {words}", markup=False)
+            event = getattr(state, "last_event", None)
+            if event and event != before:  # what the rules did by themselves: a turn, a die, a payout
+                console.print(f"  → {event}", markup=False)
     except HumanQuit:
         console.print("you left the game.")
         return None

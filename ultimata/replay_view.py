@@ -33,7 +33,7 @@ def show_replay(
             break
         console.print()
         console.print(state.render_text(viewer), markup=False)
-        console.print(f"#{step + 1} player_{state.current_player}: {state.action_to_string(action)}", markup=False)
+        console.print(f"#{step + 1} {state.narrate(action)}", markup=False)
         if pause:
             try:
                 key = read("").strip().lower()

@@ -140,6 +140,10 @@ class UltimataEnv(AECEnv, EzPickle):
     def action_to_string(self, action: int) -> str:
         return self.state.action_to_string(int(action))
 
+    def narrate(self, action: int) -> str:
+        """The move in the third person, for observers and logs."""
+        return self.state.narrate(int(action))
+
     # -- rendering ---------------------------------------------------------------------------
     def render(self) -> Any:
         if self.render_mode is None:

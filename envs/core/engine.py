@@ -116,7 +116,13 @@ class State(ABC):
         """What `player` may see, seat-relative, as a flat array of `game.observation_shape`."""
 
     @abstractmethod
-    def action_to_string(self, action: int) -> str: ...
+    def action_to_string(self, action: int) -> str:
+        """The move as its player reads it (may say 'you')."""
+
+    def narrate(self, action: int) -> str:
+        """The move as everyone else reads it, in the third person: 'player_2 offers 3 to player_0'.
+        Games whose action names say 'you' override this."""
+        return f"player_{self.current_player}: {self.action_to_string(action)}"
 
     @abstractmethod
     def _to_dict(self) -> dict[str, Any]: ...

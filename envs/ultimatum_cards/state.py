@@ -327,6 +327,11 @@ class UltimatumCardsState(State):
 
         return describe_action(self, action)
 
+    def narrate(self, action: int) -> str:
+        from ultimata.envs.ultimatum_cards.text import narrate_action
+
+        return narrate_action(self, action)
+
     def render_text(self, viewer: int | None = None) -> str:
         from ultimata.envs.ultimatum_cards.text import table
 

@@ -366,3 +366,11 @@ def test_dense_shaping_sums_to_the_final_standing(seed):
     returns = state.returns()
     for p, a in enumerate(env.possible_agents):
         assert totals[a] == pytest.approx((state.scores[p] - mean) / unit + returns[p])
+
+
+def test_an_offer_is_narrated_to_the_table_in_the_third_person():
+    state = position(hands={0: ["Ultimatum"]}, chips=[12, 10, 10, 10])
+    do(state, "play Ultimatum", "choose player_2", "choose player_1")
+    offer = next(a for a in state.legal_actions() if state.action_to_string(a).startswith("offer: 3 "))
+    assert state.action_to_string(offer) == "offer: 3 to player_2, 7 to you"
+    assert state.narrate(offer) == "player_0 offers 3 to player_2, keeping 7"

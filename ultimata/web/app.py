@@ -208,7 +208,7 @@ def create_app(
             views = view_module(replay.game)
             for state, action in replay.states():
                 frames.append(views.view(state, perspective))
-                move = None if action is None else f"player_{state.current_player}: {state.action_to_string(action)}"
+                move = None if action is None else state.narrate(action)
                 labels.append(move)
         except (ReplayError, UltimataError) as err:
             raise HTTPException(422, str(err)) from None

@@ -56,7 +56,7 @@ class GameSession:
 
     def _apply(self, action: int) -> None:
         seat = self.state.current_player
-        label = self.state.action_to_string(action)
+        label = self.state.action_to_string(action) if seat == self.human else self.state.narrate(action)
         before = getattr(self.state, "last_event", None)
         self.state.apply(action)
         self.actions.append(action)

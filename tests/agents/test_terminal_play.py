@@ -1,0 +1,28 @@
+"""Terminal play: other seats' moves in the third person, and the rules' own events shown."""
+
+from __future__ import annotations
+
+import re
+
+from rich.console import Console
+
+from ultimata.play import play_session
+
+
+def test_bots_are_narrated_in_the_third_person_and_automatic_events_are_printed():
+    console = Console(record=True, width=200, highlight=False)
+    returns = play_session("ultimatum_cards_v0", "random", seat=0, seed=3, read=lambda prompt: "1", console=console)
+    text = console.export_text()
+    assert returns is not None
+    others = [line for line in text.splitlines() if line.strip().startswith("(random) player_")]
+    assert others, "bot moves are shown"
+    assert not any(re.search(r"\byou\b", line) for line in others), "a bot's move never says 'you'"
+    assert any(line.strip().startswith("→") for line in text.splitlines()), "the rules' outcomes are printed"
+
+
+def test_ultimade_turns_made_by_the_rules_are_printed():
+    console = Console(record=True, width=200, highlight=False)
+    play_session("ultimade_v0", "random", seat=0, seed=1, read=lambda prompt: "1", console=console,
+                 rules={"points_to_win": 1, "endzone_depth": 8})
+    text = console.export_text()
+    assert re.search(r"→ .*(turn|Monster-Defense|point)", text), "turns, die rolls and points reach the player"
