@@ -25,7 +25,7 @@ def test_bad_arguments_are_one_clear_error(args, says):
 
 
 def test_replay_viewer_outside_the_seats_names_the_range(tmp_path):
-    game, entries = spec_entries(["random"], "ultimatum_cards_v0")
+    game, entries = spec_entries(["random"], "ultimatum_cards_v1")
     run_arena(game, entries, 1, replay_dir=tmp_path)
     replay = next(tmp_path.glob("*.json"))
     result = CliRunner().invoke(app, ["replay", str(replay), "--viewer", "7", "--no-pause"])

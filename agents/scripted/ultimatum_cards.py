@@ -108,8 +108,12 @@ class _Planner:
         return max(((self.gain(swapped(p)), p) for p in self.others), key=lambda t: t[0])
 
     def ultimatum(self) -> tuple[float, int, int, int]:
-        """(gain, responder, target, share): squeeze the leader, pay the poorest just enough."""
-        target = self.leader()
+        """(gain, responder, target, share): squeeze the leader among those holding chips, pay the
+        poorest just enough. With nobody to squeeze it is the worst card to spend."""
+        broke = tuple(p for p in self.others if self.chips[p] == 0)
+        if len(broke) == len(self.others):
+            return -10.0, self.poorest(), self.leader(), 0
+        target = self.leader(exclude=broke)
         responder = self.poorest(exclude=(target,))
         share = fair_offer(self.state, target, responder, self.me)
         return self.gain(_after_ultimatum(self.chips, target, responder, self.me, share)), responder, target, share
@@ -166,8 +170,11 @@ def choose_action(state: UltimatumCardsState, rng: Rng) -> int:
             _after_move(state.chips, state.p1, (me + a - lay.seat) % state.n, cards.value(state.card))))
     if phase == CHOOSE_PLAYER:
         if state.card == DRAW:
-            behind = margin(_totals(state), me) <= 0
-            return seat_action(me if behind else plan.poorest())
+            if margin(_totals(state), me) <= 0:
+                return seat_action(me)  # behind: more cards, more chances
+            # ahead: the round ends when a hand runs out, so feed the biggest hand, and not a rival
+            sizes = [sum(h) for h in state.hands]
+            return seat_action(max(plan.others, key=lambda p: (sizes[p], -_totals(state)[p], -p)))
         if state.card == SWAP:
             return seat_action(plan.swap()[1])
         amount = 10**6 if state.card == STEAL else cards.value(state.card)
@@ -194,6 +201,8 @@ def choose_action(state: UltimatumCardsState, rng: Rng) -> int:
 def _counter(state: UltimatumCardsState, me: int, plan: _Planner) -> int:
     """Outbid the best standing offer by one chip when keeping the rest beats letting it stand."""
     lay, target, responder = state.layout, state.p2, state.p1
+    if me == target and state.hands[me][BLOCK]:
+        return lay.pass_  # keep the chips whole: block whatever split is accepted rather than pay a share
     total = state.chips[target]
     proposer, best_share = max(state.proposals, key=lambda p: p[1])
     share = best_share + 1

@@ -12,7 +12,7 @@ from ultimata.envs.core.engine import Game
 from ultimata.envs.core.errors import ConfigError
 
 GAMES: dict[str, str] = {
-    "ultimatum_cards_v0": "ultimata.envs.ultimatum_cards_v0",
+    "ultimatum_cards_v1": "ultimata.envs.ultimatum_cards_v1",
     "ultimade_v0": "ultimata.envs.ultimade_v0",
 }
 """Env name -> the thin PettingZoo module that defines `env` and `raw_env`."""

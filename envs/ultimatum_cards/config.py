@@ -20,7 +20,7 @@ class UltimatumCardsConfig(GameConfig):
     """Quick Play: 1 round. Match Play: `match_rounds` rounds. Point Play: first to `target_score`."""
     match_rounds: int = Field(5, ge=1, le=100)
     target_score: int = Field(50, ge=1)
-    max_rounds: int = Field(20, ge=1, le=1000)
+    max_rounds: int = Field(20, ge=1, le=100)
     """Point Play ends after this many rounds even if nobody reached the target (gap: a cap)."""
     starting_chips: int = Field(10, ge=1, le=100)
     hand_size: int | None = Field(None, ge=1, le=48)

@@ -15,9 +15,9 @@ from ultimata.envs.ultimatum_cards.state import UltimatumCardsState
 class UltimatumCardsGame(Game[UltimatumCardsConfig]):
     """Ultimatum, the card game of steal, swap, give, take and negotiate."""
 
-    name: ClassVar[str] = "ultimatum_cards_v0"
+    name: ClassVar[str] = "ultimatum_cards_v1"
     title: ClassVar[str] = "Ultimatum (card game)"
-    version: ClassVar[int] = 0
+    version: ClassVar[int] = 1
     config_model = UltimatumCardsConfig
     supports_dense_reward = True
     observation_bounds = (0.0, float("inf"))

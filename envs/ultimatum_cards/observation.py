@@ -10,10 +10,14 @@ from typing import TYPE_CHECKING
 import numpy as np
 
 from ultimata.envs.ultimatum_cards.cards import DECK, NUM_KINDS
-from ultimata.envs.ultimatum_cards.state import NUM_PHASES
+from ultimata.envs.ultimatum_cards.state import HISTORY, NUM_PHASES, OUTCOMES
 
 if TYPE_CHECKING:
     from ultimata.envs.ultimatum_cards.state import UltimatumCardsState
+
+
+def _play_size(n: int) -> int:
+    return 1 + NUM_KINDS + 3 * n + len(OUTCOMES) + 1
 
 
 class ObservationLayout:
@@ -38,6 +42,12 @@ class ObservationLayout:
             "swap_hands": 1,
             "proposals": n * (n + 2),  # per slot: made, proposer seat, responder share / starting chips
             "accepted": n,
+            # what a person at the table remembers (v1)
+            "history": HISTORY * _play_size(n),  # newest first: present, card, actor, p1, p2, outcome, moved
+            "played": n * NUM_KINDS,  # cards each seat played this round
+            "showed": 2 * n,  # seat was asked to Block / Counter and has not played one since
+            "known": n * NUM_KINDS,  # cards I know are in each hand (from a Swap of hands)
+            "settings": 3 + 2,  # mode one-hot, rounds left / rounds in all, target score / chips in play
         }
         self.slices: dict[str, slice] = {}
         start = 0
@@ -85,4 +95,32 @@ def encode(state: UltimatumCardsState, viewer: int) -> np.ndarray:
             base += n + 2
         if state.accepted >= 0:
             obs[at["accepted"] + state.accepted] = 1
+    _encode_memory(state, viewer, obs, at, unit)
     return obs
+
+
+def _encode_memory(state: UltimatumCardsState, viewer: int, obs: np.ndarray, at: dict[str, int], unit: int) -> None:
+    n, size = state.n, _play_size(state.n)
+    base = at["history"]
+    for card, actor, p1, p2, outcome, moved in reversed(state.history):
+        obs[base] = 1
+        if card >= 0:
+            obs[base + 1 + card] = 1
+        for slot, seat in enumerate((actor, p1, p2)):
+            if seat >= 0:
+                obs[base + 1 + NUM_KINDS + slot * n + (seat - viewer) % n] = 1
+        obs[base + 1 + NUM_KINDS + 3 * n + outcome] = 1
+        obs[base + size - 1] = moved / unit
+        base += size
+    for p in range(n):
+        r = (p - viewer) % n
+        obs[at["played"] + r * NUM_KINDS : at["played"] + (r + 1) * NUM_KINDS] = state.played[p]
+        obs[at["showed"] + 2 * r : at["showed"] + 2 * r + 2] = state.showed[p]
+        if p != viewer:
+            obs[at["known"] + r * NUM_KINDS : at["known"] + (r + 1) * NUM_KINDS] = state.known[viewer][p]
+    cfg = state.game.config
+    settings = at["settings"]
+    obs[settings + ("quick", "match", "point").index(cfg.mode)] = 1
+    rounds = {"quick": 1, "match": cfg.match_rounds, "point": cfg.max_rounds}[cfg.mode]
+    obs[settings + 3] = (rounds - state.rounds_played) / rounds
+    obs[settings + 4] = cfg.target_score / (cfg.starting_chips * n) if cfg.mode == "point" else 0.0

@@ -37,6 +37,10 @@ PHASE_NAMES = (
     "game over",
 )
 NUM_PHASES = len(PHASE_NAMES)
+RESOLVED, BLOCKED, REJECTED, DISCARDED, ENDED = range(5)
+OUTCOMES = ("resolved", "blocked", "rejected", "discarded", "ended the round")
+HISTORY = 8
+"""Plays remembered in the observation (a person at the table remembers the last few)."""
 
 
 class UltimatumCardsState(State):
@@ -49,6 +53,8 @@ class UltimatumCardsState(State):
         self.layout = game.layout
         self.scores = [0] * self.n
         self.rounds_played = 0
+        self.history: list[list[int]] = []
+        """The last plays, oldest first: [card, actor, p1, p2, outcome, chips moved] (see HISTORY)."""
         self.dealer = cfg.first_dealer if cfg.first_dealer is not None else rng.below(self.n)
         self.last_event = ""
         self._deal()
@@ -65,6 +71,13 @@ class UltimatumCardsState(State):
                 self.hands[(self.dealer + k) % n][pile.pop()] += 1
         self.pile = pile
         self.discards = [0] * NUM_KINDS
+        # What the table remembers this round (all public, or known to one seat: see `known`).
+        self.played = [[0] * NUM_KINDS for _ in range(n)]
+        """Cards each seat has played this round, reactions included."""
+        self.showed = [[0, 0] for _ in range(n)]
+        """[Block, Counter]: the seat was asked to react, so it held one then, and has not played one since."""
+        self.known = [[[0] * NUM_KINDS for _ in range(n)] for _ in range(n)]
+        """known[v][q]: cards seat v knows are in q's hand (after a Swap of hands, v knows what it gave)."""
         if self.rounds_played == 0 or not cfg.chips_carry_over:
             self.chips = [cfg.starting_chips] * n
         self.actor = (self.dealer + 1) % n
@@ -163,6 +176,7 @@ class UltimatumCardsState(State):
         elif phase == RESPOND:
             if action == lay.reject:
                 self.last_event = f"player_{me} rejects every proposal: nobody gets chips"
+                self._log(REJECTED)
                 self._end_turn()
             else:
                 self.accepted = action - lay.accept
@@ -171,11 +185,21 @@ class UltimatumCardsState(State):
             if action == lay.block:
                 self._discard(me, BLOCK)
                 self.last_event = f"player_{me} blocks the {cards.NAMES[self.card]}"
+                self._log(BLOCKED)
                 self._end_turn()
             else:
                 self.queue.pop(0)
                 if not self.queue:
                     self._resolve()
+        self._note_reveal()
+
+    def _log(self, outcome: int, moved: int = 0) -> None:
+        self.history = [*self.history, [self.card, self.actor, self.p1, self.p2, outcome, moved]][-HISTORY:]
+
+    def _note_reveal(self) -> None:
+        """Being asked to block or counter shows the table that you hold that card."""
+        if self.phase in (BLOCKS, COUNTERS):
+            self.showed[self.queue[0]][0 if self.phase == BLOCKS else 1] = 1
 
     def _seat(self, action: int) -> int:
         return (self.current_player + action - self.layout.seat) % self.n
@@ -183,15 +207,23 @@ class UltimatumCardsState(State):
     def _discard(self, player: int, kind: int) -> None:
         self.hands[player][kind] -= 1
         self.discards[kind] += 1
+        self.played[player][kind] += 1
+        if kind in (BLOCK, COUNTER):
+            self.showed[player][0 if kind == BLOCK else 1] = 0
+        for seen in self.known:
+            if seen[player][kind]:
+                seen[player][kind] -= 1
 
     def _play(self, me: int, kind: int) -> None:
         self._discard(me, kind)
         self.card = kind
         if kind == ROUND:
             self.last_event = f"player_{me} plays Round: the round ends"
+            self._log(ENDED)
             self._end_round()
         elif kind in (BLOCK, COUNTER):
             self.last_event = f"player_{me} discards {cards.NAMES[kind]} (nothing to block or counter)"
+            self._log(DISCARDED)
             self._end_turn()
         elif kind < 5:
             self.phase = GIVE_FROM
@@ -217,6 +249,8 @@ class UltimatumCardsState(State):
         else:
             excluded = {self.actor, self.p1} if self.card == ULTIMATUM else {self.actor}
             order = [p for p in ((self.actor + k) % n for k in range(1, n)) if p not in excluded]
+        if self.card == ULTIMATUM and self.proposals[self.accepted][0] == target:
+            order = [p for p in order if p != target]  # the accepted split is the target's own counter
         self.queue = [p for p in order if self.hands[p][BLOCK]]
         if self.queue:
             self.phase = BLOCKS
@@ -227,20 +261,30 @@ class UltimatumCardsState(State):
         """Carry out the pending card, now that nobody blocked it."""
         kind, me, chips = self.card, self.actor, self.chips
         name = cards.NAMES[kind]
+        moved = 0
         if kind < 5:
             amount = min(cards.value(kind), chips[self.p1])
             chips[self.p1] -= amount
             chips[self.p2] += amount
+            moved = amount
             self.last_event = f"player_{me} plays {name}: player_{self.p1} gives {amount} to player_{self.p2}"
         elif kind < 10:
             amount = min(cards.value(kind), chips[self.p1])
             chips[self.p1] -= amount
             chips[me] += amount
+            moved = amount
             self.last_event = f"player_{me} plays {name}: takes {amount} from player_{self.p1}"
         elif kind == SWAP:
             other = self.p1
             if self.swap_hands:
-                self.hands[me], self.hands[other] = self.hands[other], self.hands[me]
+                gave, got = self.hands[me], self.hands[other]
+                self.hands[me], self.hands[other] = got, gave
+                for seen in self.known:  # what anyone knew of a hand follows the hand
+                    seen[me], seen[other] = seen[other], seen[me]
+                self.known[me][other], self.known[other][me] = gave[:], got[:]
+                self.known[me][me] = [0] * NUM_KINDS
+                self.known[other][other] = [0] * NUM_KINDS
+                self.showed[me], self.showed[other] = self.showed[other], self.showed[me]
             else:
                 chips[me], chips[other] = chips[other], chips[me]
             what = "hands" if self.swap_hands else "chips"
@@ -248,6 +292,7 @@ class UltimatumCardsState(State):
         elif kind == STEAL:
             amount, chips[self.p1] = chips[self.p1], 0
             chips[me] += amount
+            moved = amount
             self.last_event = f"player_{me} plays Steal: takes all {amount} chips of player_{self.p1}"
         elif kind == DRAW:
             count = min(self.game.config.draw_count, len(self.pile))
@@ -260,10 +305,12 @@ class UltimatumCardsState(State):
             chips[target] -= total
             chips[responder] += share
             chips[proposer] += total - share
+            moved = total
             self.last_event = (
                 f"Ultimatum on player_{target}: player_{responder} accepts player_{proposer}'s split, "
                 f"{share} to player_{responder} and {total - share} to player_{proposer}"
             )
+        self._log(RESOLVED, moved)
         self._end_turn()
 
     def _end_turn(self) -> None:
@@ -341,6 +388,7 @@ class UltimatumCardsState(State):
     _FIELDS = (
         "hands", "chips", "scores", "pile", "discards", "rounds_played", "dealer", "actor", "phase",
         "card", "p1", "p2", "swap_hands", "proposals", "queue", "accepted", "last_event",
+        "history", "played", "showed", "known",
     )  # fmt: skip
 
     def _to_dict(self) -> dict[str, Any]:
@@ -391,31 +439,51 @@ class UltimatumCardsState(State):
             raise ValueError("accepted must name a proposal or be -1")
         if phase == RESPOND and not self.proposals:
             raise ValueError("a responder needs at least one proposal to answer")
+        if len(self.history) > HISTORY or any(len(h) != 6 or not 0 <= h[4] < len(OUTCOMES) for h in self.history):
+            raise ValueError(f"history holds at most {HISTORY} plays of [card, actor, p1, p2, outcome, moved]")
+        if [len(p) for p in self.played] != [NUM_KINDS] * n or min(map(min, self.played)) < 0:
+            raise ValueError("played is one non-negative count per seat and card kind")
+        if [len(p) for p in self.showed] != [2] * n or any(f not in (0, 1) for p in self.showed for f in p):
+            raise ValueError("showed is a [Block, Counter] pair of 0/1 flags per seat")
+        for v in range(n):
+            for q in range(n):
+                if len(self.known[v][q]) != NUM_KINDS or any(
+                    not 0 <= self.known[v][q][k] <= self.hands[q][k] for k in range(NUM_KINDS)
+                ):
+                    raise ValueError("known cards must be cards that seat really holds")
 
     def sample_consistent(self, viewer: int, rng: Rng) -> UltimatumCardsState:
         """Other hands re-dealt from the cards `viewer` has not seen (theirs and the pile), each hand
-        keeping its size, the pile shuffled, and future chance re-seeded. Seats already queued to
-        counter or block keep one such card: the queue will ask them, so holding one is public."""
+        keeping its size and future chance re-seeded. What the viewer knows stays put: cards it saw
+        go into a hand by a Swap, and a Block or Counter a seat showed by being asked (or is queued
+        to be asked, which the next decisions will show anyway)."""
         other = self.clone()
         other.rng = Rng(rng.below(2**62))
         others = [p for p in range(self.n) if p != viewer]
         unseen = list(self.pile)
+        fixed = {}
         for p in others:
             unseen += [k for k in range(NUM_KINDS) for _ in range(self.hands[p][k])]
-        reserved = {p: (COUNTER if self.phase == COUNTERS else BLOCK) for p in self.queue[1:] if p != viewer}
-        for kind in reserved.values():
-            unseen.remove(kind)
+            keep = self.known[viewer][p][:]
+            for flag, kind in ((self.showed[p][0], BLOCK), (self.showed[p][1], COUNTER)):
+                keep[kind] = max(keep[kind], flag)
+            if p in self.queue[1:]:
+                kind = COUNTER if self.phase == COUNTERS else BLOCK
+                keep[kind] = max(keep[kind], 1)
+            fixed[p] = keep
+        for keep in fixed.values():
+            for k in range(NUM_KINDS):
+                for _ in range(keep[k]):
+                    unseen.remove(k)
         unseen = rng.shuffled(sorted(unseen))  # sorted: the draw depends only on what is unseen, not where
         for p in others:
-            hand = [0] * NUM_KINDS
-            size = sum(self.hands[p])
-            if p in reserved:
-                hand[reserved[p]] += 1
-                size -= 1
-            for _ in range(size):
+            hand = fixed[p][:]
+            for _ in range(sum(self.hands[p]) - sum(hand)):
                 hand[unseen.pop()] += 1
             other.hands[p] = hand
         other.pile = unseen
+        for v in others:  # what other seats know is hidden from the viewer: keep only what still fits
+            other.known[v] = [[min(c, h) for c, h in zip(row, other.hands[q])] for q, row in enumerate(other.known[v])]
         other._mask = None
         return other
 
@@ -427,4 +495,8 @@ class UltimatumCardsState(State):
         other.chips, other.scores, other.pile = self.chips[:], self.scores[:], self.pile[:]
         other.discards, other.queue = self.discards[:], self.queue[:]
         other.proposals = [p[:] for p in self.proposals]
+        other.history = [h[:] for h in self.history]
+        other.played = [p[:] for p in self.played]
+        other.showed = [p[:] for p in self.showed]
+        other.known = [[q[:] for q in v] for v in self.known]
         return other

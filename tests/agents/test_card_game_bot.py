@@ -15,7 +15,7 @@ def bot_move(state) -> str:
 
 
 def test_always_legal_over_many_games():
-    game = game_class("ultimatum_cards_v0").from_config({"num_players": 5, "blockers": "any"})
+    game = game_class("ultimatum_cards_v1").from_config({"num_players": 5, "blockers": "any"})
     for seed in range(30):
         state = game.new_initial_state(Rng(seed))
         pick = random.Random(seed)
@@ -68,3 +68,29 @@ def test_accepts_the_best_split_and_rejects_a_harmful_one():
     stingy = position({0: ["Ultimatum", "Draw"]}, chips=[9, 9, 3, 12])
     do(stingy, "play Ultimatum", "choose player_1", "choose player_3", "offer: 0 to player_1, 12 to you")
     assert bot_move(stingy) == "reject all proposals"  # accepting makes the proposer the new leader
+
+
+def test_as_target_with_a_block_it_keeps_its_counter_and_blocks_instead():
+    from tests.ultimatum_cards.test_rules import ultimatum_table
+
+    state = ultimatum_table()
+    do(state, "pass", "pass")
+    assert state.current_player == 2 and bot_move(state) == "pass"
+    do(state, "pass", "accept player_0's proposal (4 to you)")
+    assert bot_move(state) == "block"
+
+
+def test_ahead_it_makes_the_biggest_hand_draw_not_the_poorest():
+    state = position({0: ["Draw", "Take 1"], 1: ["Take 2", "Take 3", "Give 1"], 2: ["Give 2"], 3: ["Give 3"]},
+                     chips=[16, 10, 9, 5], pile=["Swap", "Steal"])
+    do(state, "play Draw")
+    assert bot_move(state) == "choose player_1"
+
+
+def test_never_plays_an_ultimatum_on_players_without_chips():
+    state = position({0: ["Ultimatum", "Block"]}, chips=[40, 0, 0, 0])
+    assert bot_move(state) == "play Block"
+    state = position({0: ["Ultimatum"]}, chips=[10, 0, 25, 5])
+    do(state, "play Ultimatum")
+    do(state, bot_move(state))  # the responder
+    assert bot_move(state) == "choose player_2", "the target is a player with chips"

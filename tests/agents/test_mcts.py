@@ -58,7 +58,7 @@ def _cards_midgame(seed: int):
 
     from ultimata.envs import game_class
 
-    state = game_class("ultimatum_cards_v0").from_config({}).new_initial_state(Rng(seed))
+    state = game_class("ultimatum_cards_v1").from_config({}).new_initial_state(Rng(seed))
     pick = random.Random(seed)
     for _ in range(pick.randrange(0, 12)):
         if state.is_terminal():
@@ -112,7 +112,7 @@ def test_search_choices_do_not_depend_on_hidden_cards():
     def choices(s):
         out = Counter()
         for seed in range(8):
-            agent = MctsAgent("ultimatum_cards_v0", MctsOptions(sims=30, time=5), seed=seed)
+            agent = MctsAgent("ultimatum_cards_v1", MctsOptions(sims=30, time=5), seed=seed)
             out[agent.act(None, s.legal_action_mask(), s)] += 1
         return out
 
@@ -124,7 +124,7 @@ def test_mcts_serves_as_a_self_play_opponent():
 
     from ultimata.training.selfplay_env import SelfPlayEnv
 
-    env = SelfPlayEnv("ultimatum_cards_v0", pool_weights={"mcts:sims=4,depth=5": 1.0}, seed=0)
+    env = SelfPlayEnv("ultimatum_cards_v1", pool_weights={"mcts:sims=4,depth=5": 1.0}, seed=0)
     env.reset(seed=0)
     rng = np.random.default_rng(0)
     for _ in range(500):

@@ -27,7 +27,7 @@ def test_games_round_up_to_whole_rotations():
 
 
 def test_every_agent_plays_every_seat_equally():
-    game, entries = spec_entries(["heuristic", "random", "random", "heuristic"], "ultimatum_cards_v0")
+    game, entries = spec_entries(["heuristic", "random", "random", "heuristic"], "ultimatum_cards_v1")
     result = run_arena(game, entries, games=8)
     assert result.games == 8
     for agent in result.agents:
@@ -36,7 +36,7 @@ def test_every_agent_plays_every_seat_equally():
 
 
 def test_filler_seats_share_one_entry():
-    game, entries = spec_entries(["heuristic", "random"], "ultimatum_cards_v0")
+    game, entries = spec_entries(["heuristic", "random"], "ultimatum_cards_v1")
     result = run_arena(game, entries, games=4)
     heuristic, rand = result.agents
     assert heuristic.seat_counts == [1, 1, 1, 1] and rand.seat_counts == [3, 3, 3, 3]
@@ -50,7 +50,7 @@ def test_wilson_interval_contains_the_rate():
 
 
 def test_arena_json_lists_agents_in_the_order_given(tmp_path):
-    result = runner.invoke(app, ["arena", "ultimatum_cards_v0", "random", "heuristic", "--games", "6", "--seed",
+    result = runner.invoke(app, ["arena", "ultimatum_cards_v1", "random", "heuristic", "--games", "6", "--seed",
                                  "4", "--json", "--replays", str(tmp_path)])
     assert result.exit_code == 0, result.output
     data = json.loads(result.output)
@@ -65,8 +65,8 @@ def test_arena_json_lists_agents_in_the_order_given(tmp_path):
 
 
 def test_arena_table_and_bad_spec():
-    result = runner.invoke(app, ["arena", "ultimatum_cards_v0", "heuristic", "random", "--games", "4"])
+    result = runner.invoke(app, ["arena", "ultimatum_cards_v1", "heuristic", "random", "--games", "4"])
     assert result.exit_code == 0 and "win rate" in result.output
-    bad = runner.invoke(app, ["arena", "ultimatum_cards_v0", "alphazero", "random"])
+    bad = runner.invoke(app, ["arena", "ultimatum_cards_v1", "alphazero", "random"])
     assert bad.exit_code == 2
     assert "unknown agent spec 'alphazero'" in bad.output and "heuristic" in bad.output

@@ -15,7 +15,7 @@ from .position import do, legal_names, position
 
 
 def new_game(decks=(), rolls=(0,), **config):
-    game = game_class("ultimatum_cards_v0").from_config(config)
+    game = game_class("ultimatum_cards_v1").from_config(config)
     return game.new_initial_state(ScriptedRng(rolls=rolls, decks=decks))
 
 
@@ -234,8 +234,16 @@ def test_responder_may_accept_a_counter_instead() -> None:
 def test_targets_counter_offers_a_share_of_its_own_chips_and_keeps_the_rest() -> None:
     state = ultimatum_table()
     do(state, "pass", "pass", "counter: 5 to player_1, 7 to you")
-    do(state, "accept player_2's proposal (5 to you)", "pass")
+    do(state, "accept player_2's proposal (5 to you)")
     assert state.chips == [10, 15, 7, 8]
+
+
+def test_target_is_not_asked_to_block_its_own_accepted_counter() -> None:
+    """v1: the target, still holding a Block, could once back out of the split it offered itself."""
+    state = ultimatum_table()
+    state.hands[2][cards.BLOCK] += 1
+    do(state, "pass", "pass", "counter: 5 to player_1, 7 to you", "accept player_2's proposal (5 to you)")
+    assert state.chips == [10, 15, 7, 8] and state.phase == PLAY
 
 
 def test_rejected_ultimatum_gives_nobody_any_chips() -> None:
@@ -347,7 +355,7 @@ def test_dense_shaping_sums_to_the_final_standing(seed):
 
     import ultimata.envs as envs
 
-    env = envs.make_raw("ultimatum_cards_v0", dense_reward=True)
+    env = envs.make_raw("ultimatum_cards_v1", dense_reward=True)
     env.reset(seed=seed)
     totals = {a: 0.0 for a in env.possible_agents}
     pick = random.Random(seed)
@@ -374,3 +382,51 @@ def test_an_offer_is_narrated_to_the_table_in_the_third_person():
     offer = next(a for a in state.legal_actions() if state.action_to_string(a).startswith("offer: 3 "))
     assert state.action_to_string(offer) == "offer: 3 to player_2, 7 to you"
     assert state.narrate(offer) == "player_0 offers 3 to player_2, keeping 7"
+
+
+# -- what the table remembers (v1 observation) ---------------------------------------------------
+def _block(state, viewer, name):
+    lay = state.game.obs_layout
+    return state.observation(viewer)[lay.slices[name]]
+
+
+def test_the_last_play_stays_in_every_seats_observation_after_it_resolves():
+    state = position({0: ["Take 3", "Draw"]}, chips=[10, 10, 10, 10])
+    do(state, "play Take 3", "choose player_2")
+    assert state.phase == PLAY and state.card == -1, "the play has resolved and its card is cleared"
+    lay = state.game.obs_layout
+    for viewer in range(4):
+        newest = state.observation(viewer)[lay.start["history"] :]
+        n = 4
+        assert newest[0] == 1 and newest[1 + cards.kind_from_name("Take 3")] == 1
+        actor, victim = newest[1 + 17 : 1 + 17 + n], newest[1 + 17 + n : 1 + 17 + 2 * n]
+        assert actor[(0 - viewer) % n] == 1 and victim[(2 - viewer) % n] == 1  # seat-relative
+        assert newest[1 + 17 + 3 * n + 0] == 1 and newest[1 + 17 + 3 * n + 5] == 3 / 10  # resolved, 3 chips
+        played = _block(state, viewer, "played").reshape(4, 17)
+        assert played[(0 - viewer) % 4][cards.kind_from_name("Take 3")] == 1
+
+
+def test_being_asked_to_block_shows_the_table_a_block_until_one_is_played():
+    state = position({0: ["Steal", "Draw"], 2: ["Block", "Block", "Draw"]}, chips=[10, 10, 10, 10])
+    do(state, "play Steal", "choose player_2")
+    assert state.current_player == 2
+    for viewer in range(4):
+        assert _block(state, viewer, "showed").reshape(4, 2)[(2 - viewer) % 4].tolist() == [1, 0]
+    do(state, "block")
+    assert _block(state, 0, "showed").reshape(4, 2)[2].tolist() == [0, 0], "it may or may not hold another"
+
+
+def test_after_a_swap_of_hands_each_side_knows_what_the_other_now_holds():
+    state = position({0: ["Swap", "Take 1", "Take 2"], 1: ["Give 5", "Draw"]}, chips=[10, 10, 10, 10])
+    do(state, "play Swap", "choose player_1", "swap hands")
+    known0 = _block(state, 0, "known").reshape(4, 17)
+    assert known0[1][cards.kind_from_name("Take 1")] == 1 and known0[1][cards.kind_from_name("Take 2")] == 1
+    known1 = _block(state, 1, "known").reshape(4, 17)
+    assert known1[(0 - 1) % 4][cards.kind_from_name("Give 5")] == 1
+    assert not _block(state, 2, "known").any(), "a third seat saw the swap, not the cards"
+
+
+def test_the_rule_settings_are_observed():
+    state = position({0: ["Take 1"]}, chips=[10, 10, 10, 10], mode="point", target_score=80)
+    settings = _block(state, 0, "settings")
+    assert settings[:3].tolist() == [0, 0, 1] and settings[3] == 1.0 and settings[4] == 80 / 40

@@ -57,9 +57,9 @@ def play_by_clicking(page, shots: Path, game: str, max_moves: int = 2000) -> int
 
 def test_play_a_whole_card_game_in_the_browser(tmp_path, shots) -> None:
     with running_server(tmp_path / "replays") as url, chromium_page() as (page, errors):
-        start_game(page, url, "ultimatum_cards_v0")
-        page.screenshot(path=shots / "ultimatum_cards_v0-start.png", full_page=True)
-        moves = play_by_clicking(page, shots, "ultimatum_cards_v0")
+        start_game(page, url, "ultimatum_cards_v1")
+        page.screenshot(path=shots / "ultimatum_cards_v1-start.png", full_page=True)
+        moves = play_by_clicking(page, shots, "ultimatum_cards_v1")
         result = page.locator(".result")
         assert result.is_visible() and "Game over" in result.inner_text()
         assert moves > 0 and not errors
@@ -67,7 +67,7 @@ def test_play_a_whole_card_game_in_the_browser(tmp_path, shots) -> None:
         page.wait_for_selector(".replay-bar")
         page.locator(".replay-bar button", has_text="step").last.click()
         assert "move 1 /" in page.locator(".status").inner_text()
-        page.screenshot(path=shots / "ultimatum_cards_v0-replay.png", full_page=True)
+        page.screenshot(path=shots / "ultimatum_cards_v1-replay.png", full_page=True)
 
 
 def test_play_a_whole_ultimade_point_in_the_browser(tmp_path, shots) -> None:
