@@ -6,6 +6,7 @@ prefix or word fragment is enough ("take 3", "steal", "pass").
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable
 from typing import TYPE_CHECKING
 
@@ -61,7 +62,10 @@ class HumanAgent:
                 self.write(choice)
 
     def _list(self, names: list[str]) -> None:
-        self.write("your moves: " + "   ".join(f"[{i + 1}] {name}" for i, name in enumerate(names)))
+        items = [f"[{i + 1}] {name}" for i, name in enumerate(names)]
+        line = "your moves: " + "   ".join(items)
+        # a long list goes one move per line, so no move is ever wrapped in two
+        self.write(line if len(line) <= 78 else "your moves:\n" + "\n".join(f"  {item}" for item in items))
 
     @staticmethod
     def parse(line: str, names: list[str]) -> int | str:
@@ -82,6 +86,9 @@ class HumanAgent:
         if key in lowered:
             return lowered.index(key)
         hits = [i for i, n in enumerate(lowered) if key in n]
+        if len(hits) > 1:  # '6 to player_3' means 6, not 16: prefer hits that start at a word
+            starts = [i for i in hits if re.search(rf"(?<![\w]){re.escape(key)}", lowered[i])]
+            hits = starts or hits
         if len(hits) == 1:
             return hits[0]
         if hits:

@@ -12,9 +12,9 @@ from ultimata.training.arena import run_arena, spec_entries
 @pytest.mark.parametrize(
     ("args", "says"),
     [
-        (["arena", "ultimade_v0", "random", "--seed", "-1"], "--seed"),
-        (["arena", "ultimade_v0", "random", "--games", "0"], "--games"),
-        (["play", "ultimade_v0", "--seed", "-1"], "--seed"),
+        (["arena", "ultimade_v1", "random", "--seed", "-1"], "--seed"),
+        (["arena", "ultimade_v1", "random", "--games", "0"], "--games"),
+        (["play", "ultimade_v1", "--seed", "-1"], "--seed"),
         (["train", "nosuchgame_v0", "--preset", "quick"], "unknown game 'nosuchgame_v0'"),
     ],
 )
@@ -30,3 +30,13 @@ def test_replay_viewer_outside_the_seats_names_the_range(tmp_path):
     replay = next(tmp_path.glob("*.json"))
     result = CliRunner().invoke(app, ["replay", str(replay), "--viewer", "7", "--no-pause"])
     assert result.exit_code == 2 and "seat 0..3" in result.output and "Traceback" not in result.output
+
+
+def test_piped_tables_are_not_cut_at_80_columns(tmp_path):
+    import subprocess
+    import sys
+
+    out = subprocess.run([sys.executable, "-m", "ultimata", "arena", "ultimatum_cards_v1", "heuristic", "random",
+                          "--games", "4"], capture_output=True, text=True, timeout=300, cwd=tmp_path)
+    assert out.returncode == 0, out.stderr
+    assert "openskill μ±σ" in out.stdout and "…" not in out.stdout

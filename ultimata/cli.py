@@ -9,7 +9,14 @@ from rich.console import Console
 from rich.table import Table
 
 app = typer.Typer(no_args_is_help=True, add_completion=False, help="ultimata: tabletop strategy games for RL.")
-console = Console()
+def _console() -> Console:
+    """Piped output (tee, CI logs, files) has no width; Rich would assume 80 columns and cut tables.
+    There, tables take the width their content needs (up to 250 columns)."""
+    probe = Console()
+    return probe if probe.is_terminal else Console(width=250)
+
+
+console = _console()
 
 
 @app.command()

@@ -26,6 +26,8 @@ class Replay:
     players: list[str] = field(default_factory=list)
     """Who sat where (agent specs), for the reader; not needed to reproduce the game."""
     final_state: dict[str, Any] | None = None
+    returns: list[float] | None = None
+    """Each seat's result, for listings; replaying recomputes it."""
 
     def save(self, path: str | Path) -> None:
         atomic_write_json(path, {"format": FORMAT, **asdict(self)})
@@ -56,6 +58,7 @@ class Replay:
             actions=list(data["actions"]),
             players=list(data.get("players", [])),
             final_state=data.get("final_state"),
+            returns=data.get("returns") if isinstance(data.get("returns"), list) else None,
         )
 
     def states(self) -> Iterator[tuple[State, int | None]]:

@@ -344,9 +344,15 @@ class UltimadeState(State):
         thrower = self.pos[self.holder]
         base = self.defense * 4
 
-        def nearness(d: int) -> tuple[int, int, int]:
+        frame = FLIP if self.defense == 1 else _IDENTITY  # the new offense's view of the pitch
+
+        def nearness(d: int) -> tuple[int, int, int, int, int]:
+            """Nearest by king steps, then straight-line distance; a tie goes by what both seats see
+            and what survives the mirror: the column, then the row, in the new offense's frame."""
             f = self.pos[d]
-            return chebyshev(f, thrower), (ROW[f] - ROW[thrower]) ** 2 + (COL[f] - COL[thrower]) ** 2, d
+            seen = frame[f]
+            distance = (ROW[f] - ROW[thrower]) ** 2 + (COL[f] - COL[thrower]) ** 2
+            return chebyshev(f, thrower), distance, COL[seen], ROW[seen], d
 
         taker = min(range(base, base + 4), key=nearness)
         self.last_event = (
@@ -359,7 +365,7 @@ class UltimadeState(State):
         self.offense = p >> 2
         self.holder = p
         self.disc = self.pos[p]
-        self.surplus = True
+        self.surplus = len(self._markers_of(p)) >= 2  # only then must surplus markers leave
         self.marker_only = -1
 
     def _throw(self, q: int) -> None:
@@ -393,8 +399,8 @@ class UltimadeState(State):
         team = self.offense
         self.score[team] += 1
         self.last_event += f": point for {'AB'[team]} ({self.score[0]}:{self.score[1]})"
-        if self.score[team] >= self.game.config.points_to_win:
-            self._finish()
+        if self.score[team] >= self.game.config.points_to_win or self.cycle >= self.game.config.max_cycles:
+            self._finish()  # won, or time is up: no set-up and pull that cannot change the result
             return
         throw = self.last_throw
         self._new_point(1 - team)  # book: the winner team always starts as defense team
@@ -490,8 +496,11 @@ class UltimadeState(State):
             raise ValueError("a runner is a player of the moving team who has not run this step")
         if not 0 <= self.moved < 256 or not (self.marker_only == -1 or self.marker_only >> 2 == self.defense):
             raise ValueError("moved is an 8-bit set; marker_only is -1 or a defender")
-        if min(self.score) < 0 or (max(self.score) >= cfg.points_to_win) != (phase == OVER and self.winner >= 0):
+        if min(self.score) < 0 or (max(self.score) >= cfg.points_to_win and phase != OVER):
             raise ValueError(f"scores are 0..{cfg.points_to_win - 1} until a team wins")
+        a, b = self.score
+        if phase == OVER and self.winner != (0 if a > b else 1 if b > a else -1):
+            raise ValueError("the winner of a finished game is the team with more points")
         if not 0 <= self.cycle <= cfg.max_cycles or self.winner not in (-1, 0, 1):
             raise ValueError(f"cycle is 0..{cfg.max_cycles}; winner is -1, 0 or 1")
         throw = self.last_throw

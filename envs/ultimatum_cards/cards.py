@@ -27,6 +27,21 @@ DECK: tuple[int, ...] = tuple(kind for kind, n in enumerate(COPIES) for _ in ran
 assert len(DECK) == 48
 
 
+RULES: tuple[str, ...] = (
+    *(f"Direct any other player to give {v} chip{'s' * (v > 1)} to a third player. Cannot be blocked."
+      for v in range(1, 6)),
+    *(f"Take {v} chip{'s' * (v > 1)} from any other player. Cannot be blocked." for v in range(1, 6)),
+    "Swap chips, or all cards in hand, with any other player. May be blocked.",
+    "Steal all chips of any other player. May be blocked.",
+    "Block a Swap, Steal or Ultimatum aimed at you. Played alone, it is a discard.",
+    "Offer another player (the responder) a split of a third player's (the target's) chips.",
+    "During an Ultimatum, offer the responder a counter-proposal. Played alone, it is a discard.",
+    "Make any player (yourself included) draw 2 cards.",
+    "End the round at once.",
+)
+"""Each card's text, for tooltips and the legend (the book's card descriptions, shortened)."""
+
+
 def value(kind: int) -> int:
     """Chips named on a Give or Take card."""
     return kind % 5 + 1

@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from ultimata.envs.ultimatum_cards import cards
-from ultimata.envs.ultimatum_cards.state import COUNTERS, OFFER, OVER, PHASE_NAMES, ULTIMATUM
+from ultimata.envs.ultimatum_cards.state import BLOCKS, COUNTERS, OFFER, OVER, PHASE_NAMES, SWAP, ULTIMATUM
 
 if TYPE_CHECKING:
     from ultimata.envs.ultimatum_cards.state import UltimatumCardsState
@@ -66,7 +66,11 @@ def _words(state: UltimatumCardsState, action: int, third_person: bool) -> str:
 
 def table(state: UltimatumCardsState, viewer: int | None = None) -> str:
     """A readable table; with a viewer, that seat's hand is shown and no other."""
-    lines = [f"Ultimatum — round {state.rounds_played + 1}, dealer player_{state.dealer}, {len(state.pile)} to draw"]
+    if state.phase == OVER:
+        lines = [f"Ultimatum — game over after {state.rounds_played} round{'s' * (state.rounds_played != 1)}"]
+    else:
+        round_no, dealer = state.rounds_played + 1, state.dealer
+        lines = [f"Ultimatum — round {round_no}, dealer player_{dealer}, {len(state.pile)} to draw"]
     lines.append(f"{'seat':<10}{'chips':>6}{'cards':>6}{'score':>7}")
     for p in range(state.n):
         marks = ("*" if p == state.current_player else " ") + ("D" if p == state.dealer else " ")
@@ -78,6 +82,11 @@ def table(state: UltimatumCardsState, viewer: int | None = None) -> str:
         )
         for i, (proposer, share) in enumerate(state.proposals):
             lines.append(f"  proposal {i}: player_{proposer} offers {share} to the responder")
+    elif state.card >= 0 and state.phase != OVER:
+        chosen = [f"player_{p}" for p in (state.p1, state.p2) if p >= 0]
+        on = f" on {' and '.join(chosen)}" if chosen else ""
+        what = (" (hands)" if state.swap_hands else " (chips)") if state.card == SWAP and state.phase == BLOCKS else ""
+        lines.append(f"pending: {cards.NAMES[state.card]}{what} by player_{state.actor}{on}")
     if viewer is not None:
         held = [f"{cards.NAMES[k]} x{c}" if c > 1 else cards.NAMES[k] for k, c in enumerate(state.hands[viewer]) if c]
         lines.append(f"your hand (player_{viewer}): {', '.join(held) or '(empty)'}")

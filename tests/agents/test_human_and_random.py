@@ -55,3 +55,15 @@ def test_scripted_agent_needs_the_state():
     agent = ScriptedAgent("ultimatum_cards_v1")
     with pytest.raises(ValueError, match="pass state="):
         agent.act(np.zeros(2), np.ones(2, dtype=np.int8))
+
+
+def test_a_number_inside_another_number_is_not_a_second_match():
+    names = ["offer: 6 to player_3, 6 to you", "offer: 16 to player_3, 0 to you"]
+    assert HumanAgent.parse("6 to player_3", names) == 0
+
+
+def test_a_long_move_list_is_one_move_per_line():
+    shown = []
+    agent = HumanAgent(read=lambda prompt: "1", write=shown.append)
+    agent._list([f"offer: {k} to player_3, {20 - k} to you" for k in range(20)])
+    assert all(line.count("[") <= 1 for line in shown[0].splitlines())

@@ -19,7 +19,7 @@ def test_finds_the_winning_throw_in_ultimade():
     state = position(game, ["e10", "e16", "a10", "i10"], ["h9", "c10", "g12", "i12"], step="throw")
     legal = state.legal_actions()
     assert len(legal) >= 2, "the puzzle needs a choice"
-    agent = MctsAgent("ultimade_v0", MctsOptions(sims=200, time=5), seed=0)
+    agent = MctsAgent("ultimade_v1", MctsOptions(sims=200, time=5), seed=0)
     assert agent.act(None, state.legal_action_mask(), state) == field_action(state, "e16")
 
 
@@ -35,12 +35,12 @@ def test_finds_the_winning_throw_in_ultimade():
 )
 def test_bad_specs_name_the_option_and_list_the_allowed_ones(spec, problem):
     with pytest.raises(ConfigError, match=problem) as err:
-        load_agent(spec, "ultimade_v0")
+        load_agent(spec, "ultimade_v1")
     assert "options: sims, time, rollout, depth, c" in str(err.value)
 
 
 def test_spec_options_reach_the_agent():
-    agent = load_agent("mcts:sims=7,rollout=heuristic,depth=5,c=0.5,time=1", "ultimade_v0", seed=3)
+    agent = load_agent("mcts:sims=7,rollout=heuristic,depth=5,c=0.5,time=1", "ultimade_v1", seed=3)
     assert agent.options == MctsOptions(sims=7, rollout="heuristic", depth=5, c=0.5, time=1)
     assert parse_mcts_spec("mcts") == MctsOptions()
 

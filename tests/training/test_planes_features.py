@@ -62,19 +62,19 @@ def test_unknown_features_value_is_refused(tmp_path):
     path = tmp_path / "cfg.yaml"
     path.write_text("ppo: {features: conv}\n")
     with pytest.raises(ConfigError, match="features"):
-        load_train_config("ultimade_v0", path)
+        load_train_config("ultimade_v1", path)
 
 
 @pytest.fixture(scope="module")
 def planes_run(tmp_path_factory: pytest.TempPathFactory):
     run_dir = tmp_path_factory.mktemp("planes_run")
-    cfg, progress = prepare_run("ultimade_v0", run_dir, overrides=TINY_PLANES)
+    cfg, progress = prepare_run("ultimade_v1", run_dir, overrides=TINY_PLANES)
     return Path(run_dir), train(cfg, run_dir, progress, show_bar=False)
 
 
 def _play_legal(spec: str, decisions: int = 60) -> None:
-    game = game_class("ultimade_v0").from_config({})
-    agent = load_agent(spec, "ultimade_v0", {}, seed=1)
+    game = game_class("ultimade_v1").from_config({})
+    agent = load_agent(spec, "ultimade_v1", {}, seed=1)
     state = game.new_initial_state(Rng(7))
     agent.reset(0, seed=1)
     for _ in range(decisions):
@@ -90,7 +90,7 @@ def _play_legal(spec: str, decisions: int = 60) -> None:
 def test_planes_run_checkpoint_plays_legal_moves(planes_run):
     _, outcome = planes_run
     assert not outcome.interrupted and outcome.steps >= 128
-    agent = load_agent(str(outcome.final), "ultimade_v0", {})
+    agent = load_agent(str(outcome.final), "ultimade_v1", {})
     assert isinstance(agent.policy.features_extractor, PlanesExtractor)
     _play_legal(str(outcome.final))
 
@@ -99,7 +99,7 @@ def test_planes_run_resumes_and_exports_slim(planes_run, tmp_path):
     from ultimata.training.export import export_checkpoint
 
     run_dir, outcome = planes_run
-    cfg, progress = prepare_run("ultimade_v0", run_dir, resume=True)
+    cfg, progress = prepare_run("ultimade_v1", run_dir, resume=True)
     cfg.total_timesteps = outcome.steps + 64
     resumed = train(cfg, run_dir, progress, show_bar=False)
     assert resumed.steps > outcome.steps

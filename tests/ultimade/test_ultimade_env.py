@@ -15,7 +15,7 @@ from ultimata.envs.ultimade.board import FLIP, parse
 from ultimata.envs.ultimade.game import UltimadeGame
 from ultimata.envs.ultimade.observation import PLANES, SCALARS
 from ultimata.envs.ultimade.scenario import position
-from ultimata.envs.ultimade_v0 import env, raw_env
+from ultimata.envs.ultimade_v1 import env, raw_env
 
 os.environ.setdefault("SDL_VIDEODRIVER", "dummy")
 

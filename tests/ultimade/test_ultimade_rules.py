@@ -12,7 +12,7 @@ from ultimata.envs.core.rng import Rng, ScriptedRng
 from ultimata.envs.ultimade.actions import DONE, NO_ROLL, to_field
 from ultimata.envs.ultimade.board import FIELDS, chebyshev, name, parse
 from ultimata.envs.ultimade.game import UltimadeGame
-from ultimata.envs.ultimade.phases import MONSTER, OVER, PLACE, PULL, RUN, SELECT, THROW
+from ultimata.envs.ultimade.phases import MONSTER, OVER, PLACE, PLAYER_NAMES, PULL, RUN, SELECT, THROW
 from ultimata.envs.ultimade.scenario import field_action, player_at, position
 
 
@@ -256,7 +256,8 @@ def test_turn_when_the_thrower_finds_no_free_team_mate():
     # e8 is blocked by the marker e6; b1 and h1 are not on a line from e5.
     assert state.offense == 1 and player_at(state, "e6") == "B1" and state.holder == 4
     assert (state.phase, state.current_player) == (SELECT, 1)
-    assert "turn" in state.last_event and state.surplus
+    assert "turn" in state.last_event
+    assert not state.surplus, "one marker (e5) around the new holder: nobody has to leave"
 
 
 def test_turn_gives_the_disc_to_the_nearest_defender_straight_before_diagonal():
@@ -267,6 +268,22 @@ def test_turn_gives_the_disc_to_the_nearest_defender_straight_before_diagonal():
     state = position(g, ["e5", "b9", "b1", "h1"], ["f6", "e6", "b16", "i16"], step="throw")
     # e6 and f6 are both 1 king step away; e6 is straight ahead, nearer on the pitch
     assert state.holder == 5
+
+
+@pytest.mark.parametrize(("b", "taker"), [(["d6", "f6"], 4), (["f6", "d6"], 5)])
+def test_a_tied_turn_goes_by_what_both_seats_see_not_by_player_number(b, taker):
+    """d6 and f6 are equally near the thrower at e5. The tie goes to the lower column in the new
+    offense's frame (the mirror flips rows, so columns read the same for both seats): d6, whichever
+    player number stands there."""
+    state = position(game(), ["e5", "b9", "b1", "h1"], [*b, "b16", "i16"], step="throw")
+    assert state.offense == 1 and state.holder == taker and player_at(state, "d6") == PLAYER_NAMES[taker]
+
+
+def test_a_point_in_the_last_allowed_cycle_ends_the_game_at_once():
+    state = position(game(max_cycles=5, points_to_win=3), ["e14", "e16", "a1", "i1"], ["h9", "c10", "g10", "i10"],
+                     step="throw", cycle=5)  # fmt: skip
+    do(state, "e16")
+    assert state.is_terminal() and state.score == [1, 0] and state.returns() == [1.0, -1.0]
 
 
 def test_surplus_markers_must_depart_after_a_turn():

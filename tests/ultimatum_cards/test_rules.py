@@ -430,3 +430,12 @@ def test_the_rule_settings_are_observed():
     state = position({0: ["Take 1"]}, chips=[10, 10, 10, 10], mode="point", target_score=80)
     settings = _block(state, 0, "settings")
     assert settings[:3].tolist() == [0, 0, 1] and settings[3] == 1.0 and settings[4] == 80 / 40
+
+
+def test_the_table_shows_a_pending_card_and_the_final_round_count():
+    state = position({0: ["Steal", "Draw"], 2: ["Block", "Draw"]}, chips=[10, 10, 10, 10])
+    do(state, "play Steal", "choose player_2")
+    assert "pending: Steal by player_0 on player_2" in state.render_text(0)
+    state = position({0: ["Round"]}, chips=[10, 10, 10, 10])
+    do(state, "play Round")
+    assert "game over after 1 round" in state.render_text(0) and "round 2" not in state.render_text(0)

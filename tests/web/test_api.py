@@ -10,7 +10,7 @@ from ultimata.envs import GAMES
 from ultimata.web.app import create_app
 
 CARDS = "ultimatum_cards_v1"
-SHORT = {"ultimade_v0": {"points_to_win": 1, "endzone_depth": 8}}
+SHORT = {"ultimade_v1": {"points_to_win": 1, "endzone_depth": 8}}
 """Rule variants that keep a whole game short over HTTP."""
 
 
@@ -48,7 +48,8 @@ def test_catalogue_lists_every_game_with_its_rule_variants(client) -> None:
 def test_a_whole_game_against_bots_ends_with_a_result_and_a_saved_replay(client, game) -> None:
     snap = finish(client, new_game(client, game, human_seat=0, opponents={"1": "random"}, config=SHORT.get(game, {})))
     assert snap["over"] and snap["returns"] is not None and abs(sum(snap["returns"])) < 1e-9
-    assert snap["replay"] in client.get("/api/replays").json()
+    listed = {r["name"]: r for r in client.get("/api/replays").json()}
+    assert listed[snap["replay"]]["game"] == game and listed[snap["replay"]]["result"].startswith(("won by", "draw"))
     replay = client.get(f"/api/replays/{snap['replay']}").json()
     assert len(replay["frames"]) == len(replay["moves"]) and replay["moves"][-1] is None
 
@@ -163,6 +164,34 @@ def test_a_perspective_outside_the_seats_is_a_422_and_no_bot_moves(client, persp
 
 def test_a_replay_perspective_outside_the_seats_is_a_422(client) -> None:
     finish(client, new_game(client, human_seat=None, opponents={str(i): "random" for i in range(4)}))
-    name = client.get("/api/replays").json()[0]
+    name = client.get("/api/replays").json()[0]["name"]
     assert client.get(f"/api/replays/{name}?perspective=7").status_code == 422
     assert client.get(f"/api/replays/{name}?perspective=1").status_code == 200
+
+
+def test_the_shipped_bot_is_offered_only_for_the_rules_it_was_trained_under(client) -> None:
+    from ultimata.agents.specs import pretrained_path
+
+    game = "ultimade_v1"
+    assert pretrained_path(game).exists()
+    default = [o["spec"] for o in client.get(f"/api/games/{game}/opponents").json()]
+    other = [o["spec"] for o in client.get(f'/api/games/{game}/opponents?config={{"points_to_win": 1}}').json()]
+    assert "pretrained" in default and "pretrained" not in other and "heuristic" in other
+    bad = client.get(f'/api/games/{game}/opponents?config={{"points_to_win": "many"}}')
+    assert bad.status_code == 422 and "points_to_win" in bad.text
+
+
+def test_a_refused_bot_never_shows_a_server_path(client) -> None:
+    res = client.post("/api/sessions", json={"game": "ultimade_v1", "config": {"points_to_win": 1},
+                                             "opponents": {"1": "pretrained"}})
+    assert res.status_code == 400 and "/" not in res.json()["detail"].replace("n/a", "")
+
+
+def test_the_favicon_is_served(client) -> None:
+    assert client.get("/favicon.ico").status_code == 200
+
+
+def test_cards_in_hand_carry_their_rules_text(client) -> None:
+    snap = new_game(client, human_seat=0, opponents={"1": "random", "2": "random", "3": "random"})
+    hand = snap["view"]["hand"]
+    assert hand and all(card["rules"] for card in hand)

@@ -73,10 +73,10 @@ def test_play_a_whole_card_game_in_the_browser(tmp_path, shots) -> None:
 def test_play_a_whole_ultimade_point_in_the_browser(tmp_path, shots) -> None:
     """One point, clicking fields on the pitch: deep endzones (a variant) keep the point short."""
     with running_server(tmp_path / "replays") as url, chromium_page() as (page, errors):
-        start_game(page, url, "ultimade_v0", config={"points_to_win": 1, "endzone_depth": 8})
+        start_game(page, url, "ultimade_v1", config={"points_to_win": 1, "endzone_depth": 8})
         page.wait_for_selector(".board svg")
-        page.screenshot(path=shots / "ultimade_v0-start.png", full_page=True)
-        moves = play_by_clicking(page, shots, "ultimade_v0")
+        page.screenshot(path=shots / "ultimade_v1-start.png", full_page=True)
+        moves = play_by_clicking(page, shots, "ultimade_v1")
         assert "Game over" in page.locator(".result").inner_text()
         score = page.locator(".pitch-info").first.inner_text()
         assert ": 1 B" in score or "A 1 :" in score, score  # somebody scored the point

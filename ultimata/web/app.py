@@ -3,6 +3,9 @@
 
 from __future__ import annotations
 
+import json
+import re
+import time
 from pathlib import Path
 from typing import Any
 
@@ -66,15 +69,29 @@ def create_app(
         return out
 
     @app.get("/api/games/{game}/opponents")
-    def opponents(game: str) -> list[dict[str, str]]:
+    def opponents(game: str, config: str | None = None) -> list[dict[str, str]]:
+        """The bots that can play these rules (`config`: the rule variant as JSON; default rules if omitted)."""
         _known_game(game)
-        from ultimata.agents.specs import pretrained_path
-
-        offered = {"pretrained": pretrained_path(game).exists(), "mcts": _searchable(game)}
+        rules = _rules_from_query(game, config)
+        offered = {"pretrained": _pretrained_fits(game, rules), "mcts": _searchable(game)}
         out = [{"spec": s, "label": s} for s in BUILTIN_OPPONENTS if offered.get(s, True)]
         for name in _checkpoints_for(game):
             out.append({"spec": f"checkpoint:{name}", "label": f"checkpoint {name}"})
         return out
+
+    def _pretrained_fits(game: str, rules: dict[str, Any]) -> bool:
+        """The shipped bot was trained under one rule config; it is offered only for those rules."""
+        from ultimata.agents.checkpoint import check_compatible, read_meta
+        from ultimata.agents.specs import pretrained_path
+
+        path = pretrained_path(game)
+        if not path.exists():
+            return False
+        try:
+            check_compatible(read_meta(path), game_class(game).from_config(rules), "the shipped bot")
+        except UltimataError:
+            return False
+        return True
 
     def _searchable(game: str) -> bool:
         from ultimata.agents.mcts import check_searchable
@@ -107,7 +124,7 @@ def create_app(
             return load_agent(spec, game, config, seed=seed)
         if spec.startswith("checkpoint:") and spec.removeprefix("checkpoint:") in _checkpoints_for(game):
             return load_agent(str(checkpoints / spec.removeprefix("checkpoint:")), game, config, seed=seed)
-        allowed = [o["spec"] for o in opponents(game)]
+        allowed = [o["spec"] for o in opponents(game, json.dumps(config))]
         raise HTTPException(400, f"unknown opponent {spec!r}; allowed: {', '.join(allowed)}")
 
     # -- live games --------------------------------------------------------------------------------
@@ -132,7 +149,7 @@ def create_app(
             try:
                 agents[seat] = _agent(spec, req.game, req.config, None)
             except UltimataError as err:
-                raise HTTPException(400, str(err)) from None
+                raise HTTPException(400, _without_paths(str(err))) from None
             seats.append(spec)
         try:
             session = store.create(req.game, req.config, seats, agents, req.human_seat, req.seed)
@@ -190,15 +207,29 @@ def create_app(
         return snap
 
     # -- replays -----------------------------------------------------------------------------------
-    @app.get("/api/replays")
-    def list_replays() -> list[str]:
+    def replay_names() -> list[str]:
         if replays is None or not replays.is_dir():
             return []
         return sorted((p.name for p in replays.glob("*.json")), reverse=True)
 
+    @app.get("/api/replays")
+    def list_replays() -> list[dict[str, Any]]:
+        """Newest first, with what a person picks a replay by: game, players, result, date."""
+        out = []
+        for name in replay_names():
+            path = replays / name
+            try:
+                replay = Replay.load(path)
+            except ReplayError:
+                out.append({"name": name, "game": None, "players": [], "result": "unreadable", "date": None})
+                continue
+            out.append({"name": name, "game": replay.game, "players": replay.players, "result": _result(replay),
+                        "date": time.strftime("%Y-%m-%d %H:%M", time.localtime(path.stat().st_mtime))})
+        return out
+
     @app.get("/api/replays/{name}")
     def open_replay(name: str, perspective: int | None = None) -> dict[str, Any]:
-        if name not in list_replays():
+        if name not in replay_names():
             raise HTTPException(404, f"no replay named {name!r} in the replay folder")
         try:
             replay = Replay.load(replays / name)
@@ -221,7 +252,37 @@ def create_app(
     def index() -> FileResponse:
         return FileResponse(STATIC / "index.html")
 
+    @app.get("/favicon.ico", include_in_schema=False)
+    def favicon() -> FileResponse:
+        return FileResponse(STATIC / "favicon.svg", media_type="image/svg+xml")
+
     return app
+
+
+def _without_paths(message: str) -> str:
+    """Errors reach the browser without the server's directories: a path shows as its file name."""
+    return re.sub(r"(?:/[\w.\-]+)+/([\w.\-]+)", r"\1", message)
+
+
+def _result(replay: Replay) -> str:
+    if not replay.returns:
+        return "unfinished"
+    best = max(replay.returns)
+    winners = [f"player_{p}" for p, r in enumerate(replay.returns) if r == best]
+    return "draw" if len(winners) == len(replay.returns) else f"won by {', '.join(winners)}"
+
+
+def _rules_from_query(game: str, config: str | None) -> dict[str, Any]:
+    if config is None:
+        return {}
+    try:
+        rules = json.loads(config)
+        if not isinstance(rules, dict):
+            raise ValueError("config must be a JSON object")
+        game_class(game).from_config(rules)
+    except (ValueError, UltimataError) as err:
+        raise HTTPException(422, f"bad config for {game}: {err}") from None
+    return rules
 
 
 def _seat_in_range(seat: int, players: int) -> None:

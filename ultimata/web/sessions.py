@@ -108,6 +108,7 @@ class GameSession:
             seed=self.seed,
             actions=list(self.actions),
             players=self.seats,
+            returns=list(self.state.returns()),
             final_state=self.state.state_dict() if self.over else None,
         )
 

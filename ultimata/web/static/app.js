@@ -86,7 +86,7 @@ async function newGameForm(game) {
     .filter((k) => !hidden.has(k) && scalar(schema.properties[k]))
     .map((k) => configField(k, schema, game.defaults[k]));
   const seatsBox = h("div", {});
-  const opponents = await api("GET", `/api/games/${game.name}/opponents`);
+  let opponents = await api("GET", `/api/games/${game.name}/opponents`);
   const form = h("form", { class: "panel", "data-game": game.name });
 
   function readConfig() {
@@ -113,7 +113,17 @@ async function newGameForm(game) {
     yours.addEventListener("change", sync);
     sync();
   }
-  form.addEventListener("change", (e) => { if (e.target.name === "num_players") drawSeats(); });
+  // Bots depend on the rules (the shipped bot fits one rule variant): re-ask on every rule change.
+  form.addEventListener("change", async (e) => {
+    if (!e.target.dataset.kind) return;
+    try {
+      opponents = await api("GET", `/api/games/${game.name}/opponents?config=${encodeURIComponent(JSON.stringify(readConfig()))}`);
+      form.querySelector(".error").textContent = "";
+    } catch (err) {
+      form.querySelector(".error").textContent = err.message;
+    }
+    drawSeats();
+  });
   form.addEventListener("submit", async (e) => {
     e.preventDefault();
     const seatValue = form.querySelector("[name=human_seat]").value;
@@ -128,6 +138,7 @@ async function newGameForm(game) {
       const body = { game: game.name, config: readConfig(), human_seat: human, opponents: opponentsBySeat };
       if (seed !== "") body.seed = Number(seed);
       const snap = await api("POST", "/api/sessions", body);
+      sessionStorage.setItem("ultimataLastGame", JSON.stringify({ ...body, seed: undefined }));
       location.hash = `#/game/${snap.id}`;
     } catch (err) {
       form.querySelector(".error").textContent = err.message;
@@ -154,6 +165,14 @@ async function showGame(id) {
   const events = h("ol", { class: "events" });
   const result = h("div", {});
   const speedInput = h("input", { type: "range", min: 50, max: 2000, step: 50, value: speed });
+  let perspective = null;  // watching: whose view to show (null: the public table)
+  const viewAs = h("select", {});
+  const query = () => (perspective === null ? "" : `?perspective=${perspective}`);
+  viewAs.addEventListener("change", async () => {
+    perspective = viewAs.value === "" ? null : Number(viewAs.value);
+    clearTimeout(timer);
+    draw(await api("GET", `/api/sessions/${id}${query()}`));
+  });
   speedInput.addEventListener("input", () => {
     speed = Number(speedInput.value);
     localStorage.setItem("ultimataSpeed", String(speed));
@@ -161,7 +180,8 @@ async function showGame(id) {
   main.replaceChildren(
     h("div", { class: "layout" },
       h("div", {}, status, result, board, movesBox),
-      h("div", { class: "panel" }, h("label", {}, "bot speed (ms per move) ", speedInput), h("h3", {}, "What happened"), events)),
+      h("div", { class: "panel" }, h("label", {}, "bot speed (ms per move) ", speedInput),
+        h("label", { class: "view-as" }, "view as ", viewAs), h("h3", {}, "What happened"), events)),
   );
 
   async function play(action) {
@@ -173,6 +193,11 @@ async function showGame(id) {
   }
 
   function draw(snap) {
+    if (snap.human !== null) viewAs.parentElement.style.display = "none";
+    else if (!viewAs.options.length) {
+      viewAs.append(h("option", { value: "" }, "the public table"),
+        ...snap.seats.map((_, i) => h("option", { value: i }, seatName(i))));
+    }
     main.dataset.moves = String(snap.events.length ? snap.events[snap.events.length - 1].n : 0);
     const v = snap.view;
     const renderer = VIEWS[v.kind];
@@ -189,7 +214,7 @@ async function showGame(id) {
       ...plain.map(button),
       ...(onBoard.length ? [h("details", { open: renderer ? null : "" }, h("summary", {}, `all legal moves as a list (${moves.length})`), onBoard.map(button))] : []),
     );
-    events.replaceChildren(...snap.events.map((e) => h("li", { class: e.who === "human" ? "human" : "" }, `${seatName(e.seat)} (${e.who}): ${e.move}`, e.outcome ? h("div", { class: "outcome" }, `→ ${e.outcome}`) : "")));
+    events.replaceChildren(...snap.events.map((e) => h("li", { class: e.who === "human" ? "human" : "" }, (e.who === "human" ? `you: ${e.move}` : `(${e.who}) ${e.move}`), e.outcome ? h("div", { class: "outcome" }, `→ ${e.outcome}`) : "")));
     events.scrollTop = events.scrollHeight;
     if (snap.over) {
       const r = snap.returns;
@@ -199,7 +224,8 @@ async function showGame(id) {
         ? `Game over: ${winners.map(seatName).join(", ")} won.`
         : winners.includes(snap.human) ? (winners.length > 1 ? "Game over: you share the win!" : "Game over: you win!") : `Game over: you lose. ${winners.map(seatName).join(", ")} won.`;
       result.replaceChildren(h("div", { class: "result", "data-result": winners.includes(snap.human) ? "win" : "loss" }, text,
-        snap.replay ? h("div", {}, h("a", { href: `#/replay/${encodeURIComponent(snap.replay)}` }, "watch the replay")) : ""));
+        snap.replay ? h("div", {}, h("a", { href: `#/replay/${encodeURIComponent(snap.replay)}` }, "watch the replay")) : "",
+        h("div", {}, h("button", { class: "primary", onclick: playAgain }, "play again"))));
       status.textContent = "";
       return;
     }
@@ -210,25 +236,41 @@ async function showGame(id) {
       status.className = "status";
       status.textContent = `${seatName(v.to_move)} (bot) is thinking…`;
       timer = setTimeout(async () => {
-        try { draw(await api("POST", `/api/sessions/${id}/advance`)); } catch (err) { status.textContent = err.message; }
+        try { draw(await api("POST", `/api/sessions/${id}/advance${query()}`)); } catch (err) { status.textContent = err.message; }
       }, speed);
     }
   }
   draw(await api("GET", `/api/sessions/${id}`));
 }
 
+// The same game, seats and bots again, with a new deal.
+async function playAgain() {
+  const last = JSON.parse(sessionStorage.getItem("ultimataLastGame") || "null");
+  if (!last) { location.hash = "#/"; return; }
+  const snap = await api("POST", "/api/sessions", last);
+  location.hash = `#/game/${snap.id}`;
+}
+
 // -- replays --------------------------------------------------------------------------------------
 async function showReplays() {
-  const names = await api("GET", "/api/replays");
+  const items = await api("GET", "/api/replays");
+  const row = (r) => h("tr", {},
+    h("td", {}, h("a", { href: `#/replay/${encodeURIComponent(r.name)}` }, r.game || r.name)),
+    h("td", {}, r.players.map((p, i) => `${seatName(i)}: ${p}`).join(", ")), h("td", {}, r.result), h("td", {}, r.date || ""));
   main.replaceChildren(
     h("h1", {}, "Replays"),
-    names.length ? h("ul", {}, names.map((n) => h("li", {}, h("a", { href: `#/replay/${encodeURIComponent(n)}` }, n))))
+    items.length ? h("table", { class: "replays" }, h("tr", {}, ...["game", "players", "result", "saved"].map((t) => h("th", {}, t))), items.map(row))
       : h("p", {}, "No saved games yet: finished games are saved here (serve with --replays DIR)."),
   );
 }
 
-async function showReplay(name) {
-  const data = await api("GET", `/api/replays/${encodeURIComponent(name)}`);
+async function showReplay(name, perspective = null) {
+  const query = perspective === null ? "" : `?perspective=${perspective}`;
+  const data = await api("GET", `/api/replays/${encodeURIComponent(name)}${query}`);
+  const viewAs = h("select", {}, h("option", { value: "" }, "the public table"),
+    ...data.players.map((_, i) => h("option", { value: i }, seatName(i))));
+  viewAs.value = perspective === null ? "" : String(perspective);
+  viewAs.addEventListener("change", () => showReplay(name, viewAs.value === "" ? null : Number(viewAs.value)));
   const board = h("div", { class: "board" });
   const label = h("div", { class: "status" });
   const slider = h("input", { type: "range", min: 0, max: data.frames.length - 1, value: 0 });
@@ -245,9 +287,10 @@ async function showReplay(name) {
   slider.addEventListener("input", () => show(Number(slider.value)));
   main.replaceChildren(
     h("h1", {}, `Replay: ${name}`), h("p", {}, `players: ${data.players.join(", ")}`),
+    h("label", { class: "view-as" }, "view as ", viewAs),
     h("div", { class: "replay-bar" },
-      h("button", { onclick: () => show(0) }, "⏮"), h("button", { onclick: () => show(i - 1) }, "◀ step"),
-      slider, h("button", { onclick: () => show(i + 1) }, "step ▶"), h("button", { onclick: () => show(data.frames.length - 1) }, "⏭")),
+      h("button", { onclick: () => show(0) }, "« first"), h("button", { onclick: () => show(i - 1) }, "◀ step"),
+      slider, h("button", { onclick: () => show(i + 1) }, "step ▶"), h("button", { onclick: () => show(data.frames.length - 1) }, "last »")),
     label, board,
   );
   show(0);

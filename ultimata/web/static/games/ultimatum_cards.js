@@ -14,7 +14,7 @@
     const clickable = (node, move) => {
       if (!move) return node;
       node.classList.add("clickable");
-      node.title = move.label;
+      node.title = node.title ? `${move.label}: ${node.title}` : move.label;
       node.dataset.action = move.action;
       node.addEventListener("click", () => play(move.action));
       return node;
@@ -66,6 +66,7 @@
         const kind = c.name.split(" ")[0].toLowerCase();
         const card = make("div", `card k-${kind}`);
         card.dataset.card = c.name;
+        card.title = c.rules;  // the card's text on hover
         card.append(make("div", "name", c.name), make("div", "count", c.count > 1 ? `×${c.count}` : ""));
         hand.append(clickable(card, byTarget("card", c.kind)));
       }
