@@ -40,7 +40,9 @@ def view(state: UltimatumCardsState, seat: int | None) -> dict[str, Any]:
             for p in range(state.n)
         ],
         "hand": [] if seat is None else [
-            {"kind": k, "name": cards.NAMES[k], "count": c, "rules": cards.RULES[k]} for k, c in enumerate(state.hands[seat]) if c
+            {"kind": k, "name": cards.NAMES[k], "count": c, "rules": cards.RULES[k]}
+            for k, c in enumerate(state.hands[seat])
+            if c
         ],
         "round": state.rounds_played + (0 if over else 1),
         "pile": len(state.pile),
