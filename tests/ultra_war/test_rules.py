@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import pytest
 
+from tests.ultra_war.position import E, N, S, W, at, force, position
 from ultimata.envs.core.errors import IllegalActionError
 from ultimata.envs.core.rng import Rng
 from ultimata.envs.ultra_war import actions as A
@@ -13,7 +14,6 @@ from ultimata.envs.ultra_war.game import UltraWarGame
 from ultimata.envs.ultra_war.geometry import field
 from ultimata.envs.ultra_war.state import ACTIVE, DISCARD, MAIN, OVER, QUICK, SETUP
 from ultimata.envs.ultra_war.units import Source
-from tests.ultra_war.position import E, N, S, W, at, force, position
 
 
 def steps(st) -> set[tuple[int, int]]:

@@ -4,9 +4,9 @@ from __future__ import annotations
 
 import pytest
 
+from tests.ultra_war.position import E, N, S, W, at, force, position
 from ultimata.envs.ultra_war import combat
 from ultimata.envs.ultra_war.geometry import field
-from tests.ultra_war.position import E, N, S, W, at, force, position
 
 
 def justice_vs_vigil(defence_dice: tuple[int, int]):
