@@ -592,10 +592,14 @@ class UltraWarState(State):
                     return self._finish(s)
         cap = self.game.config.rounds or sc.rounds
         if self.round >= cap:
-            score = [(self.hold[s], sum(u.ch.value for u in self.side_units(s) if u.on_map and not u.imprisoned))
-                     for s in (0, 1)]
+            score = [(self.hold[s], self.harm_done(s)) for s in (0, 1)]
             self._finish(2 if score[0] == score[1] else 0 if score[0] > score[1] else 1)
         return None
+
+    def harm_done(self, side: int) -> float:
+        """Round-cap tiebreak (gap, ours): the enemy army's value destroyed, counting each character's
+        value times the fraction of its life lost; fair between armies of different totals."""
+        return round(sum(u.ch.value * (u.ch.life - u.life) / u.ch.life for u in self.side_units(1 - side)), 6)
 
     def _finish(self, winner: int) -> None:
         self.winner, self.phase, self.active = winner, OVER, -1

@@ -354,11 +354,19 @@ def test_rescue_frees_the_prisoner_and_escaping_wins():
     assert st.phase == OVER and st.winner == 0
 
 
-def test_round_cap_ends_the_game_on_surviving_army_value():
+def test_round_cap_ends_the_game_on_enemy_value_destroyed():
+    st = position(GENERALS, rounds=1)
+    st.units[1].life = 6  # Vegron lost a third: 9 * 3 / 9 = 3 points for player_0
+    st.apply(A.END_TURN)
+    st.apply(A.END_TURN)
+    assert st.phase == OVER and st.winner == 0
+
+
+def test_round_cap_with_nothing_destroyed_is_a_draw():
     st = position(GENERALS, rounds=1)
     st.apply(A.END_TURN)
     st.apply(A.END_TURN)
-    assert st.phase == OVER and st.winner == 1  # Vegron 9 > Justice 8
+    assert st.phase == OVER and st.winner == 2 and st.returns() == [0.0, 0.0]
 
 
 # -- cards and quick windows -------------------------------------------------------------------
