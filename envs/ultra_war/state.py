@@ -62,6 +62,7 @@ class UltraWarState(State):
         """-1 live, 0/1 the winning side, 2 a draw."""
         self.events: list[str] = []
         self._saved_phase = MAIN
+        self._occ: dict[int, bool] | None = None
         self._setup()
 
     # -- set-up (book: The Game Setup, steps 1-7) ----------------------------------------------
@@ -116,6 +117,8 @@ class UltraWarState(State):
         return None
 
     def blocked(self, f: int) -> bool:
+        if self._occ is not None:
+            return f in self._occ
         return self.unit_at(f) is not None or self.token_at(f) is not None
 
     def active_general(self, side: int) -> Unit | None:
@@ -153,7 +156,9 @@ class UltraWarState(State):
         return occ
 
     def sees(self, a: Unit, b_pos: int, target_flies: bool, occ: dict[int, bool] | None = None) -> bool:
-        return self.board.sight_clear(a.pos, b_pos, self.occupied_map() if occ is None else occ,
+        if occ is None:
+            occ = self._occ if self._occ is not None else self.occupied_map()
+        return self.board.sight_clear(a.pos, b_pos, occ,
                                       self.breached, a.flying, target_flies)
 
     # -- movement (book: Character Movement, Engagement) ---------------------------------------
@@ -180,11 +185,14 @@ class UltraWarState(State):
         if not self.can_move(u):
             return []
         out = []
+        ahead, behind = self.allowance(u, u.backward), self.allowance(u, True)
+        if u.steps + 1 > ahead and u.steps + 1 > behind:
+            return out
         for d in range(8):
             b = STEP[u.pos][d]
             if b < 0 or not self.can_enter(u, u.pos, b):
                 continue
-            if u.steps + 1 <= self.allowance(u, u.backward or is_backward(u.facing, d)):
+            if u.steps + 1 <= (behind if is_backward(u.facing, d) else ahead):
                 out.append(b)
         return out
 
@@ -307,7 +315,7 @@ class UltraWarState(State):
         Magic/Energy Transfer character next to it."""
         total = sum(performer.reserves.get(r, 0) for r in FEAT_RESERVES[kind])
         for o in self.units:
-            if o is not performer and o.side == performer.side and o.on_map and chebyshev(o.pos, performer.pos) == 1:
+            if o is not performer and o.side == performer.side and o.pos >= 0 and chebyshev(o.pos, performer.pos) == 1:
                 if (o.has("Magic Transfer") and kind in ("magic", "any")):
                     total += o.reserves.get("magic", 0)
                 if (o.has("Energy Transfer") and kind in ("energy", "any")):
@@ -346,28 +354,28 @@ class UltraWarState(State):
 
     def card_targets(self, side: int, c: Card, name: str) -> list[int]:
         """Own characters a non-quick card may go on (equipment, upgrades, enhancements) or perform it (feats)."""
+        pool = self.pool(side)
+        if c.kind == "quick" or (c.kind != "feat" and c.cost > pool):
+            return []
+        if c.kind in EQUIP_KINDS and c.ultra and self.ultra_in_play(name):
+            return []
         out = []
         for u in self.units:
-            if u.side != side or not u.on_map or u.imprisoned:
+            if u.side != side or u.pos < 0 or u.imprisoned:
                 continue
             if c.kind in EQUIP_KINDS:
-                if getattr(u, c.kind) or (c.ultra and self.ultra_in_play(name)) or c.cost > self.pool(side):
+                if getattr(u, c.kind):
                     continue
             elif c.kind == "upgrade":
                 if not (u.is_droid or "Bionic" in u.ch.tags) or len(u.upgrades) >= u.ch.upgrades:
                     continue
-                if c.cost > self.pool(side):
-                    continue
-            elif c.kind == "enhancement":
-                if c.cost > self.pool(side):
-                    continue
             elif c.kind == "feat":
                 if u.disabled or (u.turned and not self.innate(u, c)):
                     continue
-                if c.cost > self.pool(side) + self.feat_pool(u, c.feat or "any") or not self.feat_targets(u, c):
+                if c.cost > pool and c.cost > pool + self.feat_pool(u, c.feat or "any"):
                     continue
-            else:
-                continue
+                if not self.feat_targets(u, c):
+                    continue
             out.append(u.pos)
         return out
 
@@ -375,9 +383,15 @@ class UltraWarState(State):
         return (c.feat == "magic" and u.has("Magic Innate")) or (c.feat == "energy" and u.has("Energy Innate"))
 
     def feat_targets(self, u: Unit, c: Card) -> list[int]:
-        occ = self.occupied_map()
-        return [x.pos for x in self.units if x.on_map and x.side != u.side and manhattan(u.pos, x.pos) <= c.range
-                and self.sees(u, x.pos, x.flying, occ)]
+        key = (u.pos, c.range)
+        if self._occ is not None and key in self._feat_cache:
+            return self._feat_cache[key]
+        occ = self._occ if self._occ is not None else self.occupied_map()
+        out = [x.pos for x in self.units if x.pos >= 0 and x.side != u.side and manhattan(u.pos, x.pos) <= c.range
+               and self.sees(u, x.pos, x.flying, occ)]
+        if self._occ is not None:
+            self._feat_cache[key] = out
+        return out
 
     def playable(self, side: int, h: int) -> bool:
         name = self.hands[side][h]
@@ -419,6 +433,20 @@ class UltraWarState(State):
         return u.on_map and not u.acted and not u.imprisoned and not u.disabled and not u.turned
 
     def _legal_actions(self) -> list[int]:
+        """Computed with the occupancy map cached for this one call (sight lines read it often)."""
+        self._occ = self.occupied_map()
+        self._feat_cache: dict[tuple[int, int], list[int]] = {}
+        try:
+            return self._legal_now()
+        finally:
+            self._occ = None
+
+    def _playable_cards(self, seat: int) -> list[int]:
+        verdict: dict[str, bool] = {}
+        return [A.PLAY + h for h, name in enumerate(self.hands[seat])
+                if verdict.setdefault(name, self.playable(seat, h))]
+
+    def _legal_now(self) -> list[int]:
         p = self.phase
         seat = self.current_player
         rel = (lambda f: f) if seat == 0 else (lambda f: FIELDS - 1 - f)
@@ -428,7 +456,7 @@ class UltraWarState(State):
         if p in (SETUP, MAIN):
             if p == MAIN:
                 out += [A.SELECT + u.slot for u in self.side_units(seat) if self.can_activate(u)]
-            out += [A.PLAY + h for h in range(len(self.hands[seat])) if self.playable(seat, h)]
+            out += self._playable_cards(seat)
             out.append(A.END_TURN)
         elif p == ACTIVE:
             u = self.units[self.active]
@@ -453,7 +481,7 @@ class UltraWarState(State):
             c = self.card(seat, self.hands[seat][self.pending])
             out += sorted(A.TARGET + rel(f) for f in self.feat_targets(u, c))
         elif p == QUICK:
-            out += [A.PLAY + h for h in range(len(self.hands[seat])) if self.playable(seat, h)]
+            out += self._playable_cards(seat)
             out.append(A.PASS)
         elif p == DISCARD:
             out += [A.DISCARD + h for h in range(len(self.hands[seat]))]
