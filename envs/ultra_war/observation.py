@@ -12,12 +12,12 @@ order), 8 pending-card one-hot, 32 globals (pools, decks, hands, round, phase on
 
 from __future__ import annotations
 
+from functools import cache
 from typing import TYPE_CHECKING
 
 import numpy as np
 
-from ultimata.envs.ultra_war.combat import attack_spec
-from ultimata.envs.ultra_war.content import HAND_SLOTS, MAX_ARMY, SIZE
+from ultimata.envs.ultra_war.content import HAND_SLOTS, MAX_ARMY, SIZE, content
 from ultimata.envs.ultra_war.geometry import DIRS, FIELDS
 
 if TYPE_CHECKING:
@@ -28,56 +28,84 @@ UNIT_BLOCK = 16
 OBS_SIZE = PLANES * FIELDS + 2 * MAX_ARMY * UNIT_BLOCK + 16 + HAND_SLOTS + 32
 
 
+_STATIC: dict[tuple[int, int], np.ndarray] = {}
+
+
+@cache
+def _card_index(faction: str) -> dict[str, int]:
+    return {name: i for i, name in enumerate(content().decks[faction])}
+
+
+@cache
+def _character_block(name: str) -> tuple[float, ...]:
+    """The printed stats of a character (offense, defense, movement, attack ranges, familiarities)."""
+    ch = content().characters[name]
+    ranges = [a.range / 12 for a in ch.attacks] + [0.0] * (2 - len(ch.attacks))
+    return (ch.offense / 10, ch.defense / 10, ch.movement / 8, *ranges, ch.magic / 10, ch.energy / 10)
+
+
+def static_planes(board, seat: int) -> np.ndarray:
+    """Planes 0-9 (the map as this seat sees it, nothing breached), built once per map and seat."""
+    key = (id(board), seat)
+    if key not in _STATIC:
+        planes = np.zeros((10, FIELDS), dtype=np.float32)
+        for i, layer in enumerate((board.wall, board.door, board.breachable, board.obstruction, board.level,
+                                   board.stairs, board.objective, board.escape, board.start[seat],
+                                   board.start[1 - seat])):
+            planes[i] = layer
+        _STATIC[key] = planes if seat == 0 else planes[:, ::-1].copy()
+    return _STATIC[key]
+
+
 def observe(state: UltraWarState, seat: int) -> np.ndarray:
     obs = np.zeros(OBS_SIZE, dtype=np.float32)
     planes = obs[: PLANES * FIELDS].reshape(PLANES, FIELDS)
-    order = np.arange(FIELDS) if seat == 0 else np.arange(FIELDS)[::-1]
     b = state.board
-    breached = state.breached
-    planes[0] = b.wall
-    planes[1] = b.door
-    planes[2] = [b.breachable[f] and f not in breached for f in range(FIELDS)]
-    planes[3] = b.obstruction
-    planes[4] = b.level
-    planes[5] = b.stairs
-    planes[6] = b.objective
-    planes[7] = b.escape
-    planes[8] = b.start[seat]
-    planes[9] = b.start[1 - seat]
+    planes[:10] = static_planes(b, seat)
+
+    def o(f: int) -> int:
+        return f if seat == 0 else FIELDS - 1 - f
+
+    idx: list[int] = []
+    val: list[float] = []
+    for f in state.breached:
+        idx.append(2 * FIELDS + o(f))
+        val.append(0.0)
     for s in state.sources:
-        if s.pos >= 0:
-            if s.kind == "crystal":
-                planes[10, s.pos] = 1
-            elif s.life > 0:
-                planes[11 if s.side == seat else 12, s.pos] = 1
+        if s.pos >= 0 and (s.kind == "crystal" or s.life > 0):
+            plane = 10 if s.kind == "crystal" else 11 if s.side == seat else 12
+            idx.append(plane * FIELDS + o(s.pos))
+            val.append(1.0)
     if state.active >= 0:
-        planes[13, state.units[state.active].pos] = 1
+        idx.append(13 * FIELDS + o(state.units[state.active].pos))
+        val.append(1.0)
     sign = 1 if seat == 0 else -1
     generals = (state.active_general(0), state.active_general(1))
     for u in state.units:
-        if not u.on_map:
+        if u.pos < 0:
             continue
-        base = 14 if u.side == seat else 23
-        f = u.pos
+        f = o(u.pos) + (14 if u.side == seat else 23) * FIELDS
         dr, dc = DIRS[u.facing]
-        planes[base:base + 9, f] = (1, u.life / u.ch.life, u.flying, u.turned, u is generals[u.side],
-                                    (sign * dc + 1) / 2, (sign * -dr + 1) / 2, u.disabled, u.acted)
-    planes[:] = planes[:, order]
+        idx += [f + k * FIELDS for k in range(9)]
+        val += (1.0, u.life / u.ch.life, u.flying, u.turned, u is generals[u.side], (sign * dc + 1) / 2,
+                (sign * -dr + 1) / 2, u.disabled, u.acted)
+    obs[idx] = val
     at = PLANES * FIELDS
+    vals = [0.0] * (2 * MAX_ARMY * UNIT_BLOCK)
     for u in state.units:
         slot = (0 if u.side == seat else MAX_ARMY) + u.slot
         if slot >= 2 * MAX_ARMY:
             continue
-        ch = u.ch
-        ranges = [(attack_spec(u, k).range if attack_spec(u, k) else 0) / 12 for k in range(2)]
-        block = (u.on_map, u.life / 20, ch.offense / 10, ch.defense / 10, ch.movement / 8, *ranges, ch.magic / 10,
-                 ch.energy / 10, min(1.0, sum(u.reserves.values()) / 20), bool(u.weapon), bool(u.armor),
-                 bool(u.standard), len(u.upgrades) / 5, min(1.0, u.enh_off / 5), min(1.0, u.enh_def / 5))
-        obs[at + slot * UNIT_BLOCK: at + (slot + 1) * UNIT_BLOCK] = block
+        k = slot * UNIT_BLOCK
+        vals[k: k + UNIT_BLOCK] = (
+            float(u.pos >= 0), u.life / 20, *_character_block(u.name), min(1.0, sum(u.reserves.values()) / 20),
+            float(bool(u.weapon)), float(bool(u.armor)), float(bool(u.standard)), len(u.upgrades) / 5,
+            min(1.0, u.enh_off / 5), min(1.0, u.enh_def / 5))
+    obs[at: at + len(vals)] = vals
     at += 2 * MAX_ARMY * UNIT_BLOCK
-    names = list(state.game.content.decks[state.game.scenario.factions[seat]])
+    names = _card_index(state.game.scenario.factions[seat])
     for card in state.hands[seat]:
-        obs[at + names.index(card)] += 1 / HAND_SLOTS
+        obs[at + names[card]] += 1 / HAND_SLOTS
     at += 16
     if state.pending >= 0 and state.current_player == seat:
         obs[at + state.pending] = 1
