@@ -305,7 +305,10 @@ class UltraWarState(State):
         if s.bearer < 0:
             return False
         u = self.units[s.bearer]
-        return u.on_map and (u.ch.faction in ("order", "legion") or u.ch.magic > 0)
+        if not (u.pos >= 0 and (u.ch.faction in ("order", "legion") or u.ch.magic > 0)):
+            return False
+        # a character is equipped with one crystal at a time; others it carries do not generate or pay
+        return s is next(x for x in self.sources if x.kind == "crystal" and x.bearer == s.bearer)
 
     def pool(self, side: int) -> int:
         return sum(s.points for s in self.sources if s.side == side and self.source_usable(s))

@@ -476,3 +476,10 @@ def test_crystal_drops_where_its_bearer_falls_losing_its_points_and_is_picked_up
     st.units[1].pos = field(6, 5)
     st._step(st.units[1], field(6, 4))
     assert st.sources[0].bearer == 1
+
+
+def test_a_character_carries_several_crystals_but_is_equipped_with_one():
+    st = position(GENERALS)
+    st.sources = [Source(0, "crystal", 3), Source(0, "crystal", 4)]
+    st.sources[0].bearer = st.sources[1].bearer = 0
+    assert st.pool(0) == 3
