@@ -10,6 +10,9 @@ from typing import TYPE_CHECKING
 from ultimata.envs.ultra_war.content import AttackSpec, content
 from ultimata.envs.ultra_war.geometry import back, chebyshev, direction, manhattan
 
+OVER_PHASE = 7
+"""state.OVER (imported by value: state imports this module)."""
+
 if TYPE_CHECKING:
     from ultimata.envs.ultra_war.state import UltraWarState
     from ultimata.envs.ultra_war.units import Source, Unit
@@ -98,7 +101,8 @@ def can_reach(state: UltraWarState, a: Unit, b: Unit) -> bool:
 
 
 def resolve(state: UltraWarState, u: Unit, spec: AttackSpec, slot: int, target_pos: int,
-            free_strike: bool = False, ring: int = 0, att_bonus: int = 0, def_bonus: int = 0) -> int:
+            free_strike: bool = False, ring: int = 0, att_bonus: int = 0, def_bonus: int = 0,
+            counter: bool = False) -> int:
     """One attack roll against whatever stands on `target_pos`; returns the damage dealt to it."""
     defender = state.unit_at(target_pos)
     token = state.token_at(target_pos) if defender is None else None
@@ -142,6 +146,13 @@ def resolve(state: UltraWarState, u: Unit, spec: AttackSpec, slot: int, target_p
     if "Kamikaze" in spec.tags and u.on_map:
         state.log(f"{u.name} is spent (Kamikaze)")
         state.defeat(u)
+    if (defender is not None and defender.has("Strike Back") and not counter and "Sneak Attack" not in spec.tags
+            and defender.on_map and u.on_map and state.phase != OVER_PHASE and not defender.disabled):
+        back_spec = next((s for s in defender.ch.attacks if s.kind == "melee" and state.attackable(defender, s, u)
+                          and chebyshev(defender.pos, u.pos) == 1), None)
+        if back_spec is not None:
+            state.log(f"{defender.name} strikes back")
+            resolve(state, defender, back_spec, defender.ch.attacks.index(back_spec), u.pos, counter=True)
     return damage
 
 

@@ -30,6 +30,7 @@ if TYPE_CHECKING:
     from ultimata.envs.ultra_war.game import UltraWarGame
 
 SETUP, MAIN, ACTIVE, CARD_TARGET, FEAT_TARGET, QUICK, DISCARD, OVER = range(8)
+assert OVER == combat.OVER_PHASE
 PHASES = ("setup", "main", "activation", "card target", "feat target", "quick window", "discard", "over")
 FEAT_RESERVES = {"magic": ("magic", "crystal_magic"), "energy": ("electrical", "fuel", "alien"),
                  "any": ("magic", "crystal_magic", "electrical", "fuel", "alien")}

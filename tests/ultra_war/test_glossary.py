@@ -424,3 +424,15 @@ def test_level_change_movement_crosses_level_lines():
     st = position([("Brick", 0, (4, 2), N), ("Kane", 0, (11, 11), N), ("Warlord Kragg", 1, (0, 11), S)],
                   scenario="rooftop_rescue")
     assert st.can_enter(st.units[0], field(4, 2), field(3, 2))
+
+
+def test_strike_back_answers_an_attack_unless_it_was_a_sneak_attack():
+    st, u, d = duel(dfn="Vegron")
+    give(d, **{"Strike Back": None})
+    force(st, 1, 2, 6, 5, 4, 3, 3, 2, 1)  # Gareth misses; Vegron strikes back 3+3(+2 kept) ...
+    combat.resolve(st, u, u.ch.attacks[0], 0, d.pos)
+    assert any("strikes back" in e for e in st.events)
+    st.events.clear()
+    force(st, 1, 2, 6, 5, 4)
+    combat.resolve(st, u, with_tags(u.ch.attacks[0], **{"Sneak Attack": None}), 0, d.pos)
+    assert not any("strikes back" in e for e in st.events)
