@@ -312,6 +312,10 @@ class UltraWarState(State):
         return s is next(x for x in self.sources if x.kind == "crystal" and x.bearer == s.bearer)
 
     def pool(self, side: int) -> int:
+        if self._occ is not None:
+            if self._pools[side] < 0:
+                self._pools[side] = sum(s.points for s in self.sources if s.side == side and self.source_usable(s))
+            return self._pools[side]
         return sum(s.points for s in self.sources if s.side == side and self.source_usable(s))
 
     def feat_pool(self, performer: Unit, kind: str) -> int:
@@ -440,6 +444,7 @@ class UltraWarState(State):
         """Computed with the occupancy map cached for this one call (sight lines read it often)."""
         self._occ = self.occupied_map()
         self._feat_cache: dict[tuple[int, int], list[int]] = {}
+        self._pools = [-1, -1]
         try:
             return self._legal_now()
         finally:
@@ -464,14 +469,15 @@ class UltraWarState(State):
             out.append(A.END_TURN)
         elif p == ACTIVE:
             u = self.units[self.active]
-            out += sorted(A.STEP + rel(f) for f in self.step_targets(u))
+            stepping = self.step_targets(u)
+            out += sorted(A.STEP + rel(f) for f in stepping)
             if self.can_attack(u):
                 for slot in range(A.ATTACK_SLOTS):
                     out += sorted(A.ATTACK + slot * FIELDS + rel(f) for f in self.attack_targets(u, slot))
             if u.has("Breach") and not u.turned and not u.disabled:
                 out += sorted(A.TARGET + rel(f) for f in NEIGHBOURS[u.pos]
                               if (self.board.breachable[f] or self.board.door[f]) and f not in self.breached)
-            if u.steps == 0 and not u.charging and u.attacks_made == 0 and self.step_targets(u):
+            if u.steps == 0 and not u.charging and u.attacks_made == 0 and stepping:
                 out.append(A.CHARGE)
             if not u.turned:
                 out += [A.FACE + d for d in range(8)]
@@ -936,6 +942,22 @@ class UltraWarState(State):
             raise ValueError("a discard event with nothing to discard")
         if any(len(h) > HAND_SLOTS for h in self.hands):
             raise ValueError("a hand above 8 cards")
+        if self.first not in (0, 1) or self.setup_side not in (0, 1) or self._saved_phase not in (SETUP, MAIN):
+            raise ValueError("first player, set-up side or saved phase out of range")
+        if (self.active != -1) != (self.phase in (ACTIVE, QUICK)):
+            raise ValueError("an active character outside an activation")
+        if self.phase not in (CARD_TARGET, FEAT_TARGET) and (self.pending != -1 or self.performer != -1):
+            raise ValueError("a pending card outside card targeting")
+        if self.phase != QUICK and (self.stack or self.attack or self.responder != -1):
+            raise ValueError("a quick-window stack outside a quick window")
+        for side in (0, 1):
+            deck = self.game.content.decks[self.game.scenario.factions[side]]
+            for u in self.side_units(side):
+                for c in (u.weapon, u.armor, u.standard, *u.upgrades):
+                    if c and c not in deck:
+                        raise ValueError(f"{u.name}: unknown card {c!r}")
+            if any(c not in deck for c in self.hands[side] + self.decks[side]):
+                raise ValueError(f"player_{side}: a card not in the faction deck")
 
     # -- views ---------------------------------------------------------------------------------
     def observation(self, player: int) -> np.ndarray:
