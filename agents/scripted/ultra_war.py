@@ -76,6 +76,8 @@ def _activation(state: UltraWarState, legal: list[int], seat: int) -> int:
             return (_target_value(state, f, seat) - (2 if stab else 0), -((a - A.ATTACK) // FIELDS))
         return min(attacks, key=quality)
     steps = [a for a in legal if a < A.ATTACK]
+    if steps and state.over_another(u):  # a flyer above someone must fly on
+        return min(steps, key=lambda a: _goal_distance(state, u, rel(a), seat))
     if steps and not (state.game.scenario.objective != "rescue" and u.steps == 0 and _threat_ok(state, u, u.pos)):
         here = _goal_distance(state, u, u.pos, seat)
         safe = [a for a in steps if not state.free_strikers(u, u.pos, rel(a))]

@@ -106,10 +106,20 @@ class UltraWarState(State):
         return [u for u in self.units if u.side == side]
 
     def unit_at(self, f: int) -> Unit | None:
+        """The character standing on f (a flyer passing over it mid-move is not the one found)."""
+        found = None
         for u in self.units:
             if u.pos == f:
-                return u
-        return None
+                if self.active < 0 or u is not self.units[self.active]:
+                    return u
+                found = u
+        return found
+
+    def over_another(self, u: Unit) -> bool:
+        """A flyer in the middle of its move above another character or a token (it may not stop there)."""
+        if not u.flying or u.pos < 0:
+            return False
+        return any(o is not u and o.pos == u.pos for o in self.units) or self.token_at(u.pos) is not None
 
     def token_at(self, f: int) -> Source | None:
         for s in self.sources:
@@ -191,11 +201,22 @@ class UltraWarState(State):
             return out
         for d in range(8):
             b = STEP[u.pos][d]
-            if b < 0 or not self.can_enter(u, u.pos, b):
+            if b < 0 or u.steps + 1 > (behind if is_backward(u.facing, d) else ahead):
                 continue
-            if u.steps + 1 <= (behind if is_backward(u.facing, d) else ahead):
+            if self.can_enter(u, u.pos, b) or (u.flying and self.can_fly_over(u, b, behind)):
                 out.append(b)
         return out
+
+    def can_fly_over(self, u: Unit, b: int, behind: int) -> bool:
+        """Flight passes over characters and tokens (not Gigantic ones) if it can still land next to them:
+        one more step to a free space must fit the (worst-case, backwards) allowance."""
+        if u.steps + 2 > behind or self.board.solid(b, self.breached):
+            return False
+        x = self.unit_at(b)
+        if x is None and self.token_at(b) is None or (x is not None and "Gigantic" in x.ch.tags):
+            return False
+        return any(c == u.pos and not self.over_another(u) or
+                   not self.board.solid(c, self.breached) and not self.blocked(c) for c in NEIGHBOURS[b])
 
     def free_strikers(self, u: Unit, a: int, b: int) -> list[Unit]:
         """Enemies engaged with `u` at `a` whose front-and-side spaces `b` leaves: each gets a +2 free strike."""
@@ -471,6 +492,8 @@ class UltraWarState(State):
             u = self.units[self.active]
             stepping = self.step_targets(u)
             out += sorted(A.STEP + rel(f) for f in stepping)
+            if self.over_another(u):
+                return sorted(out)
             if self.can_attack(u):
                 for slot in range(A.ATTACK_SLOTS):
                     out += sorted(A.ATTACK + slot * FIELDS + rel(f) for f in self.attack_targets(u, slot))
@@ -902,12 +925,19 @@ class UltraWarState(State):
         if [u.name for u in self.units] != expected:
             raise ValueError("the units do not match the scenario's armies")
         seen: set[int] = set()
+        flyer_at = -1
+        if self.phase == ACTIVE and 0 <= self.active < len(self.units) and self.units[self.active].flying:
+            flyer_at = self.units[self.active].pos
+            if sum(1 for u in self.units if u.pos == flyer_at) > 2:
+                raise ValueError("three pawns on one space")
         for u in self.units:
             if not -1 <= u.pos < FIELDS or not 0 <= u.facing < 8:
                 raise ValueError(f"{u.name}: position or facing out of range")
             if u.on_map:
-                if u.pos in seen or self.board.solid(u.pos, self.breached):
-                    raise ValueError(f"{u.name}: two pawns on one space, or a pawn in a wall")
+                if self.board.solid(u.pos, self.breached):
+                    raise ValueError(f"{u.name}: a pawn in a wall")
+                if u.pos in seen and u.pos != flyer_at:
+                    raise ValueError(f"{u.name}: two pawns on one space")
                 seen.add(u.pos)
                 if not 1 <= u.life <= u.ch.life:
                     raise ValueError(f"{u.name}: life {u.life} outside 1..{u.ch.life}")
@@ -923,7 +953,7 @@ class UltraWarState(State):
         for s in self.sources:
             if not 0 <= s.points <= s.max or not -1 <= s.bearer < len(self.units) or not -1 <= s.pos < FIELDS:
                 raise ValueError("a power source out of range")
-            if s.pos >= 0 and (s.pos in seen and s.token):
+            if s.pos >= 0 and s.token and s.life > 0 and s.pos in seen and s.pos != flyer_at:
                 raise ValueError("a power token shares a space with a pawn")
         if not 0 <= self.phase <= OVER or self.turn not in (0, 1) or self.round < 1:
             raise ValueError("phase, turn or round out of range")

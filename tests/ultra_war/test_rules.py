@@ -483,3 +483,20 @@ def test_a_character_carries_several_crystals_but_is_equipped_with_one():
     st.sources = [Source(0, "crystal", 3), Source(0, "crystal", 4)]
     st.sources[0].bearer = st.sources[1].bearer = 0
     assert st.pool(0) == 3
+
+
+def test_flight_passes_over_characters_but_cannot_stop_over_one():
+    st = position([("Rayna", 0, (6, 5), N), ("Vegron", 1, (5, 5), S), ("Justice", 0, (11, 11), N)])
+    select(st, 6, 5)
+    assert (5, 5) in steps(st)
+    step(st, 5, 5)
+    legal = st.legal_actions()
+    assert all(a < A.ATTACK for a in legal) and A.END_ACT not in legal  # must fly on
+    step(st, 4, 5)
+    assert A.END_ACT in st.legal_actions() and st.unit_at(field(5, 5)).name == "Vegron"
+
+
+def test_a_grounded_character_cannot_pass_over_another():
+    st = position([("Justice", 0, (6, 5), N), ("Sir Gareth", 0, (5, 5), N), ("Vegron", 1, (0, 0), S)])
+    select(st, 6, 5)
+    assert (5, 5) not in steps(st)
