@@ -8,7 +8,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from ultimata.envs.ultra_war.content import AttackSpec, content
-from ultimata.envs.ultra_war.geometry import back, chebyshev, direction, manhattan
+from ultimata.envs.ultra_war.geometry import FIELDS, STEP, back, chebyshev, direction, manhattan
 
 OVER_PHASE = 7
 """state.OVER (imported by value: state imports this module)."""
@@ -173,11 +173,28 @@ def apply_effects(state: UltraWarState, u: Unit, spec: AttackSpec, defender: Uni
         defender.burning = True
     if "Movement Deprivation" in tags:
         defender.deprived = 2
+    if "Disarm" in tags and defender.weapon and chebyshev(u.pos, defender.pos) == 1:
+        defender.disarmed, defender.weapon = defender.weapon, ""
+        state.log(f"{defender.name} is disarmed")
+    if "Retreat" in tags:
+        retreat(state, defender)
     if "Acid" in tags:
         for part in ("weapon", "armor", "standard"):
             if getattr(defender, part) and state.rng.roll(6) >= 4:
                 state.log(f"acid destroys {defender.name}'s {getattr(defender, part)}")
                 setattr(defender, part, "")
+
+
+def retreat(state: UltraWarState, u: Unit) -> None:
+    """Retreat: moved its full movement straight back (gap, ours: the book lets its controller steer it
+    within the back arc; straight back keeps this a rule, not a decision), stopping where it cannot enter."""
+    d = (u.facing + 4) % 8
+    for _ in range(u.ch.movement):
+        b = STEP[u.pos][d]
+        if b < 0 or not state.can_enter(u, u.pos, b):
+            break
+        u.pos = b
+    state.log(f"{u.name} retreats")
 
 
 def fire_damage(roll: int) -> int:
@@ -187,8 +204,6 @@ def fire_damage(roll: int) -> int:
 
 def explosion_rings(center: int, area: int) -> list[tuple[int, int]]:
     """(field, ring) for every field within `area` of the blast, ring 0 first: attack - ring each."""
-    from ultimata.envs.ultra_war.geometry import FIELDS
-
     return sorted(((f, chebyshev(center, f)) for f in range(FIELDS) if chebyshev(center, f) <= area),
                   key=lambda x: (x[1], x[0]))
 

@@ -25,6 +25,7 @@ Reserve = Literal["magic", "crystal_magic", "electrical", "fuel", "alien", "ammu
 ATTACK_TAGS = {
     "Magical Attack", "Energy Attack", "Fire", "Magical Fire", "Acid", "Armor Pierce", "Sneak Attack",
     "Stun", "Explosive", "Kamikaze", "Movement Deprivation", "Power Down", "Directed", "Front Arch",
+    "Linear", "Retreat", "Disarm",
 }
 ABILITIES = {
     "Minion Hub", "Magic Innate", "Energy Innate", "Magic Transfer", "Energy Transfer", "Defense Support",
@@ -32,7 +33,7 @@ ABILITIES = {
     "Initiative", "Attack Initiative", "Defense Initiative", "Charge Attack", "Double Movement", "Flight",
     "Ethereal", "Stealth", "Stealth Reveal", "Electronic Specialist", "Mechanical Specialist", "Alien Specialist",
     "Weapon Specialist", "Level Change Movement", "Breach", "Empowered", "Dual Attack", "Back Stab Immunity",
-    "Strike Back", "Gigantic",
+    "Strike Back", "Gigantic", "Multi-Shot",
 }
 GENERAL_ABILITIES = {"Attack Bonus", "Affiliate Mod", "Morale"}
 STATUS_TAGS = {"Bionic", "Gigantic", "Magical", "ULTRA", "Flying", "Mark of Ivac"}

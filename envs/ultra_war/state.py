@@ -14,8 +14,10 @@ from ultimata.envs.ultra_war import actions as A
 from ultimata.envs.ultra_war import combat
 from ultimata.envs.ultra_war.content import HAND_SLOTS, Card
 from ultimata.envs.ultra_war.geometry import (
+    COL,
     FIELDS,
     NEIGHBOURS,
+    ROW,
     STEP,
     chebyshev,
     direction,
@@ -245,7 +247,12 @@ class UltraWarState(State):
             return False
         if u.charging and not (u.has("Double Movement") or u.has("Charge Attack")):
             return False
-        return u.attacks_made < (2 if u.has("Dual Attack") else 1)
+        return u.attacks_made < self.attack_limit(u)
+
+    def attack_limit(self, u: Unit, spec: Any = None) -> int:
+        """Attacks an activation: 1, 2 with Dual Attack, plus Multi-Shot's extra (paid) ranged attacks."""
+        limit = 2 if u.has("Dual Attack") else 1
+        return limit + (u.param("Multi-Shot") if spec is None or spec.kind == "ranged" else 0)
 
     def affordable_attack(self, u: Unit, spec: Any) -> bool:
         return spec.cost is None or u.reserves.get(spec.cost.reserve, 0) >= spec.cost.amount
@@ -271,6 +278,8 @@ class UltraWarState(State):
                 return False
             flies = u.flying or (target is not None and target.flying)
             return flies or not self.board.level_line(u.pos, f)
+        if "Linear" in spec.tags:
+            return target is not None and f in self.line_fields(u.pos, f, spec.range)
         if manhattan(u.pos, f) > spec.range:
             return False
         if explosive and target is None and token is None and self.board.solid(f, set()) and not (
@@ -278,9 +287,24 @@ class UltraWarState(State):
             return False
         return "Directed" in spec.tags or self.sees(u, f, target is not None and target.flying)
 
+    def line_fields(self, a: int, f: int, reach: int) -> list[int]:
+        """A Linear attack's spaces: straight from a through f (a row, column or diagonal), up to `reach`
+        spaces (gap, ours: counted as steps along the line), stopping at a wall or closed door."""
+        dr, dc = ROW[f] - ROW[a], COL[f] - COL[a]
+        if not (dr == 0 or dc == 0 or abs(dr) == abs(dc)):
+            return []
+        d = direction(a, f)
+        out, g = [], a
+        for _ in range(reach):
+            g = STEP[g][d]
+            if g < 0 or self.board.solid(g, self.breached) or self.board.door[g]:
+                break
+            out.append(g)
+        return out
+
     def attack_targets(self, u: Unit, slot: int) -> list[int]:
         spec = combat.attack_spec(u, slot)
-        if spec is None:
+        if spec is None or u.attacks_made >= self.attack_limit(u, spec):
             return []
         if "Explosive" in spec.tags:
             cands = [f for f in range(FIELDS) if manhattan(u.pos, f) <= spec.range]
@@ -589,6 +613,9 @@ class UltraWarState(State):
                 u.turned = False
             u.flying = u.has("Flight")
             u.ethereal_off = False
+            if u.disarmed and not any(e.side != side and e.pos >= 0 and chebyshev(e.pos, u.pos) == 1
+                                      for e in self.units):
+                u.weapon, u.disarmed = u.disarmed, ""  # disengaged: the weapon comes back
             if u.burning:
                 u.burning = False
                 self.damage(u, combat.fire_damage(self.rng.roll(6)))
@@ -721,7 +748,7 @@ class UltraWarState(State):
         spec = combat.attack_spec(u, slot)
         assert spec is not None
         target = self.unit_at(f)
-        single = target is not None and "Explosive" not in spec.tags and "Front Arch" not in spec.tags
+        single = target is not None and not {"Explosive", "Front Arch", "Linear"} & spec.tags.keys()
         self.attack = [self.units.index(u), slot, f]
         if single and any(self.playable_quick(target.side, h) for h in range(len(self.hands[target.side]))):
             self.phase, self.responder = QUICK, target.side
@@ -779,6 +806,11 @@ class UltraWarState(State):
                     target = self.unit_at(g)
                     if target is None or self.attackable(u, spec, target):
                         combat.resolve(self, u, spec, slot, g, ring=ring)
+        elif "Linear" in spec.tags:
+            for g in self.line_fields(u.pos, f, spec.range):
+                x = self.unit_at(g)
+                if self.phase != OVER and u.on_map and x is not None and self.attackable(u, spec, x):
+                    combat.resolve(self, u, spec, slot, g)
         elif "Front Arch" in spec.tags:
             d = direction(u.pos, f)
             for g in sorted(front(u.pos, d)):
@@ -793,11 +825,12 @@ class UltraWarState(State):
         if not u.on_map:
             self.phase, self.active = MAIN, -1
             return
-        if not u.has("Empowered"):
-            u.turned = True
+        if not u.has("Empowered") and not any(self.attack_targets(u, k) for k in range(A.ATTACK_SLOTS)):
             self._end_activation(u)
 
     def _end_activation(self, u: Unit) -> None:
+        if u.attacks_made and not u.has("Empowered"):
+            u.turned = True  # attacking turns the character (at the end, so Dual Attack / Multi-Shot can go on)
         if u.charging and not u.has("Double Movement") and not u.has("Charge Attack"):
             u.turned = True
         u.acted = True
@@ -983,7 +1016,7 @@ class UltraWarState(State):
         for side in (0, 1):
             deck = self.game.content.decks[self.game.scenario.factions[side]]
             for u in self.side_units(side):
-                for c in (u.weapon, u.armor, u.standard, *u.upgrades):
+                for c in (u.weapon, u.armor, u.standard, u.disarmed, *u.upgrades):
                     if c and c not in deck:
                         raise ValueError(f"{u.name}: unknown card {c!r}")
             if any(c not in deck for c in self.hands[side] + self.decks[side]):

@@ -9,7 +9,7 @@ from ultimata.envs.ultra_war.content import Character, content
 UNIT_FIELDS = (
     "name", "side", "slot", "pos", "facing", "life", "reserves", "turned", "acted", "stun", "stasis",
     "powered_down", "flying", "ethereal_off", "deprived", "burning", "weapon", "armor", "standard", "upgrades",
-    "enh_off", "enh_def", "imprisoned", "steps", "backward", "charging", "attacks_made",
+    "enh_off", "enh_def", "imprisoned", "steps", "backward", "charging", "attacks_made", "disarmed",
 )  # fmt: skip
 
 
@@ -27,7 +27,7 @@ class Unit:
         self.imprisoned = self.backward = self.charging = False
         self.stun = self.stasis = self.deprived = 0
         self.flying = "Flight" in self.ch.abilities
-        self.weapon = self.armor = self.standard = ""
+        self.weapon = self.armor = self.standard = self.disarmed = ""
         self.upgrades: list[str] = []
         self.enh_off = self.enh_def = 0
         self.steps = self.attacks_made = 0

@@ -321,10 +321,10 @@ def test_movement_deprivation_halves_movement_but_not_for_flyers():
     assert st.movement(u) == 2
 
 
-def test_multi_shot_and_deviate_are_not_on_any_original_character():
-    from ultimata.envs.ultra_war.content import content
+def test_deviate_is_not_a_known_ability_so_content_cannot_use_it():
+    from ultimata.envs.ultra_war.content import ABILITIES, ATTACK_TAGS
 
-    assert not any("Multi-Shot" in c.abilities or "Deviate" in c.abilities for c in content().characters.values())
+    assert "Deviate" not in ABILITIES and "Deviate" not in ATTACK_TAGS
 
 
 def test_powered_down_droid_has_defense_zero_and_cannot_act():
@@ -436,3 +436,52 @@ def test_strike_back_answers_an_attack_unless_it_was_a_sneak_attack():
     force(st, 1, 2, 6, 5, 4)
     combat.resolve(st, u, with_tags(u.ch.attacks[0], **{"Sneak Attack": None}), 0, d.pos)
     assert not any("strikes back" in e for e in st.events)
+
+
+def test_linear_attacks_every_character_in_a_straight_line():
+    st = position([("Lady Aurelia", 0, (8, 2), N), ("Maxian Trooper", 1, (6, 2), S), ("Sir Gareth", 0, (5, 2), S),
+                   ("Acid Spitter", 1, (4, 2), S), ("Justice", 0, (11, 11), N), ("Vegron", 1, (0, 0), S)])
+    aurelia = st.units[0]
+    assert st.target_ok(aurelia, 1, field(6, 2)) and not st.target_ok(aurelia, 1, field(6, 3))
+    st.active = 0
+    st.attack = [0, 1, field(6, 2)]
+    force(st, *([1, 2, 1, 2] * 3))
+    st._resolve_attack()
+    assert sum("attacks (Lance of Light)" in e for e in st.events) == 3  # friend and foe alike, range 4
+
+
+def test_retreat_moves_the_victim_straight_back():
+    st = position([("Commander Kessler", 0, (6, 3), E), ("Vegron", 1, (6, 4), W), ("David Barrett", 1, (0, 0), S)],
+                  scenario="relay_hold")
+    force(st, 6, 5, 1, 2, 1)
+    combat.resolve(st, st.units[0], st.units[0].ch.attacks[0], 0, field(6, 4))
+    assert st.units[1].pos == field(6, 8)  # four spaces east, its back
+
+
+def test_disarm_takes_the_weapon_until_disengaged():
+    st = position([("Ghost", 0, (6, 3), E), ("Maxian Trooper", 1, (6, 4), W), ("Kane", 0, (11, 11), N),
+                   ("Vegron", 1, (0, 0), S)])
+    trooper = st.units[1]
+    trooper.weapon = "Maxian Blade"
+    force(st, 1, 2, 1, 1)  # 3 + 3 + 2 (sneak) = 8 vs 2 + 4 = 6 -> 2 damage
+    combat.resolve(st, st.units[0], st.units[0].ch.attacks[1], 1, trooper.pos)
+    assert trooper.weapon == "" and trooper.disarmed == "Maxian Blade"
+    st.turn = 0
+    st._next_turn()
+    assert trooper.weapon == ""  # still engaged with Ghost
+    st.units[0].pos = field(9, 9)
+    st._next_turn()
+    st._next_turn()
+    assert trooper.weapon == "Maxian Blade"
+
+
+def test_multi_shot_makes_an_extra_paid_ranged_attack():
+    st = position([("Sentry Droid", 0, (7, 0), N), ("Edward Blackstone", 0, (7, 2), N), ("Fogg", 1, (4, 0), S),
+                   ("David Barrett", 1, (0, 0), S)], scenario="relay_hold")
+    droid = st.units[0]
+    st.apply(A.SELECT)
+    force(st, 1, 2, 1, 2, 1, 2, 1, 2)
+    st.apply(A.ATTACK + 144 + field(4, 0))
+    assert st.phase == 2 and not droid.turned  # a second shot is still available
+    st.apply(A.ATTACK + 144 + field(4, 0))
+    assert droid.turned and droid.reserves["ammunition"] == 2 and st.phase == 1
