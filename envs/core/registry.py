@@ -14,6 +14,7 @@ from ultimata.envs.core.errors import ConfigError
 GAMES: dict[str, str] = {
     "ultimatum_cards_v1": "ultimata.envs.ultimatum_cards_v1",
     "ultimade_v1": "ultimata.envs.ultimade_v1",
+    "ultra_war_v0": "ultimata.envs.ultra_war_v0",
 }
 """Env name -> the thin PettingZoo module that defines `env` and `raw_env`."""
 

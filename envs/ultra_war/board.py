@@ -1,0 +1,63 @@
+"""One map as lookup tables: what each field is (wall, door, obstruction, stairs, level, marks), who may
+step between two fields, and whether a sight line is clear. Breached walls are passed in by the state."""
+
+from __future__ import annotations
+
+from ultimata.envs.ultra_war.content import MapSpec
+from ultimata.envs.ultra_war.geometry import BETWEEN, COL, FIELDS, NEIGHBOURS, ROW
+
+
+class Board:
+    def __init__(self, spec: MapSpec) -> None:
+        cells = [(spec.terrain[ROW[f]][COL[f]], spec.levels[ROW[f]][COL[f]], spec.marks[ROW[f]][COL[f]])
+                 for f in range(FIELDS)]
+        self.spec = spec
+        self.wall = [t == "#" for t, _, _ in cells]
+        self.door = [t == "D" for t, _, _ in cells]
+        self.breachable = [t == "B" for t, _, _ in cells]
+        self.obstruction = [t == "o" for t, _, _ in cells]
+        self.stairs = [t == "s" for t, _, _ in cells]
+        self.level = [int(lv) for _, lv, _ in cells]
+        self.objective = [m == "*" for _, _, m in cells]
+        self.escape = [m == "e" for _, _, m in cells]
+        self.start = ([m == "A" for _, _, m in cells], [m == "a" for _, _, m in cells])
+        self.prison = next((f for f in range(FIELDS) if cells[f][2] == "p"), -1)
+        self.edge = [
+            self.level[f] == 1 and any(self.level[g] == 0 for g in NEIGHBOURS[f]) for f in range(FIELDS)
+        ]
+        """Upper-level fields next to a level-change line: the roof's ledge."""
+
+    def solid(self, f: int, breached: set[int]) -> bool:
+        """A wall no one walks into: walls, and breachable walls not yet breached."""
+        return self.wall[f] or (self.breachable[f] and f not in breached)
+
+    def level_line(self, a: int, b: int) -> bool:
+        """Stepping a -> b crosses a level-change line (different levels, neither field is stairs)."""
+        return self.level[a] != self.level[b] and not (self.stairs[a] or self.stairs[b])
+
+    def sight_clear(
+        self, a: int, b: int, occupied: dict[int, bool], breached: set[int], shooter_flies: bool, target_flies: bool
+    ) -> bool:
+        """Line of sight from the centre of a to the centre of b (book: Ranged Attacks, Level Changes).
+
+        Walls, closed doors and unbreached walls always block; obstructions and characters block unless
+        the shooter or the target flies; a Gigantic character (occupied[f] True) blocks even then.
+        Between levels: a viewer up high sees the ground only from a ledge, and is seen from the ground
+        only on a ledge (flying targets are always seen); two grounded characters on the ground level
+        cannot see through a building (an upper-level field between them)."""
+        flies = shooter_flies or target_flies
+        la, lb = self.level[a], self.level[b]
+        if la != lb and not target_flies:
+            upper = a if la > lb else b
+            if not self.edge[upper]:
+                return False
+        for f in BETWEEN[a][b]:
+            if self.wall[f] or self.door[f] or (self.breachable[f] and f not in breached):
+                return False
+            if f in occupied and (occupied[f] or not flies):
+                return False
+            if self.obstruction[f] and not flies:
+                return False
+            if la == 0 and lb == 0 and self.level[f] == 1 and not flies:
+                return False
+        return True

@@ -1,0 +1,215 @@
+"""Attack resolution (book: How Battle Works, Critical Rolls, Ranged Attacks, Back Stab, glossary).
+
+Dice order, so tests can force them: attacker's dice, defender's dice, then critical-strike d6s
+(attacker's first), then effect rolls (Acid: one d6 per equipment)."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from ultimata.envs.ultra_war.content import AttackSpec, content
+from ultimata.envs.ultra_war.geometry import FIELDS, STEP, back, chebyshev, direction, manhattan
+
+OVER_PHASE = 7
+"""state.OVER (imported by value: state imports this module)."""
+
+if TYPE_CHECKING:
+    from ultimata.envs.ultra_war.state import UltraWarState
+    from ultimata.envs.ultra_war.units import Source, Unit
+
+
+def roll_pair(state: UltraWarState, dice: int) -> tuple[int, list[int]]:
+    """Roll `dice` d6; with three dice (initiative) the best two count (Gap (ours): initiative_mode)."""
+    rolled = sorted((state.rng.roll(6) for _ in range(dice)), reverse=True)
+    kept = rolled[:2] if state.game.config.initiative_mode == "best_two" else rolled
+    return sum(kept), kept
+
+
+def is_weapon_attack(u: Unit, slot: int) -> bool:
+    """Equipped weapons, and the character's own munition weapons (paid with ammunition) (Gap (ours))."""
+    spec = attack_spec(u, slot)
+    return slot == 2 or (spec is not None and spec.cost is not None and spec.cost.reserve == "ammunition")
+
+
+def attack_spec(u: Unit, slot: int) -> AttackSpec | None:
+    if slot < len(u.ch.attacks):
+        return u.ch.attacks[slot]
+    if slot == 2 and u.weapon:
+        return content().decks[u.ch.faction][u.weapon].attack
+    return None
+
+
+def base_offense(state: UltraWarState, u: Unit) -> int:
+    ups = sum(content().decks[u.ch.faction][c].offense for c in u.upgrades)
+    return u.ch.offense + state.affiliate_mod(u) + u.enh_off + ups
+
+
+def base_defense(state: UltraWarState, u: Unit, armor_pierce: bool) -> int:
+    if u.stasis or u.powered_down:
+        return 0
+    deck = content().decks[u.ch.faction]
+    armor = deck[u.armor].defense if u.armor and not armor_pierce else 0
+    ups = sum(deck[c].defense for c in u.upgrades)
+    return u.ch.defense + state.affiliate_mod(u) + u.enh_def + armor + ups
+
+
+def attack_score(state: UltraWarState, u: Unit, spec: AttackSpec, target_pos: int, defender: Unit | None,
+                 free_strike: bool = False, ring: int = 0) -> int:
+    """The attack number before dice: the attack's own number or offense (+bonus), and every modifier."""
+    value = (spec.attack if spec.attack is not None else base_offense(state, u) + spec.bonus) - ring
+    gen = state.active_general(u.side)
+    if gen is u and "Attack Bonus" in u.ch.general_ability:
+        value += u.ch.general_ability["Attack Bonus"] or 0
+    if free_strike:
+        value += 2
+    melee = spec.kind == "melee"
+    if melee:
+        value += u.param("Martial")
+    elif u.has("Targeting") and u.steps == 0:
+        value += u.param("Targeting")
+    if defender is not None:
+        if "Sneak Attack" in spec.tags and not defender.has("Stealth Reveal") or is_back_stab(u, defender):
+            value += 2
+        if not melee and defender.has("Stealth") and not u.has("Stealth Reveal"):
+            value -= manhattan(u.pos, target_pos)
+        if u.has("Attack Support") or state.morale(u.side):
+            value += sum(1 for o in state.units if o is not u and o.side == u.side and o.on_map and not o.imprisoned
+                         and (o.has("Attack Support") or state.morale(u.side)) and chebyshev(o.pos, defender.pos) == 1)
+    return value
+
+
+def is_back_stab(u: Unit, defender: Unit) -> bool:
+    return (chebyshev(u.pos, defender.pos) == 1 and u.pos in back(defender.pos, defender.facing)
+            and not defender.has("Back Stab Immunity"))
+
+
+def defense_dice(u: Unit, spec: AttackSpec, defender: Unit, free_strike: bool) -> int:
+    """Two dice, three with Defense Initiative: an ability, or a ranged attack from melee range unless
+    exactly one of the two flies. Back stab, sneak and directed attacks nullify it."""
+    if "Sneak Attack" in spec.tags or "Directed" in spec.tags or (is_back_stab(u, defender) and not free_strike):
+        return 2
+    if defender.has("Initiative") or defender.has("Defense Initiative"):
+        return 3
+    if spec.kind == "ranged" and chebyshev(u.pos, defender.pos) == 1 and u.flying == defender.flying:
+        return 3
+    return 2
+
+
+def can_reach(state: UltraWarState, a: Unit, b: Unit) -> bool:
+    """Whether `a` could hit `b` with any of its attacks now (a defender's critical needs this)."""
+    return any(state.target_ok(a, slot, b.pos, counter=True) for slot in range(3) if attack_spec(a, slot))
+
+
+def resolve(state: UltraWarState, u: Unit, spec: AttackSpec, slot: int, target_pos: int,
+            free_strike: bool = False, ring: int = 0, att_bonus: int = 0, def_bonus: int = 0,
+            counter: bool = False) -> int:
+    """One attack roll against whatever stands on `target_pos`; returns the damage dealt to it."""
+    defender = state.unit_at(target_pos)
+    token = state.token_at(target_pos) if defender is None else None
+    if defender is None and token is None:
+        return 0
+    adice = 3 if (u.has("Initiative") or u.has("Attack Initiative")) else 2
+    a_total, a_dice = roll_pair(state, adice)
+    score = attack_score(state, u, spec, target_pos, defender, free_strike, ring) + att_bonus
+    if defender is not None:
+        d_total, d_dice = roll_pair(state, defense_dice(u, spec, defender, free_strike))
+        dscore = d_total + base_defense(state, defender, "Armor Pierce" in spec.tags) + def_bonus
+        dscore -= 3 if defender.stun else 0
+        if defender.has("Defense Support"):
+            dscore += sum(1 for o in state.units if o is not defender and o.side == defender.side and o.on_map
+                          and o.has("Defense Support") and chebyshev(o.pos, u.pos) == 1)
+    else:
+        d_total, d_dice = roll_pair(state, 2)
+        dscore = d_total + token.defense + def_bonus
+    crit_limit = 10 if (u.has("Weapon Specialist") and is_weapon_attack(u, slot)) else 12
+    a_crit = a_dice.count(6) >= 2 or (crit_limit < 12 and a_dice[0] + a_dice[1] >= crit_limit)
+    a_fumble = a_dice.count(1) >= 2
+    d_crit = d_dice.count(6) >= 2
+    total = a_total + score
+    state.log(f"{u.name} attacks ({spec.name}) {total} vs {dscore}"
+              f" [{'+'.join(map(str, a_dice))} vs {'+'.join(map(str, d_dice))}]")
+    damage = 0
+    if d_crit:
+        if a_crit:
+            damage = state.rng.roll(6)
+        if defender is not None and can_reach(state, defender, u):
+            back_damage = state.rng.roll(6)
+            state.log(f"{defender.name} critical: {back_damage} damage back")
+            state.damage(u, back_damage)
+    elif not a_fumble:
+        damage = max(0, total - dscore) + (state.rng.roll(6) if a_crit else 0)
+    if damage > 0:
+        if token is not None:
+            state.damage_token(token, damage)
+        else:
+            apply_effects(state, u, spec, defender, damage)
+    if "Kamikaze" in spec.tags and u.on_map:
+        state.log(f"{u.name} is spent (Kamikaze)")
+        state.defeat(u)
+    if (defender is not None and defender.has("Strike Back") and not counter and "Sneak Attack" not in spec.tags
+            and defender.on_map and u.on_map and state.phase != OVER_PHASE and not defender.disabled):
+        back_spec = next((s for s in defender.ch.attacks if s.kind == "melee" and state.attackable(defender, s, u)
+                          and chebyshev(defender.pos, u.pos) == 1), None)
+        if back_spec is not None:
+            state.log(f"{defender.name} strikes back")
+            resolve(state, defender, back_spec, defender.ch.attacks.index(back_spec), u.pos, counter=True)
+    return damage
+
+
+def apply_effects(state: UltraWarState, u: Unit, spec: AttackSpec, defender: Unit, damage: int) -> None:
+    tags = spec.tags
+    if "Stun" in tags:
+        defender.stun, defender.turned = 2, True
+        state.log(f"{defender.name} is stunned")
+        return
+    if "Power Down" in tags and defender.is_droid:
+        defender.powered_down, defender.turned = True, True
+        state.log(f"{defender.name} is powered down")
+        return
+    state.damage(defender, damage)
+    if not defender.on_map:
+        return
+    if "Fire" in tags or "Magical Fire" in tags:
+        defender.burning = True
+    if "Movement Deprivation" in tags:
+        defender.deprived = 2
+    if "Disarm" in tags and defender.weapon and chebyshev(u.pos, defender.pos) == 1:
+        defender.disarmed, defender.weapon = defender.weapon, ""
+        state.log(f"{defender.name} is disarmed")
+    if "Retreat" in tags:
+        retreat(state, defender)
+    if "Acid" in tags:
+        for part in ("weapon", "armor", "standard"):
+            if getattr(defender, part) and state.rng.roll(6) >= 4:
+                state.log(f"acid destroys {defender.name}'s {getattr(defender, part)}")
+                setattr(defender, part, "")
+
+
+def retreat(state: UltraWarState, u: Unit) -> None:
+    """Retreat: moved its full movement straight back (gap, ours: the book lets its controller steer it
+    within the back arc; straight back keeps this a rule, not a decision), stopping where it cannot enter."""
+    d = (u.facing + 4) % 8
+    for _ in range(u.ch.movement):
+        b = STEP[u.pos][d]
+        if b < 0 or not state.can_enter(u, u.pos, b):
+            break
+        u.pos = b
+    state.log(f"{u.name} retreats")
+
+
+def fire_damage(roll: int) -> int:
+    """Fire's next-turn damage: a d6 halved, 1-2 -> 1, 3-4 -> 2, 5-6 -> 3 (book's table)."""
+    return (roll + 1) // 2
+
+
+def explosion_rings(center: int, area: int) -> list[tuple[int, int]]:
+    """(field, ring) for every field within `area` of the blast, ring 0 first: attack - ring each."""
+    return sorted(((f, chebyshev(center, f)) for f in range(FIELDS) if chebyshev(center, f) <= area),
+                  key=lambda x: (x[1], x[0]))
+
+
+def facing_towards(a: int, b: int) -> int:
+    return direction(a, b)
+
+
+__all__ = ["resolve", "fire_damage", "explosion_rings", "attack_score", "defense_dice", "Source"]

@@ -1,0 +1,22 @@
+"""Rule variants of Ultra War. Each key fills a gap the book leaves (see docs/games/ultra_war.md)."""
+
+from __future__ import annotations
+
+from typing import Literal
+
+from pydantic import Field
+
+from ultimata.envs.core.config import GameConfig
+
+
+class UltraWarConfig(GameConfig):
+    scenario: Literal["street_clash", "relay_hold", "rooftop_rescue"] = "street_clash"
+    """Which scenario of data/scenarios.yaml is played (all original)."""
+    first_player: Literal["roll", "player_0", "player_1"] = "roll"
+    """Book: a Faction die roll decides; gap (ours): the winner always goes first."""
+    initiative_mode: Literal["best_two", "sum"] = "best_two"
+    """Gap (ours): with Initiative three dice are rolled; the best two count (or all three: 'sum')."""
+    rounds: int | None = Field(None, ge=1, le=50)
+    """Round cap override (gap, ours); None uses the scenario's `rounds`."""
+    hand_limit: int = Field(5, ge=1, le=7)
+    """Book: discard down to 5 at the discard event; opening hand 5."""

@@ -1,0 +1,1042 @@
+"""The Ultra War rules engine: set-up, the turn sequence, activations (movement, facing, free strikes,
+attacks), cards and quick-enhancement windows, objectives and the round cap. Attack rolls live in
+combat.py, the map in board.py, the action layout in actions.py."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+import numpy as np
+
+from ultimata.envs.core.engine import State
+from ultimata.envs.core.rng import Rng
+from ultimata.envs.ultra_war import actions as A
+from ultimata.envs.ultra_war import combat
+from ultimata.envs.ultra_war.content import HAND_SLOTS, Card
+from ultimata.envs.ultra_war.geometry import (
+    COL,
+    FIELDS,
+    NEIGHBOURS,
+    ROW,
+    STEP,
+    chebyshev,
+    direction,
+    front,
+    front_and_sides,
+    is_backward,
+    manhattan,
+)  # fmt: skip
+from ultimata.envs.ultra_war.units import Source, Unit
+
+if TYPE_CHECKING:
+    from ultimata.envs.ultra_war.game import UltraWarGame
+
+SETUP, MAIN, ACTIVE, CARD_TARGET, FEAT_TARGET, QUICK, DISCARD, OVER = range(8)
+assert OVER == combat.OVER_PHASE
+PHASES = ("setup", "main", "activation", "card target", "feat target", "quick window", "discard", "over")
+FEAT_RESERVES = {"magic": ("magic", "crystal_magic"), "energy": ("electrical", "fuel", "alien"),
+                 "any": ("magic", "crystal_magic", "electrical", "fuel", "alien")}
+EQUIP_KINDS = ("weapon", "armor", "standard")
+
+
+class UltraWarState(State):
+    game: UltraWarGame
+
+    def __init__(self, game: UltraWarGame, rng: Rng) -> None:
+        super().__init__(game, rng)
+        self.board = game.board
+        sc = game.scenario
+        self.units: list[Unit] = []
+        for side, army in enumerate(sc.armies):
+            self.units += [Unit(n, side, i) for i, n in enumerate(army)]
+        self.sources: list[Source] = []
+        self.hands: list[list[str]] = [[], []]
+        self.decks: list[list[str]] = [[], []]
+        self.discards = [0, 0]
+        self.breached: set[int] = set()
+        self.phase, self.turn, self.round, self.first = SETUP, 0, 1, 0
+        self.setup_side, self.active, self.pending, self.performer = 0, -1, -1, -1
+        self.stack: list[list[Any]] = []
+        self.attack: list[int] = []
+        """The declared attack waiting on its quick window: [unit, slot, target field]."""
+        self.responder = -1
+        self.hold = [0, 0]
+        self.winner = -1
+        """-1 live, 0/1 the winning side, 2 a draw."""
+        self.events: list[str] = []
+        self._saved_phase = MAIN
+        self._occ: dict[int, bool] | None = None
+        self._setup()
+
+    # -- set-up (book: The Game Setup, steps 1-7) ----------------------------------------------
+    def _setup(self) -> None:
+        sc, board, cfg = self.game.scenario, self.board, self.game.config
+        for side in (0, 1):
+            starts = sorted((f for f in range(FIELDS) if board.start[side][f]),
+                            key=lambda f: (chebyshev(f, FIELDS // 2 + 6), f))
+            mine = [u for u in self.units if u.side == side]
+            for u, f in zip(mine, starts):
+                u.pos, u.facing = f, 0 if side == 0 else 4
+            power = self.game.content.factions[sc.factions[side]].power
+            for k in range(sc.power_sources):
+                src = Source(side, power, sc.power_start)
+                if power == "crystal":
+                    src.bearer = self.units.index(mine[k % len(mine)])
+                else:
+                    src.pos = starts[-1 - k]
+                self.sources.append(src)
+            deck = [name for name, card in self.game.content.decks[sc.factions[side]].items()
+                    for _ in range(card.count)]
+            self.decks[side] = self.rng.shuffled(deck)
+            self.hands[side] = [self.decks[side].pop() for _ in range(cfg.hand_limit)]
+        if sc.prisoner:
+            p = Unit(sc.prisoner, 0, sum(1 for u in self.units if u.side == 0))
+            p.pos, p.facing, p.imprisoned, p.turned = board.prison, 4, True, True
+            self.units.append(p)
+        if cfg.first_player == "roll":
+            while True:
+                a, b = self.rng.roll(6), self.rng.roll(6)
+                if a != b:
+                    break
+            self.first = 0 if a > b else 1
+        else:
+            self.first = int(cfg.first_player[-1])
+        self.setup_side = self.first
+
+    # -- queries -------------------------------------------------------------------------------
+    def side_units(self, side: int) -> list[Unit]:
+        return [u for u in self.units if u.side == side]
+
+    def unit_at(self, f: int) -> Unit | None:
+        """The character standing on f (a flyer passing over it mid-move is not the one found)."""
+        found = None
+        for u in self.units:
+            if u.pos == f:
+                if self.active < 0 or u is not self.units[self.active]:
+                    return u
+                found = u
+        return found
+
+    def over_another(self, u: Unit) -> bool:
+        """A flyer in the middle of its move above another character or a token (it may not stop there)."""
+        if not u.flying or u.pos < 0:
+            return False
+        return any(o is not u and o.pos == u.pos for o in self.units) or self.token_at(u.pos) is not None
+
+    def token_at(self, f: int) -> Source | None:
+        for s in self.sources:
+            if s.token and s.pos == f and s.life > 0:
+                return s
+        return None
+
+    def blocked(self, f: int) -> bool:
+        if self._occ is not None:
+            return f in self._occ
+        return self.unit_at(f) is not None or self.token_at(f) is not None
+
+    def active_general(self, side: int) -> Unit | None:
+        """The first living General of the army (gap, ours: when it falls the next takes over)."""
+        for u in self.units:
+            if u.side == side and u.on_map and u.ch.rank == "General" and not u.imprisoned:
+                return u
+        return None
+
+    def affiliate_mod(self, u: Unit) -> int:
+        g = self.active_general(u.side)
+        if g is None or "Affiliate Mod" not in g.ch.general_ability or g.ch.faction != u.ch.faction:
+            return 0
+        return g.ch.general_ability["Affiliate Mod"] or 0
+
+    def morale(self, side: int) -> bool:
+        g = self.active_general(side)
+        return g is not None and "Morale" in g.ch.general_ability
+
+    def movement(self, u: Unit) -> int:
+        deck = self.game.content.decks[u.ch.faction]
+        m = u.ch.movement + (deck[u.standard].movement if u.standard else 0)
+        m += sum(deck[c].movement for c in u.upgrades)
+        if u.deprived and not u.flying:
+            m -= (m + 1) // 2
+        if u.charging:
+            m = m + 2 if u.has("Charge Attack") else 2 * m
+        return (m + 1) // 2 if u.backward else m
+
+    def occupied_map(self) -> dict[int, bool]:
+        occ = {u.pos: "Gigantic" in u.ch.tags for u in self.units if u.on_map}
+        for s in self.sources:
+            if s.token and s.pos >= 0 and s.life > 0:
+                occ[s.pos] = False
+        return occ
+
+    def sees(self, a: Unit, b_pos: int, target_flies: bool, occ: dict[int, bool] | None = None) -> bool:
+        if occ is None:
+            occ = self._occ if self._occ is not None else self.occupied_map()
+        return self.board.sight_clear(a.pos, b_pos, occ,
+                                      self.breached, a.flying, target_flies)
+
+    # -- movement (book: Character Movement, Engagement) ---------------------------------------
+    def can_enter(self, u: Unit, a: int, b: int) -> bool:
+        board = self.board
+        if board.solid(b, self.breached) or self.blocked(b):
+            return False
+        free = u.flying or u.has("Level Change Movement") or u.has("Ethereal") and not u.ethereal_off
+        return free or not board.level_line(a, b)
+
+    def can_move(self, u: Unit) -> bool:
+        return not u.turned and not u.disabled and not u.imprisoned and (u.attacks_made == 0 or u.has("Empowered"))
+
+    def allowance(self, u: Unit, backward: bool) -> int:
+        """Steps allowed this activation: movement (x2 charging), halved rounding up once moving backwards."""
+        saved = u.backward
+        u.backward = backward
+        try:
+            return self.movement(u)
+        finally:
+            u.backward = saved
+
+    def step_targets(self, u: Unit) -> list[int]:
+        if not self.can_move(u):
+            return []
+        out = []
+        ahead, behind = self.allowance(u, u.backward), self.allowance(u, True)
+        if u.steps + 1 > ahead and u.steps + 1 > behind:
+            return out
+        for d in range(8):
+            b = STEP[u.pos][d]
+            if b < 0 or u.steps + 1 > (behind if is_backward(u.facing, d) else ahead):
+                continue
+            if self.can_enter(u, u.pos, b) or (u.flying and self.can_fly_over(u, b, behind)):
+                out.append(b)
+        return out
+
+    def can_fly_over(self, u: Unit, b: int, behind: int) -> bool:
+        """Flight passes over characters and tokens (not Gigantic ones) if it can still land next to them:
+        one more step to a free space must fit the (worst-case, backwards) allowance."""
+        if u.steps + 2 > behind or self.board.solid(b, self.breached):
+            return False
+        x = self.unit_at(b)
+        if x is None and self.token_at(b) is None or (x is not None and "Gigantic" in x.ch.tags):
+            return False
+        return any(c == u.pos and not self.over_another(u) or
+                   not self.board.solid(c, self.breached) and not self.blocked(c) for c in NEIGHBOURS[b])
+
+    def free_strikers(self, u: Unit, a: int, b: int) -> list[Unit]:
+        """Enemies engaged with `u` at `a` whose front-and-side spaces `b` leaves: each gets a +2 free strike."""
+        if u.has("Free Strike Movement"):
+            return []
+        out = []
+        for e in self.units:
+            if e.side == u.side or not e.on_map or e.imprisoned or e.disabled or chebyshev(e.pos, a) != 1:
+                continue
+            if b in front_and_sides(e.pos, e.facing):
+                continue
+            if any(s.kind == "melee" and self.attackable(e, s, u) for s in e.ch.attacks):
+                out.append(e)
+        return out
+
+    def attackable(self, att: Unit, spec: Any, target: Unit) -> bool:
+        """Flying targets only by ranged or flying attackers; Ethereal ones only by magical attacks."""
+        if target.flying and spec.kind == "melee" and not att.flying:
+            return False
+        magical = "Magical Attack" in spec.tags or "Magical Fire" in spec.tags
+        return not (target.has("Ethereal") and not target.ethereal_off and not magical)
+
+    # -- attacks -------------------------------------------------------------------------------
+    def can_attack(self, u: Unit) -> bool:
+        if u.disabled or u.imprisoned or u.turned:
+            return False
+        if u.charging and not (u.has("Double Movement") or u.has("Charge Attack")):
+            return False
+        return u.attacks_made < self.attack_limit(u)
+
+    def attack_limit(self, u: Unit, spec: Any = None) -> int:
+        """Attacks an activation: 1, 2 with Dual Attack, plus Multi-Shot's extra (paid) ranged attacks."""
+        limit = 2 if u.has("Dual Attack") else 1
+        return limit + (u.param("Multi-Shot") if spec is None or spec.kind == "ranged" else 0)
+
+    def affordable_attack(self, u: Unit, spec: Any) -> bool:
+        return spec.cost is None or u.reserves.get(spec.cost.reserve, 0) >= spec.cost.amount
+
+    def target_ok(self, u: Unit, slot: int, f: int, counter: bool = False) -> bool:
+        """Whether `u` may attack field f with attack `slot` now: range, sight, who may be hit."""
+        spec = combat.attack_spec(u, slot)
+        if spec is None or f == u.pos or (not counter and not self.affordable_attack(u, spec)):
+            return False
+        explosive = "Explosive" in spec.tags
+        target = self.unit_at(f)
+        token = self.token_at(f) if target is None else None
+        if target is not None:
+            if target.side == u.side or not self.attackable(u, spec, target):
+                return False
+        elif token is not None:
+            if token.side == u.side:
+                return False
+        elif not explosive:
+            return False
+        if spec.kind == "melee":
+            if chebyshev(u.pos, f) != 1:
+                return False
+            flies = u.flying or (target is not None and target.flying)
+            return flies or not self.board.level_line(u.pos, f)
+        if "Linear" in spec.tags:
+            return target is not None and f in self.line_fields(u.pos, f, spec.range)
+        if manhattan(u.pos, f) > spec.range:
+            return False
+        if explosive and target is None and token is None and self.board.solid(f, set()) and not (
+                self.board.breachable[f] and f not in self.breached):
+            return False
+        return "Directed" in spec.tags or self.sees(u, f, target is not None and target.flying)
+
+    def line_fields(self, a: int, f: int, reach: int) -> list[int]:
+        """A Linear attack's spaces: straight from a through f (a row, column or diagonal), up to `reach`
+        spaces (gap, ours: counted as steps along the line), stopping at a wall or closed door."""
+        dr, dc = ROW[f] - ROW[a], COL[f] - COL[a]
+        if not (dr == 0 or dc == 0 or abs(dr) == abs(dc)):
+            return []
+        d = direction(a, f)
+        out, g = [], a
+        for _ in range(reach):
+            g = STEP[g][d]
+            if g < 0 or self.board.solid(g, self.breached) or self.board.door[g]:
+                break
+            out.append(g)
+        return out
+
+    def attack_targets(self, u: Unit, slot: int) -> list[int]:
+        spec = combat.attack_spec(u, slot)
+        if spec is None or u.attacks_made >= self.attack_limit(u, spec):
+            return []
+        if "Explosive" in spec.tags:
+            cands = [f for f in range(FIELDS) if manhattan(u.pos, f) <= spec.range]
+        elif spec.kind == "melee":
+            cands = NEIGHBOURS[u.pos]
+        else:
+            cands = [x.pos for x in self.units if x.on_map and x.side != u.side]
+            cands += [s.pos for s in self.sources if s.token and s.pos >= 0 and s.life > 0 and s.side != u.side]
+        return [f for f in cands if self.target_ok(u, slot, f)]
+
+    def damage(self, u: Unit, amount: int) -> None:
+        if amount <= 0 or not u.on_map:
+            return
+        u.life = max(0, u.life - amount)
+        self.log(f"{u.name} takes {amount} damage ({u.life} left)")
+        if u.life == 0:
+            self.defeat(u)
+
+    def defeat(self, u: Unit) -> None:
+        """The character leaves the board; an equipped crystal drops where it fell, losing its points."""
+        self.log(f"{u.name} is defeated")
+        idx = self.units.index(u)
+        for s in self.sources:
+            if s.bearer == idx:
+                s.bearer, s.pos, s.points = -1, u.pos, 0
+        u.pos, u.life, u.turned = -1, 0, False
+        self._check_victory()
+
+    def damage_token(self, s: Source, amount: int) -> None:
+        s.life = max(0, s.life - amount)
+        self.log(f"a {s.kind} takes {amount} damage")
+        if s.life == 0:
+            s.pos, s.points = -1, 0
+            self.log(f"a {s.kind} is destroyed")
+
+    def log(self, text: str) -> None:
+        self.events.append(text)
+        del self.events[:-12]
+
+    # -- power and cards -----------------------------------------------------------------------
+    def source_usable(self, s: Source) -> bool:
+        if s.token:
+            return s.pos >= 0 and s.life > 0
+        if s.bearer < 0:
+            return False
+        u = self.units[s.bearer]
+        if not (u.pos >= 0 and (u.ch.faction in ("order", "legion") or u.ch.magic > 0)):
+            return False
+        # a character is equipped with one crystal at a time; others it carries do not generate or pay
+        return s is next(x for x in self.sources if x.kind == "crystal" and x.bearer == s.bearer)
+
+    def pool(self, side: int) -> int:
+        if self._occ is not None:
+            if self._pools[side] < 0:
+                self._pools[side] = sum(s.points for s in self.sources if s.side == side and self.source_usable(s))
+            return self._pools[side]
+        return sum(s.points for s in self.sources if s.side == side and self.source_usable(s))
+
+    def feat_pool(self, performer: Unit, kind: str) -> int:
+        """A feat may also be paid from the performer's own reserve of its type, and from a
+        Magic/Energy Transfer character next to it."""
+        total = sum(performer.reserves.get(r, 0) for r in FEAT_RESERVES[kind])
+        for o in self.units:
+            if o is not performer and o.side == performer.side and o.pos >= 0 and chebyshev(o.pos, performer.pos) == 1:
+                if (o.has("Magic Transfer") and kind in ("magic", "any")):
+                    total += o.reserves.get("magic", 0)
+                if (o.has("Energy Transfer") and kind in ("energy", "any")):
+                    total += sum(o.reserves.get(r, 0) for r in ("electrical", "fuel", "alien"))
+        return total
+
+    def pay(self, side: int, cost: int, performer: Unit | None = None, kind: str | None = None) -> None:
+        """Pay from the performer's reserves first (feats), then transfer partners, then the power sources
+        with the most points (gap, ours: the payment order)."""
+        payers: list[tuple[Any, str]] = []
+        if performer is not None and kind is not None:
+            payers += [(performer.reserves, r) for r in FEAT_RESERVES[kind]]
+            for o in self.units:
+                if o is not performer and o.side == side and o.on_map and chebyshev(o.pos, performer.pos) == 1:
+                    if o.has("Magic Transfer") and kind in ("magic", "any"):
+                        payers.append((o.reserves, "magic"))
+                    if o.has("Energy Transfer") and kind in ("energy", "any"):
+                        payers += [(o.reserves, r) for r in ("electrical", "fuel", "alien")]
+        for reserves, key in payers:
+            take = min(cost, reserves.get(key, 0))
+            if take:
+                reserves[key] -= take
+                cost -= take
+        for s in sorted((s for s in self.sources if s.side == side and self.source_usable(s)),
+                        key=lambda s: -s.points):
+            take = min(cost, s.points)
+            s.points -= take
+            cost -= take
+        assert cost == 0, "paid more than was affordable"
+
+    def card(self, side: int, name: str) -> Card:
+        return self.game.content.decks[self.game.scenario.factions[side]][name]
+
+    def ultra_in_play(self, name: str) -> bool:
+        return any(u.weapon == name or u.armor == name or u.standard == name for u in self.units if u.on_map)
+
+    def card_targets(self, side: int, c: Card, name: str) -> list[int]:
+        """Own characters a non-quick card may go on (equipment, upgrades, enhancements) or perform it (feats)."""
+        pool = self.pool(side)
+        if c.kind == "quick" or (c.kind != "feat" and c.cost > pool):
+            return []
+        if c.kind in EQUIP_KINDS and c.ultra and self.ultra_in_play(name):
+            return []
+        out = []
+        for u in self.units:
+            if u.side != side or u.pos < 0 or u.imprisoned:
+                continue
+            if c.kind in EQUIP_KINDS:
+                if getattr(u, c.kind):
+                    continue
+            elif c.kind == "upgrade":
+                if not (u.is_droid or "Bionic" in u.ch.tags) or len(u.upgrades) >= u.ch.upgrades:
+                    continue
+            elif c.kind == "feat":
+                if u.disabled or (u.turned and not self.innate(u, c)):
+                    continue
+                if c.cost > pool and c.cost > pool + self.feat_pool(u, c.feat or "any"):
+                    continue
+                if not self.feat_targets(u, c):
+                    continue
+            out.append(u.pos)
+        return out
+
+    def innate(self, u: Unit, c: Card) -> bool:
+        return (c.feat == "magic" and u.has("Magic Innate")) or (c.feat == "energy" and u.has("Energy Innate"))
+
+    def feat_targets(self, u: Unit, c: Card) -> list[int]:
+        key = (u.pos, c.range)
+        if self._occ is not None and key in self._feat_cache:
+            return self._feat_cache[key]
+        occ = self._occ if self._occ is not None else self.occupied_map()
+        out = [x.pos for x in self.units if x.pos >= 0 and x.side != u.side and manhattan(u.pos, x.pos) <= c.range
+               and self.sees(u, x.pos, x.flying, occ)]
+        if self._occ is not None:
+            self._feat_cache[key] = out
+        return out
+
+    def playable(self, side: int, h: int) -> bool:
+        name = self.hands[side][h]
+        c = self.card(side, name)
+        if self.phase == QUICK:
+            return c.kind == "quick" and self.quick_fits(side, c) and c.cost <= self.pool(side)
+        if c.kind == "quick" or (self.phase == SETUP and c.kind == "feat"):
+            return False
+        return bool(self.card_targets(side, c, name))
+
+    def quick_fits(self, side: int, c: Card) -> bool:
+        defender = self.unit_at(self.attack[2])
+        if c.cancel:
+            return bool(self.stack) and self.stack[-1][0] != side
+        if c.defense:
+            return defender is not None and defender.side == side
+        return side == self.units[self.attack[0]].side
+
+    # -- the contract --------------------------------------------------------------------------
+    @property
+    def current_player(self) -> int:
+        if self.phase == OVER:
+            return -1
+        if self.phase == SETUP or (self.phase in (CARD_TARGET, FEAT_TARGET) and self._saved_phase == SETUP):
+            return self.setup_side
+        if self.phase == QUICK:
+            return self.responder
+        return self.turn
+
+    def is_terminal(self) -> bool:
+        return self.phase == OVER
+
+    def returns(self) -> list[float]:
+        if self.winner in (0, 1):
+            return [1.0, -1.0] if self.winner == 0 else [-1.0, 1.0]
+        return [0.0, 0.0]
+
+    def can_activate(self, u: Unit) -> bool:
+        return u.on_map and not u.acted and not u.imprisoned and not u.disabled and not u.turned
+
+    def _legal_actions(self) -> list[int]:
+        """Computed with the occupancy map cached for this one call (sight lines read it often)."""
+        self._occ = self.occupied_map()
+        self._feat_cache: dict[tuple[int, int], list[int]] = {}
+        self._pools = [-1, -1]
+        try:
+            return self._legal_now()
+        finally:
+            self._occ = None
+
+    def _playable_cards(self, seat: int) -> list[int]:
+        verdict: dict[str, bool] = {}
+        return [A.PLAY + h for h, name in enumerate(self.hands[seat])
+                if verdict.setdefault(name, self.playable(seat, h))]
+
+    def _legal_now(self) -> list[int]:
+        p = self.phase
+        seat = self.current_player
+        rel = (lambda f: f) if seat == 0 else (lambda f: FIELDS - 1 - f)
+        out: list[int] = []
+        if p == OVER:
+            return out
+        if p in (SETUP, MAIN):
+            if p == MAIN:
+                out += [A.SELECT + u.slot for u in self.side_units(seat) if self.can_activate(u)]
+            out += self._playable_cards(seat)
+            out.append(A.END_TURN)
+        elif p == ACTIVE:
+            u = self.units[self.active]
+            stepping = self.step_targets(u)
+            out += sorted(A.STEP + rel(f) for f in stepping)
+            if self.over_another(u):
+                return sorted(out)
+            if self.can_attack(u):
+                for slot in range(A.ATTACK_SLOTS):
+                    out += sorted(A.ATTACK + slot * FIELDS + rel(f) for f in self.attack_targets(u, slot))
+            if u.has("Breach") and not u.turned and not u.disabled:
+                out += sorted(A.TARGET + rel(f) for f in NEIGHBOURS[u.pos]
+                              if (self.board.breachable[f] or self.board.door[f]) and f not in self.breached)
+            if u.steps == 0 and not u.charging and u.attacks_made == 0 and stepping:
+                out.append(A.CHARGE)
+            if not u.turned:
+                out += [A.FACE + d for d in range(8)]
+            out.append(A.END_ACT)
+            out.sort()
+        elif p == CARD_TARGET:
+            name = self.hands[seat][self.pending]
+            out += sorted(A.TARGET + rel(f) for f in self.card_targets(seat, self.card(seat, name), name))
+        elif p == FEAT_TARGET:
+            u = self.units[self.performer]
+            c = self.card(seat, self.hands[seat][self.pending])
+            out += sorted(A.TARGET + rel(f) for f in self.feat_targets(u, c))
+        elif p == QUICK:
+            out += self._playable_cards(seat)
+            out.append(A.PASS)
+        elif p == DISCARD:
+            out += [A.DISCARD + h for h in range(len(self.hands[seat]))]
+        return out
+
+    def _apply(self, action: int) -> None:
+        seat = self.current_player
+        p = self.phase
+        to_abs = (lambda f: f) if seat == 0 else (lambda f: FIELDS - 1 - f)
+        if action == A.END_TURN:
+            if p == SETUP:
+                self._finish_setup(seat)
+            else:
+                self._end_turn()
+        elif A.SELECT <= action < A.FACE:
+            u = next(x for x in self.side_units(seat) if x.slot == action - A.SELECT)
+            self.active = self.units.index(u)
+            u.steps, u.backward, u.charging, u.attacks_made = 0, False, False, 0
+            self.phase = ACTIVE
+        elif action < A.ATTACK:
+            self._step(self.units[self.active], to_abs(action))
+        elif action < A.TARGET:
+            slot, f = divmod(action - A.ATTACK, FIELDS)
+            self._declare_attack(self.units[self.active], slot, to_abs(f))
+        elif action < A.SELECT:
+            self._target(seat, to_abs(action - A.TARGET))
+        elif action < A.END_ACT:
+            u = self.units[self.active]
+            u.facing = A.to_dir(action - A.FACE, seat)
+            self._end_activation(u)
+        elif action == A.END_ACT:
+            self._end_activation(self.units[self.active])
+        elif action == A.CHARGE:
+            self.units[self.active].charging = True
+        elif A.PLAY <= action < A.DISCARD:
+            self._play(seat, action - A.PLAY)
+        elif A.DISCARD <= action < A.PASS:
+            self.hands[seat].pop(action - A.DISCARD)
+            self.discards[seat] += 1
+            if len(self.hands[seat]) <= self.game.config.hand_limit:
+                self._next_turn()
+        elif action == A.PASS:
+            self._pass_window()
+
+    # -- set-up and turns ----------------------------------------------------------------------
+    def _finish_setup(self, side: int) -> None:
+        """Book step 5: after paying for opening-hand cards, draw back up to 5."""
+        while len(self.hands[side]) < self.game.config.hand_limit and self.decks[side]:
+            self.hands[side].append(self.decks[side].pop())
+        if side == self.first:
+            self.setup_side = 1 - side
+        else:
+            self.turn = self.first
+            self._start_turn()
+
+    def _start_turn(self) -> None:
+        """Book: Player Turns 1-2 (power event, draw event), after the start-of-turn abilities."""
+        side = self.turn
+        self.phase = MAIN
+        for u in self.side_units(side):
+            if not u.on_map:
+                continue
+            u.acted = False
+            u.steps, u.backward, u.charging, u.attacks_made = 0, False, False, 0
+            if u.stun:
+                u.stun -= 1
+            if u.stasis:
+                u.stasis -= 1
+            if u.deprived:
+                u.deprived -= 1
+            if not u.disabled and not u.imprisoned:
+                u.turned = False
+            u.flying = u.has("Flight")
+            u.ethereal_off = False
+            if u.disarmed and not any(e.side != side and e.pos >= 0 and chebyshev(e.pos, u.pos) == 1
+                                      for e in self.units):
+                u.weapon, u.disarmed = u.disarmed, ""  # disengaged: the weapon comes back
+            if u.burning:
+                u.burning = False
+                self.damage(u, combat.fire_damage(self.rng.roll(6)))
+                if self.phase == OVER:
+                    return
+                if not u.on_map:
+                    continue
+            regen = u.param("Regenerate") + (self.card(side, u.standard).regenerate if u.standard else 0)
+            u.life = min(u.ch.life, u.life + regen)
+            for ability, keys in (("Recharge", ("electrical", "fuel", "alien")), ("Reload", ("ammunition",)),
+                                  ("Legacy", ("magic",))):
+                for k in keys:
+                    if u.has(ability) and k in u.ch.reserves:
+                        u.reserves[k] = min(u.ch.reserves[k], u.reserves[k] + u.param(ability))
+                        break
+            if u.is_droid:
+                if not self.controlled(u):
+                    u.powered_down, u.turned = True, True
+                elif u.powered_down and self.rng.roll(6) >= 4:
+                    u.powered_down, u.turned = False, u.stun > 0
+        for s in self.sources:
+            if s.side == side and self.source_usable(s):
+                s.points = min(s.max, s.points + 1)
+        if self.decks[side] and len(self.hands[side]) < HAND_SLOTS:
+            self.hands[side].append(self.decks[side].pop())
+
+    def controlled(self, u: Unit) -> bool:
+        """A robot droid is online only within range of a Minion Hub (every General; tripod tokens)."""
+        for o in self.units:
+            if o.side == u.side and o.on_map and not o.imprisoned and o is not u:
+                hub = o.param("Minion Hub") or (5 if o.ch.rank == "General" else 0)
+                if hub and chebyshev(o.pos, u.pos) <= hub:
+                    return True
+        return any(s.side == u.side and s.kind == "tripod" and s.pos >= 0 and s.life > 0
+                   and chebyshev(s.pos, u.pos) <= s.range for s in self.sources)
+
+    def _end_turn(self) -> None:
+        if len(self.hands[self.turn]) > self.game.config.hand_limit:
+            self.phase = DISCARD
+        else:
+            self._next_turn()
+
+    def _next_turn(self) -> None:
+        for u in self.side_units(self.turn):
+            u.acted = False
+        self.turn = 1 - self.turn
+        if self.turn == self.first:
+            self._end_round()
+            if self.phase == OVER:
+                return
+            self.round += 1
+        self._start_turn()
+
+    def _end_round(self) -> None:
+        sc = self.game.scenario
+        if sc.objective == "hold":
+            held = [sum(1 for u in self.side_units(s) if u.on_map and self.board.objective[u.pos]) for s in (0, 1)]
+            if held[0] != held[1]:
+                self.hold[0 if held[0] > held[1] else 1] += 1
+            for s in (0, 1):
+                if self.hold[s] >= sc.hold_points:
+                    return self._finish(s)
+        cap = self.game.config.rounds or sc.rounds
+        if self.round >= cap:
+            score = [(self.hold[s], self.harm_done(s)) for s in (0, 1)]
+            self._finish(2 if score[0] == score[1] else 0 if score[0] > score[1] else 1)
+        return None
+
+    def harm_done(self, side: int) -> float:
+        """Round-cap tiebreak (gap, ours): the enemy army's value destroyed, counting each character's
+        value times the fraction of its life lost; fair between armies of different totals."""
+        return round(sum(u.ch.value * (u.ch.life - u.life) / u.ch.life for u in self.side_units(1 - side)), 6)
+
+    def _finish(self, winner: int) -> None:
+        self.winner, self.phase, self.active = winner, OVER, -1
+        self.stack, self.attack = [], []
+        self.log("the game ends: " + ("a draw" if winner == 2 else f"player_{winner} wins"))
+
+    def _check_victory(self) -> None:
+        if self.phase == OVER:
+            return
+        sc = self.game.scenario
+        lost = []
+        for s in (0, 1):
+            army = [u for u in self.side_units(s) if u.on_map and not u.imprisoned]
+            gone = not army
+            if sc.objective == "defeat_general":
+                gone = gone or not any(u.ch.rank == "General" for u in army)
+            lost.append(gone)
+        if sc.objective == "rescue":
+            prisoner = self.units[-1]
+            if not prisoner.on_map:
+                lost[0] = True
+            elif not prisoner.imprisoned and self.board.escape[prisoner.pos]:
+                lost[1] = True
+        if lost[0] or lost[1]:
+            self._finish(2 if lost[0] and lost[1] else 1 if lost[0] else 0)
+
+    # -- activation ----------------------------------------------------------------------------
+    def _step(self, u: Unit, b: int) -> None:
+        a = u.pos
+        if is_backward(u.facing, direction(a, b)):
+            u.backward = True
+        strikers = self.free_strikers(u, a, b)
+        u.pos = b
+        u.steps += 1
+        for s in self.sources:
+            if s.kind == "crystal" and s.bearer < 0 and s.pos == b:
+                s.pos, s.bearer = -1, self.units.index(u)
+                self.log(f"{u.name} picks up a crystal")
+        for e in strikers:
+            if not u.on_map or self.phase == OVER:
+                break
+            spec = next(s for s in e.ch.attacks if s.kind == "melee" and self.attackable(e, s, u))
+            self.log(f"{e.name} gets a free strike")
+            combat.resolve(self, e, spec, e.ch.attacks.index(spec), u.pos, free_strike=True)
+        if self.phase == OVER:
+            return
+        if u.on_map and self.game.scenario.objective == "rescue":
+            prisoner = self.units[-1]
+            if prisoner.imprisoned and prisoner.on_map and u.side == 0 and chebyshev(u.pos, prisoner.pos) == 1:
+                prisoner.imprisoned, prisoner.acted = False, True
+                prisoner.turned = False
+                self.log(f"{u.name} frees {prisoner.name}")
+            self._check_victory()
+        if not u.on_map and self.phase != OVER:
+            self.phase, self.active = MAIN, -1
+
+    def _declare_attack(self, u: Unit, slot: int, f: int) -> None:
+        spec = combat.attack_spec(u, slot)
+        assert spec is not None
+        target = self.unit_at(f)
+        single = target is not None and not {"Explosive", "Front Arch", "Linear"} & spec.tags.keys()
+        self.attack = [self.units.index(u), slot, f]
+        if single and any(self.playable_quick(target.side, h) for h in range(len(self.hands[target.side]))):
+            self.phase, self.responder = QUICK, target.side
+            return
+        self._resolve_attack()
+
+    def playable_quick(self, side: int, h: int) -> bool:
+        saved = self.phase
+        self.phase = QUICK
+        try:
+            return self.playable(side, h)
+        finally:
+            self.phase = saved
+
+    def _pass_window(self) -> None:
+        """A pass closes the window: the stack resolves last-played-first, then the attack is rolled."""
+        att_bonus = def_bonus = 0
+        cancelled = False
+        for side, name in reversed(self.stack):
+            if cancelled:
+                cancelled = False
+                self.log(f"{name} is cancelled")
+                continue
+            c = self.card(side, name)
+            if c.cancel:
+                cancelled = True
+            else:
+                def_bonus += c.defense
+                att_bonus += c.offense
+        self.stack = []
+        self._resolve_attack(att_bonus, def_bonus)
+
+    def _resolve_attack(self, att_bonus: int = 0, def_bonus: int = 0) -> None:
+        ui, slot, f = self.attack
+        u = self.units[ui]
+        spec = combat.attack_spec(u, slot)
+        self.phase, self.responder, self.attack = ACTIVE, -1, []
+        if spec.cost is not None:
+            u.reserves[spec.cost.reserve] -= spec.cost.amount
+        if u.pos != f:
+            u.facing = direction(u.pos, f)
+        if spec.kind == "melee" and u.flying and not (self.unit_at(f) and self.unit_at(f).flying):
+            u.flying = False  # an innate flyer lands to strike a grounded character
+        if u.has("Ethereal"):
+            u.ethereal_off = True
+        u.attacks_made += 1
+        if "Explosive" in spec.tags:
+            if self.board.breachable[f] and f not in self.breached:
+                self.breached.add(f)
+                self.log(f"{u.name} blasts a breach")
+            for g, ring in combat.explosion_rings(f, spec.tags["Explosive"] or 0):
+                if self.phase == OVER or not u.on_map:
+                    break
+                if g != u.pos and (self.unit_at(g) or self.token_at(g)):
+                    target = self.unit_at(g)
+                    if target is None or self.attackable(u, spec, target):
+                        combat.resolve(self, u, spec, slot, g, ring=ring)
+        elif "Linear" in spec.tags:
+            for g in self.line_fields(u.pos, f, spec.range):
+                x = self.unit_at(g)
+                if self.phase != OVER and u.on_map and x is not None and self.attackable(u, spec, x):
+                    combat.resolve(self, u, spec, slot, g)
+        elif "Front Arch" in spec.tags:
+            d = direction(u.pos, f)
+            for g in sorted(front(u.pos, d)):
+                x = self.unit_at(g)
+                if self.phase != OVER and u.on_map and x is not None and x.side != u.side and \
+                        self.attackable(u, spec, x) and not self.board.level_line(u.pos, g):
+                    combat.resolve(self, u, spec, slot, g)
+        else:
+            combat.resolve(self, u, spec, slot, f, att_bonus=att_bonus, def_bonus=def_bonus)
+        if self.phase == OVER:
+            return
+        if not u.on_map:
+            self.phase, self.active = MAIN, -1
+            return
+        if not u.has("Empowered") and not any(self.attack_targets(u, k) for k in range(A.ATTACK_SLOTS)):
+            self._end_activation(u)
+
+    def _end_activation(self, u: Unit) -> None:
+        if u.attacks_made and not u.has("Empowered"):
+            u.turned = True  # attacking turns the character (at the end, so Dual Attack / Multi-Shot can go on)
+        if u.charging and not u.has("Double Movement") and not u.has("Charge Attack"):
+            u.turned = True
+        u.acted = True
+        if u.is_droid and not self.controlled(u):
+            u.powered_down, u.turned = True, True
+            self.log(f"{u.name} is out of control range and powers down")
+        self.phase, self.active = MAIN, -1
+
+    # -- cards ---------------------------------------------------------------------------------
+    def _play(self, side: int, h: int) -> None:
+        name = self.hands[side][h]
+        c = self.card(side, name)
+        if self.phase == QUICK:
+            self.pay(side, c.cost)
+            self.hands[side].pop(h)
+            self.discards[side] += 1
+            self.stack.append([side, name])
+            self.log(f"player_{side} plays {name}")
+            attacker_side = self.units[self.attack[0]].side
+            other = attacker_side if side != attacker_side else 1 - attacker_side
+            if any(self.playable(other, k) for k in range(len(self.hands[other]))):
+                self.responder = other
+            else:
+                self._pass_window()
+            return
+        self.pending = h
+        self._saved_phase = self.phase
+        self.phase = CARD_TARGET
+
+    def _target(self, side: int, f: int) -> None:
+        if self.phase == ACTIVE:
+            u = self.units[self.active]
+            self.breached.add(f)
+            self.log(f"{u.name} breaches a way through")
+            u.turned = True
+            self._end_activation(u)
+            return
+        name = self.hands[side][self.pending]
+        c = self.card(side, name)
+        back = self._saved_phase
+        if self.phase == CARD_TARGET:
+            u = self.unit_at(f)
+            if c.kind == "feat":
+                self.performer, self.phase = self.units.index(u), FEAT_TARGET
+                return
+            self.pay(side, c.cost)
+            self.hands[side].pop(self.pending)
+            self.log(f"player_{side} plays {name} on {u.name}")
+            if c.kind in EQUIP_KINDS:
+                setattr(u, c.kind, name)
+                u.life = min(u.ch.life, u.life + c.heal)
+            elif c.kind == "upgrade":
+                u.upgrades.append(name)
+            else:
+                u.enh_off += c.offense
+                u.enh_def += c.defense
+                self.discards[side] += 1
+            self.phase, self.pending = back, -1
+            return
+        performer, target = self.units[self.performer], self.unit_at(f)
+        self.pay(side, c.cost, performer, c.feat or "any")
+        self.hands[side].pop(self.pending)
+        self.discards[side] += 1
+        self.phase, self.pending, self.performer = back, -1, -1
+        if not self.innate(performer, c):
+            performer.turned = True
+        self.resolve_feat(performer, c, name, target)
+
+    def resolve_feat(self, u: Unit, c: Card, name: str, target: Unit) -> bool:
+        """Feat roll: 2d6 + familiarity against the target's 2d6 + the same familiarity (gap, ours);
+        double one fails, double six succeeds; a Specialist needs no roll for energy feats."""
+        fam = (lambda x: x.ch.magic) if c.feat == "magic" else (lambda x: x.ch.energy) if c.feat == "energy" \
+            else (lambda x: max(x.ch.magic, x.ch.energy))
+        specialist = c.feat == "energy" and any(u.has(s) for s in
+                                                ("Electronic Specialist", "Mechanical Specialist", "Alien Specialist"))
+        if specialist:
+            ok = True
+        else:
+            a, b = self.rng.roll(6), self.rng.roll(6)
+            r1, r2 = self.rng.roll(6), self.rng.roll(6)
+            ok = (a, b) != (1, 1) and ((a, b) == (6, 6) or a + b + fam(u) > r1 + r2 + fam(target))
+        self.log(f"{u.name} performs {name} on {target.name}: {'success' if ok else 'fails'}")
+        if ok:
+            if c.stun:
+                target.stun, target.turned = 2, True
+            if c.damage:
+                self.damage(target, c.damage)
+        return ok
+
+    # -- saving --------------------------------------------------------------------------------
+    def _to_dict(self) -> dict[str, Any]:
+        return {
+            "units": [u.to_dict() for u in self.units],
+            "sources": [s.to_dict() for s in self.sources],
+            "hands": [list(h) for h in self.hands],
+            "decks": [list(d) for d in self.decks],
+            "discards": list(self.discards),
+            "breached": sorted(self.breached),
+            "phase": self.phase, "turn": self.turn, "round": self.round, "first": self.first,
+            "setup_side": self.setup_side, "active": self.active, "pending": self.pending,
+            "performer": self.performer, "stack": [list(x) for x in self.stack], "attack": list(self.attack),
+            "responder": self.responder, "hold": list(self.hold), "winner": self.winner,
+            "saved_phase": self._saved_phase, "events": list(self.events),
+        }
+
+    def _from_dict(self, d: dict[str, Any]) -> None:
+        self.units = [Unit.from_dict(x) for x in d["units"]]
+        self.sources = [Source.from_dict(x) for x in d["sources"]]
+        self.hands = [list(map(str, h)) for h in d["hands"]]
+        self.decks = [list(map(str, x)) for x in d["decks"]]
+        self.discards = [int(x) for x in d["discards"]]
+        self.breached = {int(x) for x in d["breached"]}
+        for k in ("phase", "turn", "round", "first", "setup_side", "active", "pending", "performer",
+                  "responder", "winner"):
+            setattr(self, k, int(d[k]))
+        self.stack = [[int(s), str(n)] for s, n in d["stack"]]
+        self.attack = [int(x) for x in d["attack"]]
+        self.hold = [int(x) for x in d["hold"]]
+        self._saved_phase = int(d["saved_phase"])
+        self.events = list(map(str, d["events"]))
+
+    def _check_consistency(self) -> None:
+        sc = self.game.scenario
+        expected = [n for army in sc.armies for n in army] + ([sc.prisoner] if sc.prisoner else [])
+        if [u.name for u in self.units] != expected:
+            raise ValueError("the units do not match the scenario's armies")
+        places = [(side, i) for side, army in enumerate(sc.armies) for i in range(len(army))]
+        places += [(0, len(sc.armies[0]))] if sc.prisoner else []
+        if [(u.side, u.slot) for u in self.units] != places:
+            raise ValueError("a unit's side and slot are its army and its place in that army's list")
+        seen: set[int] = set()
+        flyer_at = -1
+        if self.phase == ACTIVE and 0 <= self.active < len(self.units) and self.units[self.active].flying:
+            flyer_at = self.units[self.active].pos
+            if sum(1 for u in self.units if u.pos == flyer_at) > 2:
+                raise ValueError("three pawns on one space")
+        for u in self.units:
+            if not -1 <= u.pos < FIELDS or not 0 <= u.facing < 8:
+                raise ValueError(f"{u.name}: position or facing out of range")
+            if u.on_map:
+                if self.board.solid(u.pos, self.breached):
+                    raise ValueError(f"{u.name}: a pawn in a wall")
+                if u.pos in seen and u.pos != flyer_at:
+                    raise ValueError(f"{u.name}: two pawns on one space")
+                seen.add(u.pos)
+                if not 1 <= u.life <= u.ch.life:
+                    raise ValueError(f"{u.name}: life {u.life} outside 1..{u.ch.life}")
+            elif u.life != 0:
+                raise ValueError(f"{u.name}: off the board but alive")
+            for k, v in u.reserves.items():
+                if k not in u.ch.reserves or not 0 <= v <= u.ch.reserves[k]:
+                    raise ValueError(f"{u.name}: reserve {k}={v} outside its maximum")
+            if min(u.stun, u.stasis, u.deprived, u.steps, u.attacks_made) < 0:
+                raise ValueError(f"{u.name}: a negative counter")
+            if len(u.upgrades) > u.ch.upgrades:
+                raise ValueError(f"{u.name}: more upgrades than allowed")
+        for s in self.sources:
+            if not 0 <= s.points <= s.max or not -1 <= s.bearer < len(self.units) or not -1 <= s.pos < FIELDS:
+                raise ValueError("a power source out of range")
+            if s.pos >= 0 and s.token and s.life > 0 and s.pos in seen and s.pos != flyer_at:
+                raise ValueError("a power token shares a space with a pawn")
+        if not 0 <= self.phase <= OVER or self.turn not in (0, 1) or self.round < 1:
+            raise ValueError("phase, turn or round out of range")
+        if (self.phase == OVER) != (self.winner in (0, 1, 2)):
+            raise ValueError("the winner does not fit the phase")
+        if self.phase == ACTIVE and not (0 <= self.active < len(self.units) and self.units[self.active].on_map
+                                         and self.units[self.active].side == self.turn):
+            raise ValueError("the active character does not fit the activation phase")
+        if self.phase in (CARD_TARGET, FEAT_TARGET) and not 0 <= self.pending < len(self.hands[self.current_player]):
+            raise ValueError("the pending card is not in the hand")
+        if self.phase == FEAT_TARGET and not 0 <= self.performer < len(self.units):
+            raise ValueError("the feat performer is missing")
+        if self.phase == QUICK and (len(self.attack) != 3 or self.responder not in (0, 1)):
+            raise ValueError("a quick window without an attack")
+        if self.phase == DISCARD and len(self.hands[self.turn]) <= self.game.config.hand_limit:
+            raise ValueError("a discard event with nothing to discard")
+        if any(len(h) > HAND_SLOTS for h in self.hands):
+            raise ValueError("a hand above 8 cards")
+        if self.first not in (0, 1) or self.setup_side not in (0, 1) or self._saved_phase not in (SETUP, MAIN):
+            raise ValueError("first player, set-up side or saved phase out of range")
+        if (self.active != -1) != (self.phase in (ACTIVE, QUICK)):
+            raise ValueError("an active character outside an activation")
+        if self.phase not in (CARD_TARGET, FEAT_TARGET) and (self.pending != -1 or self.performer != -1):
+            raise ValueError("a pending card outside card targeting")
+        if self.phase != QUICK and (self.stack or self.attack or self.responder != -1):
+            raise ValueError("a quick-window stack outside a quick window")
+        for side in (0, 1):
+            deck = self.game.content.decks[self.game.scenario.factions[side]]
+            for u in self.side_units(side):
+                for c in (u.weapon, u.armor, u.standard, u.disarmed, *u.upgrades):
+                    if c and c not in deck:
+                        raise ValueError(f"{u.name}: unknown card {c!r}")
+            if any(c not in deck for c in self.hands[side] + self.decks[side]):
+                raise ValueError(f"player_{side}: a card not in the faction deck")
+
+    # -- views ---------------------------------------------------------------------------------
+    def observation(self, player: int) -> np.ndarray:
+        from ultimata.envs.ultra_war.observation import observe
+
+        return observe(self, player)
+
+    def action_to_string(self, action: int) -> str:
+        seat = max(self.current_player, 0)
+        return A.describe(action, seat)
+
+    def render_text(self, viewer: int | None = None) -> str:
+        from ultimata.envs.ultra_war.text import render
+
+        return render(self, viewer)

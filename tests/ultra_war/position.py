@@ -1,0 +1,41 @@
+"""Set positions for rule tests: chosen pawns on a scenario's map, no power sources, forced dice."""
+
+from __future__ import annotations
+
+from ultimata.envs.core.rng import ScriptedRng
+from ultimata.envs.ultra_war.game import UltraWarGame
+from ultimata.envs.ultra_war.geometry import field
+from ultimata.envs.ultra_war.state import MAIN, UltraWarState
+from ultimata.envs.ultra_war.units import Unit
+
+N, NE, E, SE, S, SW, W, NW = range(8)
+
+
+def position(pawns: list[tuple[str, int, tuple[int, int], int]], scenario: str = "street_clash",
+             rolls: tuple[int, ...] = (), **config) -> UltraWarState:
+    """pawns: (character, side, (row, col), facing). The state is in player_0's main phase."""
+    game = UltraWarGame.from_config({"scenario": scenario, "first_player": "player_0", **config})
+    st = game.new_initial_state(ScriptedRng(seed=7))
+    slots = [0, 0]
+    st.units = []
+    for name, side, (r, c), facing in pawns:
+        u = Unit(name, side, slots[side])
+        slots[side] += 1
+        u.pos, u.facing = field(r, c), facing
+        st.units.append(u)
+    st.sources = []
+    st.hands = [[], []]
+    st.phase, st.turn, st.round = MAIN, 0, 1
+    st.rng = ScriptedRng(list(rolls), seed=3)
+    st._mask = None
+    return st
+
+
+def at(st: UltraWarState, r: int, c: int) -> Unit:
+    u = st.unit_at(field(r, c))
+    assert u is not None
+    return u
+
+
+def force(st: UltraWarState, *rolls: int) -> None:
+    st.rng = ScriptedRng(list(rolls), seed=3)

@@ -1,0 +1,487 @@
+"""One test per glossary ability (book: Ability and Terminology Glossary), each on a set position."""
+
+from __future__ import annotations
+
+from tests.ultra_war.position import E, N, S, W, force, position
+from ultimata.envs.ultra_war import actions as A
+from ultimata.envs.ultra_war import combat
+from ultimata.envs.ultra_war.content import AttackSpec
+from ultimata.envs.ultra_war.geometry import field
+from ultimata.envs.ultra_war.units import Source
+
+
+def give(u, **abilities):
+    u.ch = u.ch.model_copy(update={"abilities": {**u.ch.abilities, **abilities}})
+
+
+def with_tags(spec: AttackSpec, **tags) -> AttackSpec:
+    return spec.model_copy(update={"tags": {**spec.tags, **tags}})
+
+
+def duel(att="Sir Gareth", dfn="Maxian Trooper", facing=W):
+    st = position([(att, 0, (6, 3), E), (dfn, 1, (6, 4), facing), ("Justice", 0, (11, 11), N),
+                   ("Vegron", 1, (0, 0), S)])
+    return st, st.units[0], st.units[1]
+
+
+def score(st, u, d, spec=None):
+    return combat.attack_score(st, u, spec or u.ch.attacks[0], d.pos, d)
+
+
+def test_acid_rolls_4_to_6_per_equipment_to_discard_it():
+    st, u, d = duel(dfn="Acid Spitter")
+    d.weapon, d.armor = "Maxian Blade", "Chitin Plate"
+    force(st, 1, 2, 1, 1, 4, 3)  # 3 + 5 = 8 vs 2 + 3 + 1 + 1 = 7 -> 1 damage, then a d6 per equipment
+    combat.resolve(st, u, with_tags(u.ch.attacks[0], Acid=None), 0, d.pos)
+    assert d.weapon == "" and d.armor == "Chitin Plate"
+
+
+def test_affiliate_mod_adds_to_base_stats_of_the_same_faction():
+    st, u, d = duel(dfn="Maxian Trooper")
+    assert combat.base_defense(st, d, False) == 3 + 1  # Vegron active: Legion +1
+    assert combat.base_offense(st, u) == 4  # Justice's ability is Attack Bonus, not a mod
+
+
+def test_area_of_effect_explosive_attacks_everyone_in_the_area():
+    rings = combat.explosion_rings(field(5, 5), 1)
+    assert len(rings) == 9 and rings[0] == (field(5, 5), 0)
+
+
+def test_armor_pierce_ignores_armor():
+    st, u, d = duel()
+    d.armor = "Chitin Plate"
+    assert combat.base_defense(st, d, False) - combat.base_defense(st, d, True) == 1
+
+
+def test_attack_initiative_rolls_three_dice_keeping_the_best_two():
+    st, u, d = duel(att="Vegron", dfn="Vigil Droid")
+    st.units[3].pos = -1
+    force(st, 1, 6, 5, 1, 1)
+    total, kept = combat.roll_pair(st, 3)
+    assert kept == [6, 5] and total == 11
+
+
+def test_defense_initiative_gives_the_defender_three_dice():
+    st, u, d = duel(dfn="Brick")
+    assert combat.defense_dice(u, u.ch.attacks[0], d, False) == 3
+
+
+def test_initiative_is_both_attack_and_defense_initiative():
+    st, u, d = duel(att="Vegron", dfn="Vegron")
+    assert combat.defense_dice(u, u.ch.attacks[0], d, False) == 3
+
+
+def test_attack_support_plus_one_per_other_supporter_engaged_to_the_target():
+    st = position([("Squire Wren", 0, (6, 3), E), ("Squire Wren", 0, (5, 4), S), ("Maxian Trooper", 1, (6, 4), W),
+                   ("Justice", 0, (11, 11), N), ("Vegron", 1, (0, 0), S)])
+    assert score(st, st.units[0], st.units[2]) == 3 + 1
+
+
+def test_defense_support_plus_one_per_other_supporter_engaged_to_the_attacker():
+    st = position([("Sir Gareth", 1, (6, 4), W), ("Sir Gareth", 1, (5, 3), S), ("Maxian Trooper", 0, (6, 3), E),
+                   ("Justice", 0, (11, 11), N), ("Vegron", 1, (0, 0), S)])
+    force(st, 6, 6, 1, 2, 1)  # 12 + 3 = 15 vs 3 + 4 + 1 (support) = 8 -> 7 + critical d6 1 = 8
+    dealt = combat.resolve(st, st.units[2], st.units[2].ch.attacks[0], 0, field(6, 4))
+    assert dealt == 8
+
+
+def test_back_stab_immunity_blocks_the_back_stab():
+    st, u, d = duel(facing=E)
+    assert combat.is_back_stab(u, d)
+    give(d, **{"Back Stab Immunity": None})
+    assert not combat.is_back_stab(u, d)
+
+
+def test_breach_opens_a_breachable_wall_and_turns_the_character():
+    st = position([("Brick", 0, (9, 2), N), ("David Barrett", 0, (11, 11), N), ("Edward Blackstone", 1, (0, 0), S)],
+                  scenario="stone_corp_lab" if False else "relay_hold")
+    st.units[0].ch = st.units[0].ch  # Brick has Breach
+    st.units[0].pos = field(9, 3)
+    st.apply(A.SELECT)
+    assert A.TARGET + field(9, 4) in st.legal_actions()  # e3 is a breachable wall
+    st.apply(A.TARGET + field(9, 4))
+    assert field(9, 4) in st.breached and st.units[0].turned
+
+
+def test_charge_attack_moves_two_extra_and_may_still_attack():
+    st = position([("Warlord Kragg", 0, (11, 5), N), ("Maxian Trooper", 1, (5, 5), S), ("Vegron", 1, (0, 0), S)])
+    assert st.allowance(st.units[0], False) == 4
+    st.apply(A.SELECT)
+    st.apply(A.CHARGE)
+    assert st.allowance(st.units[0], False) == 6 and st.can_attack(st.units[0])
+
+
+def test_double_movement_charges_without_turning():
+    st = position([("Justice", 0, (11, 5), N), ("Vegron", 1, (0, 0), S)])
+    give(st.units[0], **{"Double Movement": None})
+    st.apply(A.SELECT)
+    st.apply(A.CHARGE)
+    st.apply(A.END_ACT)
+    assert not st.units[0].turned
+
+
+def test_directed_ranged_attack_ignores_sight_and_nullifies_defense_initiative():
+    st = position([("Fogg", 0, (5, 4), E), ("Maxian Trooper", 1, (5, 7), W), ("Justice", 0, (11, 11), N),
+                   ("Vegron", 1, (0, 0), S)])
+    fogg, d = st.units[0], st.units[1]
+    assert not st.target_ok(fogg, 1, d.pos)
+    fogg.ch = fogg.ch.model_copy(update={"attacks": [fogg.ch.attacks[0], with_tags(fogg.ch.attacks[1], Directed=None)]})
+    assert st.target_ok(fogg, 1, d.pos)
+
+
+def test_dual_attack_attacks_twice():
+    st, u, d = duel()
+    give(u, **{"Dual Attack": None})
+    u.attacks_made = 1
+    assert st.can_attack(u)
+
+
+def test_empowered_does_not_turn_to_attack_and_may_move_after():
+    st = position([("Ghost", 0, (6, 3), E), ("Maxian Trooper", 1, (6, 4), W), ("Kane", 0, (11, 11), N),
+                   ("Vegron", 1, (0, 0), S)])
+    st.apply(A.SELECT)
+    force(st, 1, 2, 1, 2)
+    st.apply(A.ATTACK + field(6, 4))
+    assert not st.units[0].turned and st.step_targets(st.units[0])
+
+
+def test_energy_attack_is_a_tag_other_rules_read():
+    st = position([("Shock Trooper", 0, (6, 3), E), ("Maxian Trooper", 1, (6, 4), W),
+                   ("Edward Blackstone", 0, (11, 11), N), ("Vegron", 1, (0, 0), S)], scenario="relay_hold")
+    assert "Energy Attack" in st.units[0].ch.attacks[1].tags
+
+
+def test_energy_innate_performs_energy_feats_without_turning():
+    st = position([("Spark", 0, (9, 5), N), ("Vegron", 1, (6, 5), S), ("Kane", 0, (11, 11), N)],
+                  scenario="relay_hold")
+    assert st.innate(st.units[0], st.card(1, "Overload"))
+
+
+def test_magic_innate_performs_magic_feats_without_turning():
+    st = position([("Skydas", 0, (9, 5), N), ("Vegron", 1, (6, 5), S), ("Justice", 0, (11, 11), N)])
+    st.hands[0] = ["Holy Fire"]
+    st.apply(A.PLAY)
+    st.apply(A.TARGET + field(9, 5))
+    force(st, 6, 6, 1, 1)
+    st.apply(A.TARGET + field(6, 5))
+    assert not st.units[0].turned and st.units[0].reserves["magic"] == 3  # paid from her own reserve
+
+
+def test_magic_transfer_helps_pay_for_a_neighbours_feat():
+    st = position([("Justice", 0, (9, 5), N), ("Skydas", 0, (9, 6), N), ("Vegron", 1, (6, 5), S)])
+    st.hands[0] = ["Holy Fire"]
+    assert st.feat_pool(st.units[0], "magic") == 5
+    st.apply(A.PLAY)
+    st.apply(A.TARGET + field(9, 5))
+    force(st, 6, 6, 1, 1)
+    st.apply(A.TARGET + field(6, 5))
+    assert st.units[1].reserves["magic"] == 3
+
+
+def test_equip_weapon_cards_grant_their_attack_only_when_equipped():
+    st, u, d = duel()
+    assert combat.attack_spec(u, 2) is None
+    u.weapon = "Knight's Sword"
+    assert combat.attack_spec(u, 2).bonus == 1
+
+
+def test_exterior_maps_are_marked():
+    st, _, _ = duel()
+    assert st.board.spec.exterior
+
+
+def test_feat_rolls_add_familiarity():
+    st = position([("Skydas", 0, (9, 5), N), ("Vegron", 1, (6, 5), S), ("Justice", 0, (11, 11), N)])
+    force(st, 3, 3, 4, 4)  # 6 + 4 = 10 against 8 + 3 = 11: fails
+    assert not st.resolve_feat(st.units[0], st.card(0, "Holy Fire"), "Holy Fire", st.units[1])
+    force(st, 4, 4, 4, 4)  # 12 against 11
+    assert st.resolve_feat(st.units[0], st.card(0, "Holy Fire"), "Holy Fire", st.units[1])
+
+
+def test_fire_marks_a_damaged_character_burning():
+    st, u, d = duel(dfn="Vegron")
+    force(st, 6, 5, 1, 1, 1)
+    combat.resolve(st, u, with_tags(u.ch.attacks[0], Fire=None), 0, d.pos)
+    assert d.burning
+
+
+def test_reserves_pay_attack_costs():
+    st = position([("Tristan the Bowman", 0, (9, 2), N), ("Maxian Trooper", 1, (3, 2), S), ("Justice", 0, (11, 11), N),
+                   ("Vegron", 1, (0, 0), S)])
+    st.apply(A.SELECT)
+    force(st, 1, 2, 1, 2)
+    st.apply(A.ATTACK + 144 + field(3, 2))
+    assert st.units[0].reserves["ammunition"] == 5
+
+
+def test_ethereal_is_hit_only_by_magical_attacks_and_loses_it_when_attacking():
+    st, u, d = duel(dfn="Void Shade")
+    assert not st.target_ok(u, 0, d.pos)
+    d.ethereal_off = True
+    assert st.target_ok(u, 0, d.pos)
+
+
+def test_flight_crosses_level_lines_and_obstructions():
+    st = position([("Rayna", 0, (4, 2), N), ("Kane", 0, (11, 11), N), ("Warlord Kragg", 1, (0, 11), S)],
+                  scenario="rooftop_rescue")
+    assert st.can_enter(st.units[0], field(4, 2), field(3, 2))
+
+
+def test_free_strike_movement_never_draws_free_strikes():
+    st, u, d = duel(att="Squire Wren", facing=N)
+    assert st.free_strikers(u, u.pos, field(7, 2)) == []
+
+
+def test_front_arch_attacks_three_consecutive_front_spaces():
+    st = position([("Sir Gareth", 0, (6, 3), E), ("Maxian Trooper", 1, (5, 4), S), ("Acid Spitter", 1, (6, 4), W),
+                   ("Void Shade", 1, (7, 4), N), ("Justice", 0, (11, 11), N), ("Vegron", 1, (0, 0), S)])
+    st.units[3].ethereal_off = True
+    st.active = 0
+    st.attack = [0, 1, field(6, 4)]
+    force(st, *([1, 2, 1, 2] * 3))
+    st._resolve_attack()
+    assert sum("attacks (Sweep)" in e for e in st.events) == 3
+
+
+def test_gigantic_blocks_sight_even_for_flyers():
+    st = position([("Rayna", 0, (5, 1), E), ("Sir Gareth", 1, (5, 2), W), ("Maxian Trooper", 1, (5, 4), W),
+                   ("Justice", 0, (11, 11), N), ("Vegron", 1, (0, 0), S)])
+    rayna, gareth = st.units[0], st.units[1]
+    gareth.pos = field(5, 3)
+    assert st.target_ok(rayna, 1, field(5, 4))
+    gareth.ch = gareth.ch.model_copy(update={"tags": ["Gigantic"]})
+    assert not st.target_ok(rayna, 1, field(5, 4))
+
+
+def test_kamikaze_defeats_the_attacker_after_the_attack():
+    st, u, d = duel()
+    force(st, 1, 2, 1, 2)
+    combat.resolve(st, u, with_tags(u.ch.attacks[0], Kamikaze=None), 0, d.pos)
+    assert not u.on_map
+
+
+def test_legacy_adds_magic_at_the_start_of_the_turn():
+    st = position([("Skydas", 0, (9, 5), N), ("Justice", 0, (11, 11), N), ("Vegron", 1, (0, 0), S)])
+    give(st.units[0], Legacy=2)
+    st.units[0].reserves["magic"] = 1
+    st.turn = 1
+    st._next_turn()
+    assert st.units[0].reserves["magic"] == 3
+
+
+def test_line_of_sight_is_blocked_by_characters_for_grounded_shooters():
+    st = position([("Fogg", 0, (2, 2), E), ("Sir Gareth", 1, (2, 3), W), ("Maxian Trooper", 1, (2, 5), W),
+                   ("Justice", 0, (11, 11), N), ("Vegron", 1, (0, 0), S)])
+    assert not st.target_ok(st.units[0], 1, field(2, 5))
+
+
+def test_magical_attack_hits_ethereal():
+    st, u, d = duel(att="Void Shade", dfn="Void Shade")
+    assert st.target_ok(u, 0, d.pos)
+
+
+def test_martial_adds_to_melee_attacks():
+    st, u, d = duel()
+    assert score(st, u, d) == 4 + 1
+
+
+def test_specialist_succeeds_on_energy_feats_without_a_roll():
+    st = position([("Edward Blackstone", 0, (9, 5), N), ("Vegron", 1, (6, 5), S)], scenario="relay_hold")
+    force(st, 1, 1, 6, 6)
+    assert st.resolve_feat(st.units[0], st.card(0, "Tesla Arc"), "Tesla Arc", st.units[1])
+
+
+def test_minion_hub_range_controls_droids():
+    st = position([("Edward Blackstone", 0, (5, 5), N), ("Vigil Droid", 0, (11, 11), N), ("Fogg", 1, (0, 0), S)],
+                  scenario="relay_hold")
+    assert st.units[0].param("Minion Hub") == 6 and st.controlled(st.units[1])
+    st.units[1].pos = field(11, 0)
+    st.units[0].pos = field(0, 11)
+    assert not st.controlled(st.units[1])
+
+
+def test_tripod_range_controls_droids():
+    st = position([("Edward Blackstone", 0, (0, 11), N), ("Vigil Droid", 0, (11, 0), N), ("Fogg", 1, (0, 0), S)],
+                  scenario="relay_hold")
+    st.sources = [Source(0, "tripod", 0)]
+    st.sources[0].pos = field(10, 1)
+    assert st.controlled(st.units[1])
+
+
+def test_morale_gives_attack_support_to_the_army():
+    st, u, d = duel()
+    st.units[2].ch = st.units[2].ch.model_copy(update={"general_ability": {"Morale": None}})
+    st.units.append(st.units[2])  # keep Justice as general
+    assert st.morale(0)
+
+
+def test_movement_deprivation_halves_movement_but_not_for_flyers():
+    st, u, d = duel()
+    u.deprived = 1
+    assert st.movement(u) == 2
+
+
+def test_deviate_is_not_a_known_ability_so_content_cannot_use_it():
+    from ultimata.envs.ultra_war.content import ABILITIES, ATTACK_TAGS
+
+    assert "Deviate" not in ABILITIES and "Deviate" not in ATTACK_TAGS
+
+
+def test_powered_down_droid_has_defense_zero_and_cannot_act():
+    st = position([("Vigil Droid", 0, (6, 3), E), ("Edward Blackstone", 0, (11, 11), N), ("Fogg", 1, (0, 0), S)],
+                  scenario="relay_hold")
+    st.units[0].powered_down = True
+    assert combat.base_defense(st, st.units[0], False) == 0 and not st.can_activate(st.units[0])
+
+
+def test_power_down_attack_applies_the_status_to_droids_instead_of_damage():
+    st = position([("Fogg", 0, (6, 3), E), ("Vigil Droid", 1, (6, 4), W), ("Kane", 0, (11, 11), N),
+                   ("Edward Blackstone", 1, (0, 0), S)], scenario="relay_hold")
+    force(st, 6, 5, 1, 2)
+    combat.resolve(st, st.units[0], with_tags(st.units[0].ch.attacks[0], **{"Power Down": None}), 0, field(6, 4))
+    assert st.units[1].powered_down and st.units[1].life == 4
+
+
+def test_recharge_adds_energy_at_the_start_of_the_turn():
+    st = position([("Spark", 0, (9, 5), N), ("Kane", 0, (11, 11), N), ("Vegron", 1, (0, 0), S)])
+    st.units[0].reserves["electrical"] = 1
+    st.turn = 1
+    st._next_turn()
+    assert st.units[0].reserves["electrical"] == 2
+
+
+def test_regenerate_heals_at_the_start_of_the_turn():
+    st = position([("Kane", 0, (11, 11), N), ("Vegron", 1, (0, 0), S)])
+    st.units[0].life = 5
+    st.turn = 1
+    st._next_turn()
+    assert st.units[0].life == 6
+
+
+def test_reload_adds_ammunition_at_the_start_of_the_turn():
+    st = position([("David Barrett", 0, (11, 11), N), ("Vegron", 1, (0, 0), S)])
+    st.units[0].reserves["ammunition"] = 2
+    st.turn = 1
+    st._next_turn()
+    assert st.units[0].reserves["ammunition"] == 3
+
+
+def test_sneak_attack_plus_two_and_no_defense_initiative():
+    st, u, d = duel(att="Squire Wren", dfn="Brick")
+    spec = u.ch.attacks[1]
+    assert "Sneak Attack" in spec.tags
+    assert score(st, u, d, spec) == 3 + 2
+    assert combat.defense_dice(u, spec, d, False) == 2
+
+
+def test_stealth_reveal_cancels_sneak_attack_bonus():
+    st, u, d = duel(att="Squire Wren", dfn="Maxian Trooper")
+    give(d, **{"Stealth Reveal": None})
+    assert score(st, u, d, u.ch.attacks[1]) == 3
+
+
+def test_stasis_disables_and_zeroes_defense():
+    st, u, d = duel()
+    d.stasis = 1
+    assert d.disabled and combat.base_defense(st, d, False) == 0
+
+
+def test_stealth_minus_one_per_space_for_ranged_attacks():
+    st = position([("Tristan the Bowman", 0, (9, 2), N), ("Fogg", 1, (5, 2), S), ("Justice", 0, (11, 11), N),
+                   ("Vegron", 1, (0, 0), S)])
+    assert score(st, st.units[0], st.units[1], st.units[0].ch.attacks[1]) == 5 + 1 - 4  # targeting +1, stealth -4
+
+
+def test_strike_back_is_a_known_ability():
+    from ultimata.envs.ultra_war.content import ABILITIES
+
+    assert "Strike Back" in ABILITIES
+
+
+def test_stun_turns_and_gives_minus_three_defense_for_a_round():
+    st, u, d = duel()
+    force(st, 6, 5, 1, 2)
+    combat.resolve(st, u, with_tags(u.ch.attacks[0], Stun=None), 0, d.pos)
+    assert d.stun == 2 and d.turned and d.life == 4
+
+
+def test_targeting_plus_one_when_not_moving():
+    st = position([("Tristan the Bowman", 0, (9, 2), N), ("Maxian Trooper", 1, (5, 2), S), ("Justice", 0, (11, 11), N),
+                   ("Vegron", 1, (0, 0), S)])
+    u = st.units[0]
+    assert score(st, u, st.units[1], u.ch.attacks[1]) == 6
+    u.steps = 1
+    assert score(st, u, st.units[1], u.ch.attacks[1]) == 5
+
+
+def test_weapon_specialist_criticals_on_10_or_more_with_a_weapon():
+    st = position([("David Barrett", 0, (9, 2), N), ("Maxian Trooper", 1, (5, 2), S), ("Vegron", 1, (0, 0), S)])
+    force(st, 5, 5, 1, 2, 3)  # 10 + 5 + 1 = 16 vs 3 + 4 = 7 -> 9 + 3
+    assert combat.resolve(st, st.units[0], st.units[0].ch.attacks[1], 1, field(5, 2)) == 12
+
+
+def test_level_change_movement_crosses_level_lines():
+    st = position([("Brick", 0, (4, 2), N), ("Kane", 0, (11, 11), N), ("Warlord Kragg", 1, (0, 11), S)],
+                  scenario="rooftop_rescue")
+    assert st.can_enter(st.units[0], field(4, 2), field(3, 2))
+
+
+def test_strike_back_answers_an_attack_unless_it_was_a_sneak_attack():
+    st, u, d = duel(dfn="Vegron")
+    give(d, **{"Strike Back": None})
+    force(st, 1, 2, 6, 5, 4, 3, 3, 2, 1)  # Gareth misses; Vegron strikes back 3+3(+2 kept) ...
+    combat.resolve(st, u, u.ch.attacks[0], 0, d.pos)
+    assert any("strikes back" in e for e in st.events)
+    st.events.clear()
+    force(st, 1, 2, 6, 5, 4)
+    combat.resolve(st, u, with_tags(u.ch.attacks[0], **{"Sneak Attack": None}), 0, d.pos)
+    assert not any("strikes back" in e for e in st.events)
+
+
+def test_linear_attacks_every_character_in_a_straight_line():
+    st = position([("Lady Aurelia", 0, (8, 2), N), ("Maxian Trooper", 1, (6, 2), S), ("Sir Gareth", 0, (5, 2), S),
+                   ("Acid Spitter", 1, (4, 2), S), ("Justice", 0, (11, 11), N), ("Vegron", 1, (0, 0), S)])
+    aurelia = st.units[0]
+    assert st.target_ok(aurelia, 1, field(6, 2)) and not st.target_ok(aurelia, 1, field(6, 3))
+    st.active = 0
+    st.attack = [0, 1, field(6, 2)]
+    force(st, *([1, 2, 1, 2] * 3))
+    st._resolve_attack()
+    assert sum("attacks (Lance of Light)" in e for e in st.events) == 3  # friend and foe alike, range 4
+
+
+def test_retreat_moves_the_victim_straight_back():
+    st = position([("Commander Kessler", 0, (6, 3), E), ("Vegron", 1, (6, 4), W), ("David Barrett", 1, (0, 0), S)],
+                  scenario="relay_hold")
+    force(st, 6, 5, 1, 2, 1)
+    combat.resolve(st, st.units[0], st.units[0].ch.attacks[0], 0, field(6, 4))
+    assert st.units[1].pos == field(6, 8)  # four spaces east, its back
+
+
+def test_disarm_takes_the_weapon_until_disengaged():
+    st = position([("Ghost", 0, (6, 3), E), ("Maxian Trooper", 1, (6, 4), W), ("Kane", 0, (11, 11), N),
+                   ("Vegron", 1, (0, 0), S)])
+    trooper = st.units[1]
+    trooper.weapon = "Maxian Blade"
+    force(st, 1, 2, 1, 1)  # 3 + 3 + 2 (sneak) = 8 vs 2 + 4 = 6 -> 2 damage
+    combat.resolve(st, st.units[0], st.units[0].ch.attacks[1], 1, trooper.pos)
+    assert trooper.weapon == "" and trooper.disarmed == "Maxian Blade"
+    st.turn = 0
+    st._next_turn()
+    assert trooper.weapon == ""  # still engaged with Ghost
+    st.units[0].pos = field(9, 9)
+    st._next_turn()
+    st._next_turn()
+    assert trooper.weapon == "Maxian Blade"
+
+
+def test_multi_shot_makes_an_extra_paid_ranged_attack():
+    st = position([("Sentry Droid", 0, (7, 0), N), ("Edward Blackstone", 0, (7, 2), N), ("Fogg", 1, (4, 0), S),
+                   ("David Barrett", 1, (0, 0), S)], scenario="relay_hold")
+    droid = st.units[0]
+    st.apply(A.SELECT)
+    force(st, 1, 2, 1, 2, 1, 2, 1, 2)
+    st.apply(A.ATTACK + 144 + field(4, 0))
+    assert st.phase == 2 and not droid.turned  # a second shot is still available
+    st.apply(A.ATTACK + 144 + field(4, 0))
+    assert droid.turned and droid.reserves["ammunition"] == 2 and st.phase == 1
