@@ -1027,6 +1027,20 @@ class UltraWarState(State):
                 raise ValueError(f"player_{side}: a card not in the faction deck")
 
     # -- views ---------------------------------------------------------------------------------
+    def sample_consistent(self, viewer: int, rng: Rng) -> UltraWarState:
+        """For search: the other side's hand re-drawn from its hand and deck (keeping the hand's
+        size), both decks reshuffled (nobody knows a deck's order), future dice re-seeded."""
+        other = self.clone()
+        other.rng = Rng(rng.below(2**62))
+        foe = 1 - viewer
+        pool = sorted(self.hands[foe] + self.decks[foe])  # sorted: the draw depends on what, not where
+        pool = rng.shuffled(pool)
+        size = len(self.hands[foe])
+        other.hands[foe], other.decks[foe] = pool[:size], pool[size:]
+        other.decks[viewer] = rng.shuffled(sorted(self.decks[viewer]))
+        other._mask = None
+        return other
+
     def observation(self, player: int) -> np.ndarray:
         from ultimata.envs.ultra_war.observation import observe
 

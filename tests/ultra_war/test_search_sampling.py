@@ -1,0 +1,36 @@
+"""Search plans on sampled states: the viewer's observation stays the same, and samples play on."""
+
+from __future__ import annotations
+
+import random
+
+import numpy as np
+import pytest
+
+from ultimata.envs import game_class
+from ultimata.envs.core.rng import Rng
+
+
+@pytest.mark.parametrize("seed", range(4))
+def test_samples_keep_the_viewers_observation_and_stay_playable(seed):
+    state = game_class("ultra_war_v0").from_config({}).new_initial_state(Rng(seed))
+    pick = random.Random(seed)
+    for _ in range(pick.randrange(5, 60)):
+        if state.is_terminal():
+            break
+        state.apply(pick.choice(state.legal_actions()))
+    viewer = max(state.current_player, 0)
+    seen = state.observation(viewer)
+    foe_cards = sorted(state.hands[1 - viewer] + state.decks[1 - viewer])
+    hands = set()
+    for draw in range(12):
+        sample = state.sample_consistent(viewer, Rng(draw))
+        assert np.array_equal(sample.observation(viewer), seen)
+        assert sample.hands[viewer] == state.hands[viewer]
+        assert sorted(sample.hands[1 - viewer] + sample.decks[1 - viewer]) == foe_cards
+        hands.add(tuple(sorted(sample.hands[1 - viewer])))
+        for _ in range(10):
+            if sample.is_terminal():
+                break
+            sample.apply(pick.choice(sample.legal_actions()))
+    assert len(hands) > 1, "the hidden hand is really re-drawn"
