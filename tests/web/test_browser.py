@@ -68,6 +68,19 @@ def test_play_a_whole_card_game_in_the_browser(tmp_path, shots) -> None:
         page.locator(".replay-bar button", has_text="step").last.click()
         assert "move 1 /" in page.locator(".status").inner_text()
         page.screenshot(path=shots / "ultimatum_cards_v1-replay.png", full_page=True)
+        page.locator(".view-as select").select_option("0")  # the replay as seat 0 saw it: its hand
+        page.wait_for_selector(".board .card")
+        page.goto(f"{url}/#/replays")
+        page.wait_for_selector("table.replays")
+        listing = page.locator("table.replays").inner_text()
+        assert "ultimatum_cards_v1" in listing and ("won by" in listing or "draw" in listing)
+        page.goto(f"{url}/#/")
+        start_game(page, url, "ultimatum_cards_v1")
+        play_by_clicking(page, shots, "ultimatum_cards_v1")
+        finished = page.evaluate("location.hash")
+        page.locator(".result button", has_text="play again").click()
+        page.wait_for_function(f"() => location.hash.startsWith('#/game/') && location.hash !== '{finished}'")
+        assert not errors
 
 
 def test_play_a_whole_ultimade_point_in_the_browser(tmp_path, shots) -> None:
