@@ -125,48 +125,42 @@ class MctsAgent(StateReadingAgent):
         return max(legal, key=lambda a: (root.children[a].visits if a in root.children else -1, -a))
 
     def _simulate(self, root: _Node, sim: State) -> None:
-        path, node, c = [root], root, self.options.c
+        """Select down the tree, expand one new child, roll out, back the value up."""
+        path, node = [root], root
         while not sim.is_terminal():
             legal = sim.legal_actions()
             mover = sim.current_player
-            if self._guide is not None:
-                action = self._puct(node, sim, legal, mover)
-                for a in legal:
-                    if a in node.children:
-                        node.children[a].avail += 1
-                child = node.children.get(action)
-                sim.apply(action)
-                if child is None:
-                    child = node.children[action] = _Node(len(root.value))
-                    path.append(child)
-                    break
-                node = child
-                path.append(node)
-                continue
-            untried = [a for a in legal if a not in node.children]
-            for a in legal:
+            for a in legal:  # availability: how often each child was legal when its parent was reached
                 if a in node.children:
                     node.children[a].avail += 1
-            if untried:
-                action = untried[self._rng.below(len(untried))]
+            action = self._puct(node, sim, legal, mover) if self._guide else self._ucb(node, legal, mover)
+            child = node.children.get(action)
+            sim.apply(action)
+            if child is None:
                 child = node.children[action] = _Node(len(root.value))
                 child.avail = 1
-                sim.apply(action)
                 path.append(child)
                 break
-
-            def ucb(a: int, mover: int = mover, node: _Node = node) -> float:
-                child = node.children[a]
-                return child.value[mover] / child.visits + c * math.sqrt(math.log(child.avail) / child.visits)
-
-            action = max(legal, key=ucb)
-            node = node.children[action]
-            sim.apply(action)
+            node = child
             path.append(node)
         value = self._rollout(sim)
         for visited in path:
             visited.visits += 1
             visited.value += value
+
+    def _ucb(self, node: _Node, legal: list[int], mover: int) -> int:
+        """An untried move at random first; then UCB1 over availability (ISMCTS's fix for moves that
+        are legal in some samples only)."""
+        untried = [a for a in legal if a not in node.children]
+        if untried:
+            return untried[self._rng.below(len(untried))]
+        c = self.options.c
+
+        def score(a: int) -> float:
+            child = node.children[a]
+            return child.value[mover] / child.visits + c * math.sqrt(math.log(child.avail) / child.visits)
+
+        return max(legal, key=score)
 
     def _puct(self, node: _Node, sim: State, legal: list[int], mover: int) -> int:
         """Half the prior on the scripted bot's move, half spread evenly; unvisited moves count 0."""
