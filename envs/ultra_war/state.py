@@ -1048,7 +1048,19 @@ class UltraWarState(State):
 
     def action_to_string(self, action: int) -> str:
         seat = max(self.current_player, 0)
+        hand = self.hands[seat]
+        if A.PLAY <= action < A.PASS:  # name the card: the player sees its own hand
+            h = action - (A.PLAY if action < A.DISCARD else A.DISCARD)
+            if h < len(hand):
+                verb = "play" if action < A.DISCARD else "discard"
+                return f"{verb} {hand[h]} (hand card {h})"
         return A.describe(action, seat)
+
+    def narrate(self, action: int) -> str:
+        """A played card is shown to the table; a discarded one is not."""
+        if A.DISCARD <= action < A.PASS:
+            return f"player_{self.current_player} discards a card"
+        return super().narrate(action)
 
     def render_text(self, viewer: int | None = None) -> str:
         from ultimata.envs.ultra_war.text import render

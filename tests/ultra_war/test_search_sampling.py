@@ -34,3 +34,14 @@ def test_samples_keep_the_viewers_observation_and_stay_playable(seed):
                 break
             sample.apply(pick.choice(sample.legal_actions()))
     assert len(hands) > 1, "the hidden hand is really re-drawn"
+
+
+def test_cards_are_named_to_their_player_and_discards_stay_hidden_from_the_table():
+    from ultimata.envs.ultra_war import actions as A
+
+    state = game_class("ultra_war_v0").from_config({}).new_initial_state(Rng(3))
+    seat = state.current_player
+    card = state.hands[seat][0]
+    assert state.action_to_string(A.PLAY) == f"play {card} (hand card 0)"
+    assert card in state.narrate(A.PLAY)
+    assert state.narrate(A.DISCARD) == f"player_{seat} discards a card"

@@ -5,25 +5,15 @@
 
 (window.ULTIMATA_VIEWS = window.ULTIMATA_VIEWS || {}).pitch = {
   render(el, v, moves, play) {
-    const NS = "http://www.w3.org/2000/svg";
+    const NS = window.ULTIMATA_SVG.NS;
     const cell = 34;
     const margin = 26;
     const flip = v.seat === 1;
     const x = (col) => margin + (flip ? v.width - 1 - col : col) * cell;
     const y = (row) => margin + (flip ? row : v.length - 1 - row) * cell;
-    const svg = document.createElementNS(NS, "svg");
     const width = margin * 2 + v.width * cell;
     const height = margin * 2 + v.length * cell;
-    svg.setAttribute("viewBox", `0 0 ${width} ${height}`);
-    svg.setAttribute("width", width);
-    svg.setAttribute("height", height);
-    const add = (tag, attrs, text) => {
-      const e = document.createElementNS(NS, tag);
-      for (const [k, val] of Object.entries(attrs)) e.setAttribute(k, val);
-      if (text !== undefined) e.textContent = text;
-      svg.append(e);
-      return e;
-    };
+    const { svg, add } = window.ULTIMATA_SVG.canvas(width, height);
 
     add("rect", { x: margin, y: margin, width: v.width * cell, height: v.length * cell, fill: "#3f8f3f" });
     for (const [from, to] of [[0, v.endzone_depth - 1], [v.length - v.endzone_depth, v.length - 1]]) {

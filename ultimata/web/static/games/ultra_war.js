@@ -6,25 +6,15 @@
 
 (window.ULTIMATA_VIEWS = window.ULTIMATA_VIEWS || {}).skirmish = {
   render(el, v, moves, play) {
-    const NS = "http://www.w3.org/2000/svg";
+    const NS = window.ULTIMATA_SVG.NS;
     const cell = 40;
     const margin = 24;
     const n = v.size;
     const flip = v.seat === 1;
     const x = (col) => margin + (flip ? n - 1 - col : col) * cell;
     const y = (row) => margin + (flip ? n - 1 - row : row) * cell;
-    const svg = document.createElementNS(NS, "svg");
     const size = margin * 2 + n * cell;
-    svg.setAttribute("viewBox", `0 0 ${size} ${size}`);
-    svg.setAttribute("width", size);
-    svg.setAttribute("height", size);
-    const add = (tag, attrs, text) => {
-      const e = document.createElementNS(NS, tag);
-      for (const [k, val] of Object.entries(attrs)) e.setAttribute(k, val);
-      if (text !== undefined) e.textContent = text;
-      svg.append(e);
-      return e;
-    };
+    const { svg, add } = window.ULTIMATA_SVG.canvas(size, size);
     const fills = { wall: "#3c3c3c", door: "#8c5a28", obstruction: "#5aa05a", stairs: "#b4966e", floor: "#cdc8b9" };
     v.cells.forEach((c, f) => {
       const row = Math.floor(f / n), col = f % n;
