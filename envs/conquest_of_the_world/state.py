@@ -314,6 +314,7 @@ class ConquestState(State):
         if reached:
             self.target_winner = max(reached, key=lambda q: (self.record[q], -q))
             self.events.append(f"player_{self.target_winner} reaches {goal} on the record and wins")
+            self._clear_fight()
             self.phase = OVER
 
     def _lose(self, q: int, c: int) -> None:
@@ -590,6 +591,16 @@ class ConquestState(State):
         from ultimata.envs.conquest_of_the_world.observation import observe
 
         return observe(self, player)
+
+    def sample_consistent(self, viewer: int, rng: Rng) -> ConquestState:
+        """Everything is public except a pending first weapon choice: redraw it unless the viewer made it."""
+        other = self.clone()
+        other.rng = Rng(rng.below(2**62))
+        first = self.battles % 2 if self.mode == DUEL else 0
+        if self.pending >= 0 and self.fighters[first] != viewer:
+            open_ = [w for w in range(N_WEAPONS) if self.weapon_open(first, w)]
+            other.pending = open_[rng.below(len(open_))] * len(SPENDS) + rng.below(len(SPENDS))
+        return other
 
     # -- saving ------------------------------------------------------------------------------
     FIELDS = ("phase", "stage", "first", "chooser", "holder", "kind", "homeland", "record", "chips", "alive",

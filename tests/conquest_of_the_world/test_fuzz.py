@@ -11,10 +11,11 @@ from ultimata.envs.conquest_of_the_world.game import ConquestGame
 from ultimata.envs.core.errors import IllegalActionError
 from ultimata.envs.core.rng import Rng
 
-SHORT = [{"num_players": n, "max_turns": 6, "war_energy": 800} for n in (2, 3, 4, 5, 6)]
+SHORT = [{"num_players": n, "max_turns": 6, "war_energy": 800} for n in (2, 3, 4, 5, 6)] + [
+    {"num_players": 3, "max_turns": 8, "target_record": 14}]
 
 
-@pytest.mark.parametrize("config", SHORT, ids=lambda c: f"{c['num_players']}p")
+@pytest.mark.parametrize("config", SHORT, ids=lambda c: f"{c['num_players']}p-{len(c)}")
 def test_thousands_of_random_decisions_keep_the_invariants(config):
     game = ConquestGame.from_config(config)
     pick = random.Random(config["num_players"])
@@ -27,6 +28,7 @@ def test_thousands_of_random_decisions_keep_the_invariants(config):
             legal = s.legal_actions()
             assert legal and all(np.flatnonzero(s.legal_action_mask()) == legal)
             s.apply(legal[pick.randrange(len(legal))])
+        s._check_consistency()
         assert abs(sum(s.returns())) < 1e-9
 
 
