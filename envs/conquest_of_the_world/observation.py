@@ -26,30 +26,38 @@ COUNTRY_FEATURES = MAX_PLAYERS + 3
 PLAYER_FEATURES = 15
 GLOBAL_FEATURES = 6 + 3 + 2 + 1 + 1 + COUNTRIES + 1 + 1 + 9 + MAX_PLAYERS + 1 + 1 + MAX_PLAYERS
 OBS_SIZE = COUNTRIES * COUNTRY_FEATURES + MAX_PLAYERS * PLAYER_FEATURES + GLOBAL_FEATURES
+_COUNTRY_CACHE: dict[tuple, np.ndarray] = {}
+"""The country block changes only when a country changes hands: cached by holdings (bounded, read-only)."""
 
 
 def observe(s: ConquestState, viewer: int) -> np.ndarray:
     from ultimata.envs.conquest_of_the_world import state as S
 
     n = s.n
-    obs = np.zeros(OBS_SIZE, dtype=np.float32)
     rel = [(q - viewer) % n for q in range(n)]
-    for c in range(COUNTRIES):
-        h = s.holder[c]
-        if h >= 0:
-            base = c * COUNTRY_FEATURES
-            obs[base + rel[h]] = 1.0
-            obs[base + MAX_PLAYERS + s.kind[c] - 1] = 1.0
+    key = (n, viewer, tuple(s.holder), tuple(s.kind))
+    countries = _COUNTRY_CACHE.get(key)
+    if countries is None:
+        countries = np.zeros(COUNTRIES * COUNTRY_FEATURES, dtype=np.float32)
+        for c, h in enumerate(s.holder):
+            if h >= 0:
+                countries[c * COUNTRY_FEATURES + rel[h]] = 1.0
+                countries[c * COUNTRY_FEATURES + MAX_PLAYERS + s.kind[c] - 1] = 1.0
+        if len(_COUNTRY_CACHE) > 512:
+            _COUNTRY_CACHE.clear()
+        _COUNTRY_CACHE[key] = countries
+    obs = [0.0] * OBS_SIZE
     off = COUNTRIES * COUNTRY_FEATURES
+    option_live = s.phase in (S.TURN, S.RESPOND)
     for q in range(n):
         b = off + rel[q] * PLAYER_FEATURES
-        side = s.fighters.index(q) if q in s.fighters else -1
-        obs[b:b + 10] = (1.0, s.alive[q], s.record[q] / 200, s.chips[q] / 10000, s.allied[viewer][q],
-                         s.broken[viewer][q], s.proposed[viewer][q], s.option == q and s.phase in (S.TURN, S.RESPOND),
-                         side == 0, side == 1)
+        side = 0 if s.fighters[0] == q else 1 if s.fighters[1] == q else -1
+        obs[b:b + 10] = (1.0, float(s.alive[q]), s.record[q] / 200, s.chips[q] / 10000, float(s.allied[viewer][q]),
+                         float(s.broken[viewer][q]), float(s.proposed[viewer][q]), float(option_live and s.option == q),
+                         float(side == 0), float(side == 1))
         if side >= 0:
             for w in range(3):
-                obs[b + 10 + w] = s.barred[side] >> w & 1
+                obs[b + 10 + w] = float(s.barred[side] >> w & 1)
             obs[b + 13] = s.energy[side] / 10000
             obs[b + 14] = s.wins[side] / 2
     g = off + MAX_PLAYERS * PLAYER_FEATURES
@@ -57,12 +65,12 @@ def observe(s: ConquestState, viewer: int) -> np.ndarray:
     obs[g + 6 + s.stage] = 1.0
     obs[g + 9 + s.mode] = 1.0
     obs[g + 11] = s.turn / s.cfg.max_turns
-    obs[g + 12] = s.buy_right
+    obs[g + 12] = float(s.buy_right)
     if s.target >= 0:
         obs[g + 13 + s.target] = 1.0
     k = g + 13 + COUNTRIES
     obs[k] = s.battles / 3
-    obs[k + 1] = s.pending >= 0
+    obs[k + 1] = float(s.pending >= 0)
     first = (s.battles % 2 if s.mode == S.DUEL else 0)
     if s.pending >= 0 and s.fighters[first] == viewer:
         obs[k + 2 + s.pending] = 1.0
@@ -72,7 +80,10 @@ def observe(s: ConquestState, viewer: int) -> np.ndarray:
     k += MAX_PLAYERS
     if s.homeland[viewer] >= 0:
         obs[k] = s.zone_capacity_left(viewer) / 30
-    obs[k + 1] = s.board_filled()
+    obs[k + 1] = float(s.board_filled())
     if s.challenger >= 0:
         obs[k + 2 + rel[s.challenger]] = 1.0
-    return obs
+    out = np.empty(OBS_SIZE, dtype=np.float32)
+    out[:COUNTRIES * COUNTRY_FEATURES] = countries
+    out[COUNTRIES * COUNTRY_FEATURES:] = obs[COUNTRIES * COUNTRY_FEATURES:]
+    return out
