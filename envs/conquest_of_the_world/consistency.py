@@ -40,7 +40,7 @@ def check(s: ConquestState) -> None:
     _ints(s.holder, size, -1, n - 1, "holder")
     _ints(s.kind, size, 0, 3, "kind")
     _ints(s.homeland, n, -1, size - 1, "homeland")
-    _ints(s.record, n, 0, 10**6, "record")
+    _ints(s.record, n, 0, 10_000, "record")
     _ints(s.chips, n, 0, 10**9, "chips")
     _require(all(c % 100 == 0 for c in s.chips), "chips must be whole hundreds")
     _require(isinstance(s.alive, list) and len(s.alive) == n and all(isinstance(x, bool) for x in s.alive), "alive")
@@ -117,5 +117,5 @@ def check(s: ConquestState) -> None:
         _require(s.fighters == [-1, -1] and s.pending == -1 and s.energy == [0, 0] and s.wins == [0, 0]
                  and s.battles == 0 and s.barred == [0, 0] and s.choosing == 0 and s.target == -1
                  and s.mode == S.WAR, "battle fields outside a battle")
-    if s.phase == S.OVER:
-        _require(s.proposal == [-1, -1], "a proposal in a finished game")
+    if s.phase != S.RESPOND:
+        _require(s.proposal == [-1, -1], "a proposal outside the answer to it")

@@ -74,3 +74,24 @@ def test_default_random_games_end_well_under_2000_decisions():
             legal = s.legal_actions()
             s.apply(legal[pick.randrange(len(legal))])
         assert s.decisions < 1500
+
+
+@pytest.mark.parametrize(("field", "index", "value", "problem"), [
+    ("holder", 0, 1, "holder and kind disagree"),
+    ("chips", 0, 150, "whole hundreds"),
+    ("homeland", 0, 5, "homeland of no one"),
+    ("phase", None, 3, "proposal"),
+])
+def test_a_damaged_save_is_refused_naming_the_problem(field, index, value, problem):
+    from ultimata.envs.core.errors import UltimataError
+
+    from .position import opening
+
+    s = opening(["United States", "U.S.S.R."])
+    saved = s.state_dict()
+    if index is None:
+        saved["state"][field] = value
+    else:
+        saved["state"][field][index] = value
+    with pytest.raises(UltimataError, match=problem):
+        s.load_state_dict(saved)
