@@ -1,0 +1,46 @@
+"""The ansi table: the board zone by zone (holder and kind), the players' records and chips, player
+alliances, the battle under way (never a hidden weapon choice) and the latest events."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from ultimata.envs.conquest_of_the_world.board import board
+
+if TYPE_CHECKING:
+    from ultimata.envs.conquest_of_the_world.state import ConquestState
+
+MARK = {1: "H", 2: "C", 3: "A"}
+
+
+def record_text(half: int) -> str:
+    return f"{half // 2}" + (".5" if half % 2 else "")
+
+
+def render(s: ConquestState, viewer: int | None = None) -> str:
+    from ultimata.envs.conquest_of_the_world.state import OVER, PHASES, STAGES, WEAPON
+
+    b = board()
+    who = "" if s.phase == OVER else f", player_{s.current_player} to play"
+    lines = [f"Conquest of the World - turn {s.turn}, {STAGES[s.stage]}, {PHASES[s.phase]}{who}"]
+    for z, members in enumerate(b.zone_members):
+        cells = []
+        for c in members:
+            h = s.holder[c]
+            tag = f"[{MARK[s.kind[c]]}{h}]" if h >= 0 else "[ - ]"
+            cells.append(f"{b.names[c]} {b.value[c]} {tag}")
+        lines.append(f"zone {z + 1:>2}: " + ", ".join(cells))
+    for q in range(s.n):
+        allies = [f"player_{r}" for r in range(s.n) if s.allied[q][r]]
+        state = "" if s.alive[q] else " (out)"
+        lines.append(f"player_{q}{state}: record {record_text(s.record[q])}, chips {s.chips[q]}"
+                     + (f", allied with {', '.join(allies)}" if allies else "")
+                     + (" <- you" if q == viewer else ""))
+    if s.phase == WEAPON:
+        a, d = s.fighters
+        what = f"war for {b.names[s.target]}" if s.target >= 0 else "end-game confrontation"
+        lines.append(f"{what}: player_{a} energy {s.energy[0]} (won {s.wins[0]}) vs player_{d} energy "
+                     f"{s.energy[1]} (won {s.wins[1]}), battle {s.battles + 1}"
+                     + (", a first weapon is chosen (hidden)" if s.pending >= 0 else ""))
+    lines += [f"> {e}" for e in s.events[-5:]]
+    return "\n".join(lines)
