@@ -26,6 +26,8 @@ class Board:
             self.level[f] == 1 and any(self.level[g] == 0 for g in NEIGHBOURS[f]) for f in range(FIELDS)
         ]
         """Upper-level fields next to a level-change line: the roof's ledge."""
+        self.observation_planes: dict[int, object] = {}
+        """The static observation planes per seat, filled on first use by the observation encoder."""
 
     def solid(self, f: int, breached: set[int]) -> bool:
         """A wall no one walks into: walls, and breachable walls not yet breached."""

@@ -28,9 +28,6 @@ UNIT_BLOCK = 16
 OBS_SIZE = PLANES * FIELDS + 2 * MAX_ARMY * UNIT_BLOCK + 16 + HAND_SLOTS + 32
 
 
-_STATIC: dict[tuple[int, int], np.ndarray] = {}
-
-
 @cache
 def _card_index(faction: str) -> dict[str, int]:
     return {name: i for i, name in enumerate(content().decks[faction])}
@@ -45,16 +42,18 @@ def _character_block(name: str) -> tuple[float, ...]:
 
 
 def static_planes(board, seat: int) -> np.ndarray:
-    """Planes 0-9 (the map as this seat sees it, nothing breached), built once per map and seat."""
-    key = (id(board), seat)
-    if key not in _STATIC:
+    """Planes 0-9 (the map as this seat sees it, nothing breached), built once per board and seat.
+
+    Kept on the board itself: a cache keyed on id(board) served a dead board's planes to a new one."""
+    cache = board.observation_planes
+    if seat not in cache:
         planes = np.zeros((10, FIELDS), dtype=np.float32)
         for i, layer in enumerate((board.wall, board.door, board.breachable, board.obstruction, board.level,
                                    board.stairs, board.objective, board.escape, board.start[seat],
                                    board.start[1 - seat])):
             planes[i] = layer
-        _STATIC[key] = planes if seat == 0 else planes[:, ::-1].copy()
-    return _STATIC[key]
+        cache[seat] = planes if seat == 0 else planes[:, ::-1].copy()
+    return cache[seat]
 
 
 def observe(state: UltraWarState, seat: int) -> np.ndarray:

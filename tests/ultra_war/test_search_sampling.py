@@ -45,3 +45,18 @@ def test_cards_are_named_to_their_player_and_discards_stay_hidden_from_the_table
     assert state.action_to_string(A.PLAY) == f"play {card} (hand card 0)"
     assert card in state.narrate(A.PLAY)
     assert state.narrate(A.DISCARD) == f"player_{seat} discards a card"
+
+
+def test_each_new_board_gets_its_own_map_planes():
+    """Games come and go (arena, search, tests): a new board must never see a freed board's planes."""
+    import gc
+
+    for round_ in range(3):
+        for scenario in ("street_clash", "relay_hold", "rooftop_rescue"):
+            state = game_class("ultra_war_v0").from_config({"scenario": scenario}).new_initial_state(Rng(round_))
+            walls = np.asarray(state.board.wall, dtype=np.float32)
+            for seat in (0, 1):
+                plane = state.observation(seat)[: walls.size]
+                assert np.array_equal(plane, walls if seat == 0 else walls[::-1]), (scenario, seat)
+            del state
+            gc.collect()
