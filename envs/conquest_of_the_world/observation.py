@@ -25,7 +25,8 @@ if TYPE_CHECKING:
 COUNTRY_FEATURES = MAX_PLAYERS + 3
 PLAYER_FEATURES = 15
 GLOBAL_FEATURES = 6 + 3 + 2 + 1 + 1 + COUNTRIES + 1 + 1 + 9 + MAX_PLAYERS + 1 + 1 + MAX_PLAYERS
-OBS_SIZE = COUNTRIES * COUNTRY_FEATURES + MAX_PLAYERS * PLAYER_FEATURES + GLOBAL_FEATURES
+COUNTRY_BLOCK = COUNTRIES * COUNTRY_FEATURES
+OBS_SIZE = COUNTRY_BLOCK + MAX_PLAYERS * PLAYER_FEATURES + GLOBAL_FEATURES
 _COUNTRY_CACHE: dict[tuple, np.ndarray] = {}
 """The country block changes only when a country changes hands: cached by holdings (bounded, read-only)."""
 
@@ -46,11 +47,11 @@ def observe(s: ConquestState, viewer: int) -> np.ndarray:
         if len(_COUNTRY_CACHE) > 512:
             _COUNTRY_CACHE.clear()
         _COUNTRY_CACHE[key] = countries
-    obs = [0.0] * OBS_SIZE
-    off = COUNTRIES * COUNTRY_FEATURES
+    # the rest is built in numpy directly: converting a list of 171 floats cost a third of the call
+    obs = np.zeros(OBS_SIZE - COUNTRY_BLOCK, dtype=np.float32)
     option_live = s.phase in (S.TURN, S.RESPOND)
     for q in range(n):
-        b = off + rel[q] * PLAYER_FEATURES
+        b = rel[q] * PLAYER_FEATURES
         side = 0 if s.fighters[0] == q else 1 if s.fighters[1] == q else -1
         obs[b:b + 10] = (1.0, float(s.alive[q]), s.record[q] / 200, s.chips[q] / 10000, float(s.allied[viewer][q]),
                          float(s.broken[viewer][q]), float(s.proposed[viewer][q]), float(option_live and s.option == q),
@@ -60,7 +61,7 @@ def observe(s: ConquestState, viewer: int) -> np.ndarray:
                 obs[b + 10 + w] = float(s.barred[side] >> w & 1)
             obs[b + 13] = s.energy[side] / 10000
             obs[b + 14] = s.wins[side] / 2
-    g = off + MAX_PLAYERS * PLAYER_FEATURES
+    g = MAX_PLAYERS * PLAYER_FEATURES
     obs[g + s.phase] = 1.0
     obs[g + 6 + s.stage] = 1.0
     obs[g + 9 + s.mode] = 1.0
@@ -83,7 +84,4 @@ def observe(s: ConquestState, viewer: int) -> np.ndarray:
     obs[k + 1] = float(s.board_filled())
     if s.challenger >= 0:
         obs[k + 2 + rel[s.challenger]] = 1.0
-    out = np.empty(OBS_SIZE, dtype=np.float32)
-    out[:COUNTRIES * COUNTRY_FEATURES] = countries
-    out[COUNTRIES * COUNTRY_FEATURES:] = obs[COUNTRIES * COUNTRY_FEATURES:]
-    return out
+    return np.concatenate((countries, obs))

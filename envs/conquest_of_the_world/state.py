@@ -95,11 +95,6 @@ class ConquestState(State):
     def bloc_chips(self, p: int) -> int:
         return sum(self.chips[q] for q in self.bloc(p))
 
-    def home_zone_of_other(self, c: int, p: int) -> bool:
-        z = BOARD.zone[c]
-        return any(self.alive[q] and q != p and self.homeland[q] >= 0 and BOARD.zone[self.homeland[q]] == z
-                   for q in range(self.n))
-
     def board_filled(self) -> bool:
         return all(h >= 0 for h in self.holder)
 
@@ -135,19 +130,31 @@ class ConquestState(State):
     def attack_cost(self, c: int) -> int:
         return 0 if self.holder[c] < 0 else BOARD.value[c] * 1000
 
-    def can_attack(self, p: int, c: int) -> bool:
-        h = self.holder[c]
-        if h < 0:
-            return self.stage == PLAY and self.unoccupied_defender(p) >= 0
-        if h == p or self.allied[p][h]:
-            return False
-        if self.kind[c] == HOME and not self.siege_complete(p, c):
-            return False
-        return self.bloc_chips(p) >= BOARD.value[c] * 1000
+    def attackable(self, p: int) -> list[int]:
+        """Rules 10-11, 15, 19: unoccupied countries while a defender can be found (in the play stage),
+        occupied ones outside the attacker's side that its bloc can pay for, homelands once besieged."""
+        side = self.bloc(p)
+        chips = sum(self.chips[q] for q in side)
+        wars = self.stage == PLAY and self.unoccupied_defender(p) >= 0
+        out = []
+        for c, h in enumerate(self.holder):
+            if h < 0:
+                if wars:
+                    out.append(c)
+            elif h not in side and chips >= BOARD.value[c] * 1000 and (
+                    self.kind[c] != HOME or self.siege_complete(p, c)):
+                out.append(c)
+        return out
 
-    def can_buy(self, p: int, c: int) -> bool:
-        return (self.buy_right and self.stage == PLAY and self.holder[c] < 0 and not self.home_zone_of_other(c, p)
-                and self.bloc_chips(p) >= BOARD.value[c] * 500)
+    def buyable(self, p: int) -> list[int]:
+        """Rule 9: unoccupied countries outside every other living player's home zone, at half value x 1000."""
+        if not (self.buy_right and self.stage == PLAY):
+            return []
+        chips = self.bloc_chips(p)
+        barred = {BOARD.zone[self.homeland[q]] for q in range(self.n)
+                  if self.alive[q] and q != p and self.homeland[q] >= 0}
+        return [c for c, h in enumerate(self.holder)
+                if h < 0 and BOARD.zone[c] not in barred and chips >= BOARD.value[c] * 500]
 
     def may_propose(self, p: int, q: int) -> bool:
         return (self.cfg.player_alliances and self.n >= 3 and self.stage == PLAY and q != p and self.alive[q]
@@ -169,8 +176,8 @@ class ConquestState(State):
             zone = BOARD.zone_members[BOARD.zone[self.homeland[p]]]
             return [A.PICK + c for c in zone if self.holder[c] < 0 and BOARD.value[c] <= room] + [A.DONE]
         if self.phase == TURN:
-            out = [A.BUY + c for c in range(BOARD.size) if self.can_buy(p, c)]
-            out += [A.ATTACK + c for c in range(BOARD.size) if self.can_attack(p, c)]
+            out = [A.BUY + c for c in self.buyable(p)]
+            out += [A.ATTACK + c for c in self.attackable(p)]
             out += [A.PROPOSE + r for r in range(1, self.n) if self.may_propose(p, (p + r) % self.n)]
             out += [A.BREAK + r for r in range(1, self.n) if self.allied[p][(p + r) % self.n]]
             return out + [A.DONE]
