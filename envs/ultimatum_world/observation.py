@@ -1,0 +1,133 @@
+"""What one seat sees, seat-relative (relative seat 0 is the viewer, 1 the player to its left).
+Everything on the table is public; a seat sees its own hand and what its Intelligence cards showed it,
+never another hand or the deck order.
+
+Layout (957 floats):
+  nations   37 x 7: holder (relative seat one-hot, 6), troops / 20
+  seas      23 x 10: holder (6), battleships / 10, submarines / 10, ready to move this turn (2, / 10)
+  players    6 x 12: present, out, bank / 50, lasers / 5, cards held / 10, whole alliances held (4),
+            embargo debt owed / 10, whose turn it is, nations held / 37
+  hand      13: my cards per kind / 4
+  intel      5 x 16: per opponent, which branches I have seen (army, navy, air) and the counts I saw / 4
+  phase      9 one-hot
+  pending   30 + 60 + 60: the verb being built and the places chosen so far
+  attack     4 + 6 + 6 + 60 + 60 + 2: kind, attacker, defender, target, source, vessels / 10, laser answered
+  scalars    6: money to spend now / 50, conquest money / 50, round / cap, nations and blockades
+            conquered this turn / 3, the two-player winning rule
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+import numpy as np
+
+from ultimata.envs.ultimatum_world import actions as A
+from ultimata.envs.ultimatum_world.content import BRANCHES, CARD_KINDS, MAX_PLAYERS
+from ultimata.envs.ultimatum_world.state import ACT, BATTLE, BUY, MOVE_IN, WINDOW
+
+if TYPE_CHECKING:
+    from ultimata.envs.ultimatum_world.state import WorldState
+
+PLACES = A.NATIONS + A.SEAS
+VERBS = A.NUM_ACTIONS - A.BUY_TROOPS_1
+KINDS = len(CARD_KINDS)
+SIZES = {
+    "nations": A.NATIONS * 7,
+    "seas": A.SEAS * 10,
+    "players": MAX_PLAYERS * 12,
+    "hand": KINDS,
+    "intel": (MAX_PLAYERS - 1) * (3 + KINDS),
+    "phase": 9,
+    "pending": VERBS + 2 * PLACES,
+    "attack": 4 + 2 * MAX_PLAYERS + 2 * PLACES + 2,
+    "scalars": 6,
+}
+AT: dict[str, int] = {}
+_start = 0
+for _name, _size in SIZES.items():
+    AT[_name] = _start
+    _start += _size
+OBS_SIZE = _start
+
+
+def observe(s: WorldState, viewer: int) -> np.ndarray:
+    n = s.n
+    rel = [(q - viewer) % n for q in range(n)]
+    obs = np.zeros(OBS_SIZE, dtype=np.float32)
+    at = AT["nations"]
+    for x in range(A.NATIONS):
+        if s.owner[x] >= 0:
+            obs[at + 7 * x + rel[s.owner[x]]] = 1.0
+        obs[at + 7 * x + 6] = s.troops[x] / 20
+    at = AT["seas"]
+    mine = s.player == viewer
+    for t in range(A.SEAS):
+        if s.sea_owner[t] >= 0:
+            b = at + 10 * t
+            obs[b + rel[s.sea_owner[t]]] = 1.0
+            obs[b + 6] = s.bs[t] / 10
+            obs[b + 7] = s.subs[t] / 10
+            if mine:
+                obs[b + 8] = s.ready_bs[t] / 10
+                obs[b + 9] = s.ready_subs[t] / 10
+    owed = [0] * n
+    for debtor, _, amount in s.debts:
+        owed[debtor] += amount
+    for q in range(n):
+        b = AT["players"] + 12 * rel[q]
+        obs[b : b + 6] = (
+            1.0,
+            float(s.out[q]),
+            s.bank[q] / 50,
+            s.lasers[q] / 5,
+            sum(s.hands[q]) / 10,
+            float(s.holds_alliance(q, 0)),
+        )
+        obs[b + 6 : b + 12] = (
+            float(s.holds_alliance(q, 1)),
+            float(s.holds_alliance(q, 2)),
+            float(s.holds_alliance(q, 3)),
+            owed[q] / 10,
+            float(s.player == q),
+            s.owner.count(q) / 37,
+        )
+    obs[AT["hand"] : AT["hand"] + KINDS] = np.asarray(s.hands[viewer], dtype=np.float32) / 4
+    branch_of = [s.rules.cards[k].branch for k in range(KINDS)]
+    for q in range(n):
+        if q == viewer:
+            continue
+        seen = s.revealed[viewer][q]
+        b = AT["intel"] + (3 + KINDS) * (rel[q] - 1)
+        for k, count in enumerate(seen):
+            if count >= 0:
+                obs[b + BRANCHES.index(branch_of[k])] = 1.0
+                obs[b + 3 + k] = count / 4
+    obs[AT["phase"] + s.phase] = 1.0
+    if s.pending:
+        obs[AT["pending"] + s.pending[0] - A.BUY_TROOPS_1] = 1.0
+        for i, arg in enumerate(s.pending[1:3]):
+            if arg < PLACES:
+                obs[AT["pending"] + VERBS + i * PLACES + arg] = 1.0
+    if s.attack and s.phase in (BATTLE, MOVE_IN, WINDOW):
+        kind, attacker, defender, target, source, _, count = s.attack
+        b = AT["attack"]
+        obs[b + kind] = 1.0
+        obs[b + 4 + rel[attacker]] = 1.0
+        obs[b + 10 + rel[defender]] = 1.0
+        obs[b + 16 + target] = 1.0
+        if source >= 0:
+            obs[b + 16 + PLACES + source] = 1.0
+        obs[b + 16 + 2 * PLACES] = count / 10
+        obs[b + 17 + 2 * PLACES] = float(s.laser_answered)
+    b = AT["scalars"]
+    spend = s.spendable() if s.player == viewer and s.phase in (BUY, ACT) else 0
+    obs[b : b + 6] = (
+        spend / 50,
+        (s.turn_money if s.player == viewer else 0) / 50,
+        s.round / s.cfg.max_rounds,
+        s.conquered_nations / 3,
+        s.conquered_blockades / 3,
+        float(n == 2),
+    )
+    return obs
