@@ -23,12 +23,13 @@ from typing import TYPE_CHECKING
 import numpy as np
 
 from ultimata.envs.ultimatum_world import actions as A
-from ultimata.envs.ultimatum_world.content import BRANCHES, CARD_KINDS, MAX_PLAYERS
+from ultimata.envs.ultimatum_world.content import BRANCHES, CARD_KINDS, MAX_PLAYERS, world
 from ultimata.envs.ultimatum_world.state import ACT, BATTLE, BUY, MOVE_IN, WINDOW
 
 if TYPE_CHECKING:
     from ultimata.envs.ultimatum_world.state import WorldState
 
+W = world()
 PLACES = A.NATIONS + A.SEAS
 VERBS = A.NUM_ACTIONS - A.BUY_TROOPS_1
 KINDS = len(CARD_KINDS)
@@ -51,58 +52,57 @@ for _name, _size in SIZES.items():
 OBS_SIZE = _start
 
 
+NATION_ROWS = np.arange(A.NATIONS) * 7
+SEA_ROWS = np.arange(A.SEAS) * 10
+
+
 def observe(s: WorldState, viewer: int) -> np.ndarray:
+    """Vectorised per block: element-wise writes for 60 places cost three times as much."""
     n = s.n
     rel = [(q - viewer) % n for q in range(n)]
     obs = np.zeros(OBS_SIZE, dtype=np.float32)
     at = AT["nations"]
-    for x in range(A.NATIONS):
-        if s.owner[x] >= 0:
-            obs[at + 7 * x + rel[s.owner[x]]] = 1.0
-        obs[at + 7 * x + 6] = s.troops[x] / 20
+    owner = np.asarray(s.owner)
+    held = owner >= 0
+    obs[at + NATION_ROWS[held] + (owner[held] - viewer) % n] = 1.0
+    obs[at + 6 : at + 7 * A.NATIONS : 7] = np.asarray(s.troops, dtype=np.float32) / 20
     at = AT["seas"]
-    mine = s.player == viewer
-    for t in range(A.SEAS):
-        if s.sea_owner[t] >= 0:
-            b = at + 10 * t
-            obs[b + rel[s.sea_owner[t]]] = 1.0
-            obs[b + 6] = s.bs[t] / 10
-            obs[b + 7] = s.subs[t] / 10
-            if mine:
-                obs[b + 8] = s.ready_bs[t] / 10
-                obs[b + 9] = s.ready_subs[t] / 10
+    owner = np.asarray(s.sea_owner)
+    held = owner >= 0
+    obs[at + SEA_ROWS[held] + (owner[held] - viewer) % n] = 1.0
+    end = at + 10 * A.SEAS
+    obs[at + 6 : end : 10] = np.asarray(s.bs, dtype=np.float32) / 10
+    obs[at + 7 : end : 10] = np.asarray(s.subs, dtype=np.float32) / 10
+    if s.player == viewer:
+        obs[at + 8 : end : 10] = np.asarray(s.ready_bs, dtype=np.float32) / 10
+        obs[at + 9 : end : 10] = np.asarray(s.ready_subs, dtype=np.float32) / 10
     owed = [0] * n
     for debtor, _, amount in s.debts:
         owed[debtor] += amount
     for q in range(n):
         b = AT["players"] + 12 * rel[q]
-        obs[b : b + 6] = (
+        alliances = [float(all(s.owner[x] == q for x in members)) for members in W.members]
+        obs[b : b + 12] = (
             1.0,
             float(s.out[q]),
             s.bank[q] / 50,
             s.lasers[q] / 5,
             sum(s.hands[q]) / 10,
-            float(s.holds_alliance(q, 0)),
-        )
-        obs[b + 6 : b + 12] = (
-            float(s.holds_alliance(q, 1)),
-            float(s.holds_alliance(q, 2)),
-            float(s.holds_alliance(q, 3)),
+            *alliances,
             owed[q] / 10,
             float(s.player == q),
             s.owner.count(q) / 37,
         )
     obs[AT["hand"] : AT["hand"] + KINDS] = np.asarray(s.hands[viewer], dtype=np.float32) / 4
-    branch_of = [s.rules.cards[k].branch for k in range(KINDS)]
-    for q in range(n):
-        if q == viewer:
-            continue
-        seen = s.revealed[viewer][q]
-        b = AT["intel"] + (3 + KINDS) * (rel[q] - 1)
-        for k, count in enumerate(seen):
-            if count >= 0:
-                obs[b + BRANCHES.index(branch_of[k])] = 1.0
-                obs[b + 3 + k] = count / 4
+    seen = np.asarray(s.revealed[viewer], dtype=np.float32)
+    if (seen >= 0).any():
+        branch_of = np.asarray([BRANCHES.index(s.rules.cards[k].branch) for k in range(KINDS)])
+        for q in range(n):
+            if q != viewer and (seen[q] >= 0).any():
+                b = AT["intel"] + (3 + KINDS) * (rel[q] - 1)
+                known = seen[q] >= 0
+                obs[b + branch_of[known]] = 1.0
+                obs[b + 3 : b + 3 + KINDS] = np.where(known, seen[q], 0.0) / 4
     obs[AT["phase"] + s.phase] = 1.0
     if s.pending:
         obs[AT["pending"] + s.pending[0] - A.BUY_TROOPS_1] = 1.0

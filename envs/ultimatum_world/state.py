@@ -147,15 +147,13 @@ class WorldState(State):
             return [NATIONS + s for s in range(BLOCKADES) if self.sea_owner[s] < 0]
         return [NATIONS + s for s in range(BLOCKADES) if self.sea_owner[s] == p]
 
-    def _crossing(self, p: int, a: int, b: int) -> bool:
-        """Book: a shared border, or water between two nations and a blockade of the same number that p
-        holds or that is vacant."""
-        return b in W.borders[a] or any(s in W.seas[b] and self.sea_owner[s] in (-1, p) for s in W.seas[a])
-
     def _attack_targets(self, p: int, a: int) -> list[int]:
+        """Book: 3+ troops; a shared border, or water between two nations carrying the number of a
+        blockade that p holds or that is vacant (not held by an opponent)."""
         if self.troops[a] < 3:
             return []
-        return [b for b in range(NATIONS) if self.owner[b] not in (-1, p) and self._crossing(p, a, b)]
+        owner, sea = self.owner, self.sea_owner
+        return sorted({b for b, t in W.crossings[a] if owner[b] not in (-1, p) and (t < 0 or sea[t] in (-1, p))})
 
     def _airlift_sources(self, p: int, into: int | None) -> list[int]:
         mine = self.nations_of(p)
