@@ -52,57 +52,80 @@ for _name, _size in SIZES.items():
 OBS_SIZE = _start
 
 
-NATION_ROWS = np.arange(A.NATIONS) * 7
-SEA_ROWS = np.arange(A.SEAS) * 10
+_BOARD_CACHE: dict[tuple, np.ndarray] = {}
+"""The nations and seas blocks by position and viewer: over half the decisions of a turn (choosing a
+verb, a place, an amount) leave the board as it was (bounded, read-only)."""
+
+
+def _board(s: WorldState, rel: list[int], mine: bool) -> np.ndarray:
+    board = np.zeros(AT["players"], dtype=np.float32)
+    at = AT["nations"]
+    board[[at + 7 * x + rel[o] for x, o in enumerate(s.owner) if o >= 0]] = 1.0
+    board[at + 6 : at + 7 * A.NATIONS : 7] = np.divide(s.troops, 20)
+    at = AT["seas"]
+    held = [t for t in range(A.SEAS) if s.sea_owner[t] >= 0]
+    if held:
+        board[[at + 10 * t + rel[s.sea_owner[t]] for t in held]] = 1.0
+        end = at + 10 * A.SEAS
+        board[at + 6 : end : 10] = np.divide(s.bs, 10)
+        board[at + 7 : end : 10] = np.divide(s.subs, 10)
+        if mine:
+            board[at + 8 : end : 10] = np.divide(s.ready_bs, 10)
+            board[at + 9 : end : 10] = np.divide(s.ready_subs, 10)
+    return board
 
 
 def observe(s: WorldState, viewer: int) -> np.ndarray:
-    """Vectorised per block: element-wise writes for 60 places cost three times as much."""
     n = s.n
     rel = [(q - viewer) % n for q in range(n)]
     obs = np.zeros(OBS_SIZE, dtype=np.float32)
-    at = AT["nations"]
-    owner = np.asarray(s.owner)
-    held = owner >= 0
-    obs[at + NATION_ROWS[held] + (owner[held] - viewer) % n] = 1.0
-    obs[at + 6 : at + 7 * A.NATIONS : 7] = np.asarray(s.troops, dtype=np.float32) / 20
-    at = AT["seas"]
-    owner = np.asarray(s.sea_owner)
-    held = owner >= 0
-    obs[at + SEA_ROWS[held] + (owner[held] - viewer) % n] = 1.0
-    end = at + 10 * A.SEAS
-    obs[at + 6 : end : 10] = np.asarray(s.bs, dtype=np.float32) / 10
-    obs[at + 7 : end : 10] = np.asarray(s.subs, dtype=np.float32) / 10
-    if s.player == viewer:
-        obs[at + 8 : end : 10] = np.asarray(s.ready_bs, dtype=np.float32) / 10
-        obs[at + 9 : end : 10] = np.asarray(s.ready_subs, dtype=np.float32) / 10
+    mine = s.player == viewer
+    key = (
+        viewer,
+        n,
+        mine,
+        *s.owner,
+        *s.troops,
+        *s.sea_owner,
+        *s.bs,
+        *s.subs,
+        *(s.ready_bs + s.ready_subs if mine else ()),
+    )
+    board = _BOARD_CACHE.get(key)
+    if board is None:
+        board = _board(s, rel, mine)
+        if len(_BOARD_CACHE) > 1024:
+            _BOARD_CACHE.clear()
+        _BOARD_CACHE[key] = board
+    obs[: AT["players"]] = board
     owed = [0] * n
     for debtor, _, amount in s.debts:
         owed[debtor] += amount
+    alliance_holder = [s.owner[m[0]] if all(s.owner[x] == s.owner[m[0]] for x in m) else -1 for m in W.members]
     for q in range(n):
         b = AT["players"] + 12 * rel[q]
-        alliances = [float(all(s.owner[x] == q for x in members)) for members in W.members]
         obs[b : b + 12] = (
             1.0,
             float(s.out[q]),
             s.bank[q] / 50,
             s.lasers[q] / 5,
             sum(s.hands[q]) / 10,
-            *alliances,
+            *(float(h == q) for h in alliance_holder),
             owed[q] / 10,
             float(s.player == q),
             s.owner.count(q) / 37,
         )
     obs[AT["hand"] : AT["hand"] + KINDS] = np.asarray(s.hands[viewer], dtype=np.float32) / 4
-    seen = np.asarray(s.revealed[viewer], dtype=np.float32)
-    if (seen >= 0).any():
-        branch_of = np.asarray([BRANCHES.index(s.rules.cards[k].branch) for k in range(KINDS)])
-        for q in range(n):
-            if q != viewer and (seen[q] >= 0).any():
-                b = AT["intel"] + (3 + KINDS) * (rel[q] - 1)
-                known = seen[q] >= 0
-                obs[b + branch_of[known]] = 1.0
-                obs[b + 3 : b + 3 + KINDS] = np.where(known, seen[q], 0.0) / 4
+    branch_of = [s.rules.cards[k].branch for k in range(KINDS)]
+    for q in range(n):
+        if q == viewer:
+            continue
+        seen = s.revealed[viewer][q]
+        b = AT["intel"] + (3 + KINDS) * (rel[q] - 1)
+        for k, count in enumerate(seen):
+            if count >= 0:
+                obs[b + BRANCHES.index(branch_of[k])] = 1.0
+                obs[b + 3 + k] = count / 4
     obs[AT["phase"] + s.phase] = 1.0
     if s.pending:
         obs[AT["pending"] + s.pending[0] - A.BUY_TROOPS_1] = 1.0
