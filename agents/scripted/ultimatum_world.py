@@ -41,26 +41,20 @@ def _attack_plan(s: WorldState, p: int) -> tuple[int, int] | None:
 
 
 def _front(s: WorldState, p: int) -> int:
-    """The nation that should get reinforcements: the one with the best attack, else the most threatened."""
+    """The nation that should get reinforcements: the one with the best attack, else the most threatened
+    (-1 when p holds no nation)."""
     plan = _attack_plan(s, p)
     if plan:
         return plan[0]
     mine = s.nations_of(p)
+    if not mine:
+        return -1
 
     def threat(a: int) -> float:
         foes = [b for b in W.borders[a] if s.owner[b] not in (-1, p)]
         return max((s.troops[b] for b in foes), default=-1) - s.troops[a] + _value(s, p, a)
 
     return max(mine, key=lambda a: (threat(a), -a))
-
-
-def _weakest_enemy(s: WorldState, p: int, places: list[int]) -> int:
-    return max(
-        places,
-        key=lambda x: (
-            (_value(s, p, x) if x < A.NATIONS else 0.5) - s.troops[x] / 5 if x < A.NATIONS else -s.bs[x - A.NATIONS]
-        ),
-    )
 
 
 def _setup_pick(s: WorldState, p: int, legal: list[int]) -> int:
