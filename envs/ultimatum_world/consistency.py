@@ -1,0 +1,89 @@
+"""Checks a loaded state against the game's invariants, naming what is wrong (the contract's
+`_check_consistency`): pieces never negative, a held nation has troops, a held sea has vessels, the
+cards add up to the deck, money is never negative, and the phase fits the position."""
+
+from __future__ import annotations
+
+from collections import Counter
+from typing import TYPE_CHECKING
+
+from ultimata.envs.ultimatum_world import actions as A
+from ultimata.envs.ultimatum_world.content import CARD_KINDS
+
+if TYPE_CHECKING:
+    from ultimata.envs.ultimatum_world.state import WorldState
+
+
+def _need(ok: bool, what: str) -> None:
+    if not ok:
+        raise ValueError(what)
+
+
+def check(s: WorldState) -> None:
+    from ultimata.envs.ultimatum_world.state import ACT, BATTLE, BUY, MOVE_IN, OVER, PHASES, SETUP_FLEET, WINDOW
+
+    n = s.n
+    _need(0 <= s.phase < len(PHASES), f"phase {s.phase} is not one of 0..{len(PHASES) - 1}")
+    lists = {
+        "owner": A.NATIONS,
+        "troops": A.NATIONS,
+        "sea_owner": A.SEAS,
+        "bs": A.SEAS,
+        "subs": A.SEAS,
+        "ready_bs": A.SEAS,
+        "ready_subs": A.SEAS,
+        "bank": n,
+        "lasers": n,
+        "out": n,
+    }
+    for name, size in lists.items():
+        _need(len(getattr(s, name)) == size, f"{name} must have {size} entries")
+    playing = s.phase >= BUY
+    for x in range(A.NATIONS):
+        _need(-1 <= s.owner[x] < n, f"nation {x} has owner {s.owner[x]}")
+        _need(s.troops[x] >= 0, f"nation {x} has {s.troops[x]} troops")
+        held_ok = s.troops[x] >= 1 if s.owner[x] >= 0 else s.troops[x] == 0
+        if s.phase != MOVE_IN or x != (s.attack[3] if s.attack else -1):
+            _need(held_ok, f"nation {x}: a held nation keeps at least one troop, an empty one none")
+        _need(not playing or s.owner[x] >= 0, f"nation {x} is empty after the set-up")
+    for t in range(A.SEAS):
+        _need(-1 <= s.sea_owner[t] < n, f"sea place {t} has owner {s.sea_owner[t]}")
+        _need(s.bs[t] >= 0 and s.subs[t] >= 0, f"sea place {t} has negative vessels")
+        _need((s.sea_owner[t] >= 0) == (s.bs[t] + s.subs[t] > 0), f"sea place {t}: held iff vessels are there")
+        _need(
+            0 <= s.ready_bs[t] <= s.bs[t] and 0 <= s.ready_subs[t] <= s.subs[t],
+            f"sea place {t}: more vessels ready to move than present",
+        )
+        _need(
+            s.sea_owner[t] == s.player or s.ready_bs[t] + s.ready_subs[t] == 0 or s.phase == WINDOW,
+            f"sea place {t}: only the player whose turn it is has vessels ready",
+        )
+    _need(all(b >= 0 for b in s.bank) and s.turn_money >= 0, "money is never negative")
+    _need(all(x >= 0 for x in s.lasers), "lasers are never negative")
+    _need(all(len(d) == 3 and 0 <= d[0] < n and 0 <= d[1] < n and d[2] > 0 for d in s.debts), "bad embargo debt")
+    total = Counter(s.rules.deck)
+    held: Counter[int] = Counter(s.deck)
+    for q in range(n):
+        _need(len(s.hands[q]) == len(CARD_KINDS) and all(c >= 0 for c in s.hands[q]), f"player {q}'s hand is malformed")
+        for k, c in enumerate(s.hands[q]):
+            held[k] += c
+    _need(held == total, "the cards in hands and deck are not the game's deck")
+    _need(all(0 <= k < len(CARD_KINDS) for k in s.deck), "unknown card in the deck")
+    if s.phase in (BUY, ACT, BATTLE, MOVE_IN, WINDOW):
+        _need(0 <= s.player < n and not s.out[s.player], "the player whose turn it is must be in the game")
+    if s.phase in (BATTLE, MOVE_IN, WINDOW):
+        _need(len(s.attack) == 7 and 0 <= s.attack[3] < A.NATIONS + A.SEAS, "an attack needs its target")
+        _need(0 <= s.attack[2] < n and s.attack[1] == s.player, "an attack names its attacker and defender")
+    if s.phase in (BATTLE, MOVE_IN):
+        _need(
+            0 <= s.attack[4] < A.NATIONS and s.owner[s.attack[4]] == s.player,
+            "a troop battle starts from a held nation",
+        )
+        _need(s.attack[3] < A.NATIONS, "a troop battle is fought over a nation")
+    if s.phase == MOVE_IN:
+        _need(s.troops[s.attack[3]] == 0 and s.troops[s.attack[4]] >= 2, "moving in needs a conquered nation")
+    if s.phase == OVER:
+        _need(bool(s.winners) and all(0 <= q < n for q in s.winners), "a finished game names its winners")
+    if s.phase <= SETUP_FLEET:
+        _need(s.player == -1 and not s.pending, "no turns are played during the set-up")
+    _need(s.round >= 1 and s.turn >= 0, "round and turn count from 1 and 0")

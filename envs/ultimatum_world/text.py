@@ -1,0 +1,89 @@
+"""Words for moves and positions: the action a player is choosing, and the table as an ansi text."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from ultimata.envs.ultimatum_world import actions as A
+from ultimata.envs.ultimatum_world.content import ALLIANCES, CARD_KINDS, world
+
+if TYPE_CHECKING:
+    from ultimata.envs.ultimatum_world.state import WorldState
+
+W = world()
+VERBS = {
+    A.BUY_TROOPS_1: "buy 1 troop",
+    A.BUY_TROOPS_5: "buy 5 troops",
+    A.BUY_TROOPS_ALL: "buy troops with all the money",
+    A.BUY_BATTLESHIP: "buy a battleship",
+    A.BUY_SUBMARINE: "buy a submarine",
+    A.BUY_LASER: "buy a laser",
+    A.ATTACK: "attack with troops",
+    A.LASER: "fire a laser",
+    A.MOVE_BATTLESHIPS: "move battleships",
+    A.MOVE_SUBMARINES: "move submarines",
+    A.ROLL: "roll the dice once",
+    A.BLITZ: "roll until the nation falls or the attack must stop",
+    A.STOP: "stop the attack",
+    A.AMOUNT_ONE: "one",
+    A.AMOUNT_HALF: "half",
+    A.AMOUNT_ALL: "all (troops: all but one)",
+    A.DONE: "done",
+}
+PLACE_ROLE = {A.ATTACK: ("from", "against"), A.MOVE_BATTLESHIPS: ("from", "to"), A.MOVE_SUBMARINES: ("from", "to")}
+
+
+def place_text(i: int) -> str:
+    return W.names[i] if i < W.size else W.sea_names[i - W.size]
+
+
+def action_text(s: WorldState, action: int) -> str:
+    if action < A.BUY_TROOPS_1:
+        if s.pending:
+            roles = PLACE_ROLE.get(s.pending[0])
+            step = len(s.pending) - 1
+            if roles and step < len(roles):
+                return f"{roles[step]} {place_text(action)}"
+            if s.pending[0] == A.CARD + CARD_KINDS.index("airlift"):
+                return f"{('from', 'to')[min(step, 1)]} {place_text(action)}"
+        return place_text(action)
+    if A.CARD <= action < A.ATTACK:
+        return "play " + CARD_KINDS[action - A.CARD].replace("_", " ")
+    if action == A.DONE:
+        from ultimata.envs.ultimatum_world.state import ACT, BUY, WINDOW
+
+        return {BUY: "done buying", ACT: "end the turn", WINDOW: "no (more) defence"}.get(s.phase, "done")
+    return VERBS.get(action, f"action {action}")
+
+
+def render(s: WorldState, viewer: int | None = None) -> str:
+    from ultimata.envs.ultimatum_world.state import OVER, PHASES, SEAS
+
+    lines = [
+        f"Ultimatum, round {s.round}/{s.cfg.max_rounds}, turn {s.turn}: {PHASES[s.phase]}"
+        + ("" if s.phase == OVER else f", player_{s.current_player} to decide")
+    ]
+    for q in range(s.n):
+        hand = sum(s.hands[q])
+        mine = ""
+        if viewer == q:
+            mine = " [" + ", ".join(f"{c}x {CARD_KINDS[k]}" for k, c in enumerate(s.hands[q]) if c) + "]"
+        held = [ALLIANCES[a] for a in range(4) if s.holds_alliance(q, a)]
+        lines.append(
+            f"player_{q}: ${s.bank[q]}bn, {s.lasers[q]} laser(s), {hand} card(s){mine}"
+            + (f", holds {', '.join(held)}" if held else "")
+            + (" (out)" if s.out[q] else "")
+        )
+    for a, members in enumerate(W.members):
+        row = ", ".join(f"{W.names[x]}{'*' if W.worldpower[x] else ''} p{s.owner[x]}:{s.troops[x]}" for x in members)
+        lines.append(f"{ALLIANCES[a]}: {row}")
+    seas = [
+        f"{W.sea_names[t].split(' (')[0]} p{s.sea_owner[t]}:{s.bs[t]}b{s.subs[t]}s"
+        for t in range(SEAS)
+        if s.sea_owner[t] >= 0
+    ]
+    lines.append("Seas: " + "; ".join(seas))
+    if s.turn_money:
+        lines.append(f"money to spend this turn: ${s.turn_money}bn")
+    lines += s.events[-4:]
+    return "\n".join(lines)

@@ -1,0 +1,81 @@
+// Ultimatum (1985) as SVG: the world map with each nation a disc ringed in its alliance's colour
+// (Western green, Communist red, Peace yellow, Oil black) and filled in its holder's, with its troops;
+// blockades as numbered dark-blue squares, anchors as white discs with their numbers, vessels as
+// "battleships/submarines" under them, the six laser stations, and a panel with money, lasers, cards,
+// your hand, what your intelligence showed and the attack under way. A place with legal moves is
+// outlined; clicking it plays the move. Buttons below the map hold the other moves.
+"use strict";
+
+(window.ULTIMATA_VIEWS = window.ULTIMATA_VIEWS || {}).ultimatum_world = {
+  render(el, v, moves, play) {
+    const NS = window.ULTIMATA_SVG.NS;
+    const colours = ["#cd3434", "#285ccd", "#289646", "#dc9614", "#8c3caa", "#1ea0aa"];
+    const ring = { Western: "#28a03c", Communist: "#c82828", Peace: "#e6c828", Oil: "#141414" };
+    const { svg, add } = window.ULTIMATA_SVG.canvas(1000, 560);
+    add("rect", { x: 0, y: 0, width: 1000, height: 560, fill: "#c4daf0" });
+    const byPlace = {};
+    for (const m of moves.filter((m) => m.target === "place")) byPlace[m.place] = m;
+    const pos = {};
+    for (const n of v.nations) pos[n.place] = n.at;
+    for (const s of v.seas) pos[s.place] = s.at;
+    for (const n of v.nations) for (const b of n.borders) if (n.place < b) {
+      add("line", { x1: n.at[0], y1: n.at[1], x2: pos[b][0], y2: pos[b][1], stroke: "#786e5a", "stroke-width": 2 });
+    }
+    for (const s of v.seas) for (const t of s.links) if (s.place < t) {
+      add("line", { x1: s.at[0], y1: s.at[1], x2: pos[t][0], y2: pos[t][1], stroke: "#fafafa" });
+    }
+    v.stations.forEach(([x, y], i) => {
+      add("polygon", { points: `${x},${y - 9} ${x + 9},${y} ${x},${y + 9} ${x - 9},${y}`, fill: "#5a5a6e" });
+      add("text", { x, y: y + 20, "font-size": 9, "text-anchor": "middle" }, `laser station ${i + 1}`);
+    });
+    const clickable = (shape, place) => {
+      const m = byPlace[place];
+      if (!m) return;
+      shape.setAttribute("stroke", "#ffb000");
+      shape.setAttribute("stroke-width", 3);
+      shape.setAttribute("class", "clickable");
+      shape.setAttribute("data-action", m.action);
+      shape.style.cursor = "pointer";
+      shape.append(Object.assign(document.createElementNS(NS, "title"), { textContent: m.label }));
+      shape.addEventListener("click", () => play(m.action));
+    };
+    for (const s of v.seas) {
+      const [x, y] = s.at;
+      const shape = s.blockade
+        ? add("rect", { x: x - 13, y: y - 10, width: 26, height: 20, fill: "#14286e" })
+        : add("circle", { cx: x, cy: y, r: 11, fill: "#fafafa" });
+      const label = s.name.split(" ")[1];
+      add("text", { x, y: y + 4, "font-size": s.blockade ? 11 : 8, "text-anchor": "middle", fill: s.blockade ? "white" : "#1c1c1c" }, label);
+      if (s.owner >= 0) {
+        add("rect", { x: x - 13, y: y + 11, width: 26, height: 11, fill: colours[s.owner] });
+        add("text", { x, y: y + 20, "font-size": 9, "text-anchor": "middle", fill: "white" }, `${s.battleships}/${s.submarines}`);
+      }
+      shape.append(Object.assign(document.createElementNS(NS, "title"), { textContent: s.name }));
+      clickable(shape, s.place);
+    }
+    for (const n of v.nations) {
+      const [x, y] = n.at;
+      add("circle", { cx: x, cy: y, r: 13, fill: ring[n.alliance] });
+      const disc = add("circle", { cx: x, cy: y, r: 10, fill: n.owner >= 0 ? colours[n.owner] : "#f0f0f0" });
+      if (n.worldpower) add("circle", { cx: x, cy: y, r: 15, fill: "none", stroke: "white", "stroke-width": 2 });
+      add("text", { x, y: y + 4, "font-size": 10, "text-anchor": "middle", fill: n.owner >= 0 ? "white" : "#1c1c1c" }, n.troops);
+      add("text", { x, y: y + 24, "font-size": 9, "text-anchor": "middle" }, n.name);
+      disc.append(Object.assign(document.createElementNS(NS, "title"), { textContent: `${n.name} (${n.alliance}${n.worldpower ? ", Worldpower" : ""}; seas ${n.seas.join(", ") || "none"})` }));
+      clickable(disc, n.place);
+    }
+    const info = document.createElement("div");
+    info.className = "pitch-info";
+    const lines = [`round ${v.round}/${v.max_rounds} · ${v.phase}${v.money_now ? ` · $${v.money_now}bn to spend` : ""}`];
+    v.players.forEach((p, i) => lines.push(`player_${i}${i === v.seat ? " (you)" : ""}: $${p.bank}bn, ${p.lasers} laser(s), ${p.cards} card(s)${p.alliances.length ? ", holds " + p.alliances.join(", ") : ""}${p.out ? " (out)" : ""}`));
+    const hand = Object.entries(v.hand).map(([k, c]) => `${c}x ${k.replaceAll("_", " ")}`);
+    if (hand.length) lines.push(`your cards: ${hand.join(", ")}`);
+    for (const [who, cards] of Object.entries(v.intel)) {
+      const seen = Object.entries(cards).map(([k, c]) => `${c}x ${k.replaceAll("_", " ")}`);
+      if (seen.length) lines.push(`intelligence on ${who}: ${seen.join(", ")}`);
+    }
+    if (v.attack) lines.push(`${v.attack.kind}: player_${v.attack.attacker} against player_${v.attack.defender}`);
+    for (const e of v.events) lines.push(`· ${e}`);
+    for (const t of lines) info.append(Object.assign(document.createElement("div"), { textContent: t }));
+    el.append(info, svg);
+  },
+};
