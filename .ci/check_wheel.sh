@@ -18,7 +18,8 @@ assert top == {"ultimata"}, f"the wheel must install only the ultimata package, 
 for needed in ("ultimata/web/static/index.html", "ultimata/web/static/app.js", "ultimata/configs/ultimade.yaml",
                "ultimata/agents/pretrained/ultimade_v1.zip", "ultimata/agents/pretrained/ultimade_v1.json",
                "ultimata/envs/ultra_war/data/maps.yaml",
-               "ultimata/envs/conquest_of_the_world/data/board.yaml", "ultimata/web/static/games/svg.js"):
+               "ultimata/envs/conquest_of_the_world/data/board.yaml",
+               "ultimata/envs/ultimatum_world/data/map.yaml", "ultimata/envs/ultimatum_world/data/rules.yaml", "ultimata/web/static/games/svg.js"):
     assert needed in names, f"the wheel lacks {needed}"
 print(f"wheel ok: {len(names)} files, top-level package: ultimata")
 PY
