@@ -25,8 +25,18 @@ def reference(state, seat: int) -> np.ndarray:
     b = state.board
     for f in range(FIELDS):
         o = f if seat == 0 else FIELDS - 1 - f
-        layers = (b.wall[f], b.door[f], b.breachable[f] and f not in state.breached, b.obstruction[f], b.level[f],
-                  b.stairs[f], b.objective[f], b.escape[f], b.start[seat][f], b.start[1 - seat][f])
+        layers = (
+            b.wall[f],
+            b.door[f],
+            b.breachable[f] and f not in state.breached,
+            b.obstruction[f],
+            b.level[f],
+            b.stairs[f],
+            b.objective[f],
+            b.escape[f],
+            b.start[seat][f],
+            b.start[1 - seat][f],
+        )
         for i, value in enumerate(layers):
             planes[i, o] = value
     o = (lambda f: f) if seat == 0 else (lambda f: FIELDS - 1 - f)
@@ -42,8 +52,17 @@ def reference(state, seat: int) -> np.ndarray:
         base = 14 if u.side == seat else 23
         dr, dc = DIRS[u.facing]
         general = u is state.active_general(u.side)
-        values = (1, u.life / u.ch.life, u.flying, u.turned, general, (sign * dc + 1) / 2, (sign * -dr + 1) / 2,
-                  u.disabled, u.acted)
+        values = (
+            1,
+            u.life / u.ch.life,
+            u.flying,
+            u.turned,
+            general,
+            (sign * dc + 1) / 2,
+            (sign * -dr + 1) / 2,
+            u.disabled,
+            u.acted,
+        )
         for k, value in enumerate(values):
             planes[base + k, o(u.pos)] = value
     at = PLANES * FIELDS
@@ -53,11 +72,25 @@ def reference(state, seat: int) -> np.ndarray:
             continue
         ch = u.ch
         ranges = [a.range / 12 for a in ch.attacks] + [0.0] * (2 - len(ch.attacks))
-        block = (u.pos >= 0, u.life / 20, ch.offense / 10, ch.defense / 10, ch.movement / 8, *ranges, ch.magic / 10,
-                 ch.energy / 10, min(1.0, sum(u.reserves.values()) / 20), bool(u.weapon), bool(u.armor),
-                 bool(u.standard), len(u.upgrades) / 5, min(1.0, u.enh_off / 5), min(1.0, u.enh_def / 5))
+        block = (
+            u.pos >= 0,
+            u.life / 20,
+            ch.offense / 10,
+            ch.defense / 10,
+            ch.movement / 8,
+            *ranges,
+            ch.magic / 10,
+            ch.energy / 10,
+            min(1.0, sum(u.reserves.values()) / 20),
+            bool(u.weapon),
+            bool(u.armor),
+            bool(u.standard),
+            len(u.upgrades) / 5,
+            min(1.0, u.enh_off / 5),
+            min(1.0, u.enh_def / 5),
+        )
         assert len(block) == UNIT_BLOCK
-        obs[at + slot * UNIT_BLOCK: at + (slot + 1) * UNIT_BLOCK] = block
+        obs[at + slot * UNIT_BLOCK : at + (slot + 1) * UNIT_BLOCK] = block
     at += 2 * MAX_ARMY * UNIT_BLOCK
     names = list(content().decks[state.game.scenario.factions[seat]])
     for card in state.hands[seat]:
@@ -67,11 +100,21 @@ def reference(state, seat: int) -> np.ndarray:
         obs[at + state.pending] = 1
     at += HAND_SLOTS
     cap = state.game.config.rounds or state.game.scenario.rounds
-    g = (min(1.0, state.pool(seat) / 20), min(1.0, state.pool(1 - seat) / 20), len(state.decks[seat]) / 50,
-         len(state.decks[1 - seat]) / 50, len(state.hands[seat]) / HAND_SLOTS, len(state.hands[1 - seat]) / HAND_SLOTS,
-         min(1.0, state.round / cap), state.first == seat, state.turn == seat, min(1.0, state.hold[seat] / 10),
-         min(1.0, state.hold[1 - seat] / 10), min(1.0, len(state.stack) / 4))
-    obs[at: at + len(g)] = g
+    g = (
+        min(1.0, state.pool(seat) / 20),
+        min(1.0, state.pool(1 - seat) / 20),
+        len(state.decks[seat]) / 50,
+        len(state.decks[1 - seat]) / 50,
+        len(state.hands[seat]) / HAND_SLOTS,
+        len(state.hands[1 - seat]) / HAND_SLOTS,
+        min(1.0, state.round / cap),
+        state.first == seat,
+        state.turn == seat,
+        min(1.0, state.hold[seat] / 10),
+        min(1.0, state.hold[1 - seat] / 10),
+        min(1.0, len(state.stack) / 4),
+    )
+    obs[at : at + len(g)] = g
     obs[at + 16 + state.phase] = 1
     return obs
 
