@@ -4,6 +4,7 @@ combat.py, the map in board.py, the action layout in actions.py."""
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from typing import TYPE_CHECKING, Any
 
 import numpy as np
@@ -66,6 +67,13 @@ class UltraWarState(State):
         self.events: list[str] = []
         self._saved_phase = MAIN
         self._occ: dict[int, bool] | None = None
+        """Set only while legal actions are computed (nothing moves then), with these lookups:"""
+        self._unit_at: dict[int, Unit] = {}
+        self._token_at: dict[int, Source] = {}
+        self._feat_cache: dict[tuple[int, int], list[int]] = {}
+        self._pools = [-1, -1]
+        self._legal: list[int] = []
+        """The sorted legal actions behind `_mask` (set together with it)."""
         self._setup()
 
     # -- set-up (book: The Game Setup, steps 1-7) ----------------------------------------------
@@ -109,6 +117,8 @@ class UltraWarState(State):
 
     def unit_at(self, f: int) -> Unit | None:
         """The character standing on f (a flyer passing over it mid-move is not the one found)."""
+        if self._occ is not None:
+            return self._unit_at.get(f)
         found = None
         for u in self.units:
             if u.pos == f:
@@ -124,6 +134,8 @@ class UltraWarState(State):
         return any(o is not u and o.pos == u.pos for o in self.units) or self.token_at(u.pos) is not None
 
     def token_at(self, f: int) -> Source | None:
+        if self._occ is not None:
+            return self._token_at.get(f)
         for s in self.sources:
             if s.token and s.pos == f and s.life > 0:
                 return s
@@ -407,12 +419,15 @@ class UltraWarState(State):
 
     def card_targets(self, side: int, c: Card, name: str) -> list[int]:
         """Own characters a non-quick card may go on (equipment, upgrades, enhancements) or perform it (feats)."""
+        return list(self._card_targets(side, c, name))
+
+    def _card_targets(self, side: int, c: Card, name: str) -> Iterator[int]:
+        """card_targets one at a time (whether a card is playable needs only the first)."""
         pool = self.pool(side)
         if c.kind == "quick" or (c.kind != "feat" and c.cost > pool):
-            return []
+            return
         if c.kind in EQUIP_KINDS and c.ultra and self.ultra_in_play(name):
-            return []
-        out = []
+            return
         for u in self.units:
             if u.side != side or u.pos < 0 or u.imprisoned:
                 continue
@@ -429,8 +444,7 @@ class UltraWarState(State):
                     continue
                 if not self.feat_targets(u, c):
                     continue
-            out.append(u.pos)
-        return out
+            yield u.pos
 
     def innate(self, u: Unit, c: Card) -> bool:
         return (c.feat == "magic" and u.has("Magic Innate")) or (c.feat == "energy" and u.has("Energy Innate"))
@@ -453,7 +467,7 @@ class UltraWarState(State):
             return c.kind == "quick" and self.quick_fits(side, c) and c.cost <= self.pool(side)
         if c.kind == "quick" or (self.phase == SETUP and c.kind == "feat"):
             return False
-        return bool(self.card_targets(side, c, name))
+        return next(self._card_targets(side, c, name), None) is not None
 
     def quick_fits(self, side: int, c: Card) -> bool:
         defender = self.unit_at(self.attack[2])
@@ -486,19 +500,45 @@ class UltraWarState(State):
         return u.on_map and not u.acted and not u.imprisoned and not u.disabled and not u.turned
 
     def _legal_actions(self) -> list[int]:
-        """Computed with the occupancy map cached for this one call (sight lines read it often)."""
-        self._occ = self.occupied_map()
-        self._feat_cache: dict[tuple[int, int], list[int]] = {}
-        self._pools = [-1, -1]
+        """Computed with the occupancy map and who stands where cached for this one call (sight lines,
+        targets and steps read them often); the caches are dropped after it."""
+        act = self.units[self.active] if self.active >= 0 else None
+        at: dict[int, Unit] = {}
+        for u in reversed(self.units):  # as unit_at: the first one listed, a passing flyer only if alone
+            if u is not act:
+                at[u.pos] = u
+        if act is not None and act.pos not in at:
+            at[act.pos] = act
+        tokens = {s.pos: s for s in reversed(self.sources) if s.token and s.life > 0}
+        self._occ, self._unit_at, self._token_at = self.occupied_map(), at, tokens
+        self._feat_cache, self._pools = {}, [-1, -1]
         try:
             return self._legal_now()
         finally:
-            self._occ = None
+            self._occ, self._unit_at, self._token_at, self._feat_cache = None, {}, {}, {}
+
+    def legal_action_mask(self) -> np.ndarray:
+        """As the engine's, keeping the sorted list too: legal_actions() needs no scan of the mask."""
+        if self._mask is None:
+            self._legal = sorted(set(self._legal_actions()))
+            mask = np.zeros(A.NUM_ACTIONS, dtype=np.int8)
+            mask[self._legal] = 1
+            self._mask = mask
+        return self._mask
+
+    def legal_actions(self) -> list[int]:
+        self.legal_action_mask()
+        return list(self._legal)
 
     def _playable_cards(self, seat: int) -> list[int]:
-        verdict: dict[str, bool] = {}
-        return [A.PLAY + h for h, name in enumerate(self.hands[seat])
-                if verdict.setdefault(name, self.playable(seat, h))]
+        verdict: dict[str, bool] = {}  # copies of a card share their verdict
+        out = []
+        for h, name in enumerate(self.hands[seat]):
+            if name not in verdict:
+                verdict[name] = self.playable(seat, h)
+            if verdict[name]:
+                out.append(A.PLAY + h)
+        return out
 
     def _legal_now(self) -> list[int]:
         p = self.phase
