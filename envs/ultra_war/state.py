@@ -371,9 +371,17 @@ class UltraWarState(State):
     def pool(self, side: int) -> int:
         if self._occ is not None:
             if self._pools[side] < 0:
-                self._pools[side] = sum(s.points for s in self.sources if s.side == side and self.source_usable(s))
+                self._pools = self.pools()
             return self._pools[side]
-        return sum(s.points for s in self.sources if s.side == side and self.source_usable(s))
+        return self.pools()[side]
+
+    def pools(self) -> list[int]:
+        """Both sides' usable power points, in one pass over the sources."""
+        out = [0, 0]
+        for s in self.sources:
+            if s.points and self.source_usable(s):
+                out[s.side] += s.points
+        return out
 
     def feat_pool(self, performer: Unit, kind: str) -> int:
         """A feat may also be paid from the performer's own reserve of its type, and from a
