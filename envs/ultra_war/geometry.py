@@ -40,14 +40,19 @@ def direction(a: int, b: int) -> int:
     return DIRS.index(((dr > 0) - (dr < 0), (dc > 0) - (dc < 0)))
 
 
+CHEBYSHEV = [[max(abs(ROW[a] - ROW[b]), abs(COL[a] - COL[b])) for b in range(FIELDS)] for a in range(FIELDS)]
+MANHATTAN = [[abs(ROW[a] - ROW[b]) + abs(COL[a] - COL[b]) for b in range(FIELDS)] for a in range(FIELDS)]
+"""The two distances as tables (hot loops index a row; -1 indexes like field 143, as ROW[-1] does)."""
+
+
 def chebyshev(a: int, b: int) -> int:
     """Spaces apart counting diagonal steps: melee range, engagement, control ranges, explosion rings."""
-    return max(abs(ROW[a] - ROW[b]), abs(COL[a] - COL[b]))
+    return CHEBYSHEV[a][b]
 
 
 def manhattan(a: int, b: int) -> int:
     """Range of ranged attacks and feats: counted through the sides of squares (book, Ranged Attacks)."""
-    return abs(ROW[a] - ROW[b]) + abs(COL[a] - COL[b])
+    return MANHATTAN[a][b]
 
 
 def front(f: int, facing: int) -> set[int]:

@@ -17,6 +17,7 @@ from ultimata.envs.ultra_war.content import HAND_SLOTS, Card
 from ultimata.envs.ultra_war.geometry import (
     COL,
     FIELDS,
+    MANHATTAN,
     NEIGHBOURS,
     ROW,
     STEP,
@@ -174,7 +175,7 @@ class UltraWarState(State):
         return (m + 1) // 2 if u.backward else m
 
     def occupied_map(self) -> dict[int, bool]:
-        occ = {u.pos: "Gigantic" in u.ch.tags for u in self.units if u.on_map}
+        occ = {u.pos: "Gigantic" in u.ch.tags for u in self.units if u.pos >= 0}
         for s in self.sources:
             if s.token and s.pos >= 0 and s.life > 0:
                 occ[s.pos] = False
@@ -319,9 +320,10 @@ class UltraWarState(State):
         if spec is None or u.attacks_made >= self.attack_limit(u, spec):
             return []
         if "Explosive" in spec.tags:
-            cands = [f for f in range(FIELDS) if manhattan(u.pos, f) <= spec.range]
-        elif spec.kind == "melee":
-            cands = NEIGHBOURS[u.pos]
+            dist = MANHATTAN[u.pos]
+            cands = [f for f in range(FIELDS) if dist[f] <= spec.range]
+        elif spec.kind == "melee":  # only a character or a token can be hit (target_ok)
+            cands = [f for f in NEIGHBOURS[u.pos] if self.blocked(f)]
         else:
             cands = [x.pos for x in self.units if x.on_map and x.side != u.side]
             cands += [s.pos for s in self.sources if s.token and s.pos >= 0 and s.life > 0 and s.side != u.side]
@@ -462,7 +464,8 @@ class UltraWarState(State):
         if self._occ is not None and key in self._feat_cache:
             return self._feat_cache[key]
         occ = self._occ if self._occ is not None else self.occupied_map()
-        out = [x.pos for x in self.units if x.pos >= 0 and x.side != u.side and manhattan(u.pos, x.pos) <= c.range
+        dist = MANHATTAN[u.pos]
+        out = [x.pos for x in self.units if x.pos >= 0 and x.side != u.side and dist[x.pos] <= c.range
                and self.sees(u, x.pos, x.flying, occ)]
         if self._occ is not None:
             self._feat_cache[key] = out
