@@ -23,6 +23,7 @@ from ultimata.envs.ultra_war.geometry import DIRS, FIELDS
 
 if TYPE_CHECKING:
     from ultimata.envs.ultra_war.state import UltraWarState
+    from ultimata.envs.ultra_war.units import Unit
 
 PLANES = 32
 UNIT_BLOCK = 16
@@ -94,8 +95,8 @@ def observe(state: UltraWarState, seat: int) -> np.ndarray:
         val.append(1.0)
     face_x, face_y = FACE_X[seat], FACE_Y[seat]
     generals = (state.active_general(0), state.active_general(1))
-    tail = [0.0] * TAIL
-    for u in state.units:  # (plain comparisons, not min(1.0, x): the same values, cheaper)
+    slots = [_EMPTY_SLOT] * (2 * MAX_ARMY)
+    for u in state.units:
         if u.pos >= 0:
             idx += UNIT_CELLS[u.side != seat][o[u.pos]]
             val += (1.0, u.life / u.ch.life, 1.0 if u.flying else 0.0, 1.0 if u.turned else 0.0,
@@ -103,29 +104,45 @@ def observe(state: UltraWarState, seat: int) -> np.ndarray:
                     1.0 if u.disabled else 0.0, 1.0 if u.acted else 0.0)
         slot = (0 if u.side == seat else MAX_ARMY) + u.slot
         if slot < 2 * MAX_ARMY:
-            k = slot * UNIT_BLOCK
-            reserve, off, dfn = sum(u.reserves.values()), u.enh_off, u.enh_def
-            tail[k: k + UNIT_BLOCK] = (
-                (1.0 if u.pos >= 0 else 0.0, u.life / 20) + _character_block(u.name) + (
-                    reserve / 20 if reserve < 20 else 1.0, 1.0 if u.weapon else 0.0, 1.0 if u.armor else 0.0,
-                    1.0 if u.standard else 0.0, len(u.upgrades) / 5, off / 5 if off < 5 else 1.0,
-                    dfn / 5 if dfn < 5 else 1.0))
+            slots[slot] = _slot_block(u)
     obs[_as_array(idx, "q")] = _as_array(val, "f")
+    tail = [0.0] * (TAIL - HAND_AT)
     names = _card_index(state.game.scenario.factions[seat])
     for card in state.hands[seat]:
-        tail[HAND_AT + names[card]] += 1 / HAND_SLOTS
+        tail[names[card]] += 1 / HAND_SLOTS
     if state.pending >= 0 and state.current_player == seat:
-        tail[PENDING_AT + state.pending] = 1.0
+        tail[PENDING_AT - HAND_AT + state.pending] = 1.0
     cap = state.game.config.rounds or state.game.scenario.rounds
     pools = state.pools()
-    tail[GLOBALS_AT: GLOBALS_AT + 12] = (
+    at = GLOBALS_AT - HAND_AT
+    tail[at: at + 12] = (
         min(1.0, pools[seat] / 20), min(1.0, pools[1 - seat] / 20), len(state.decks[seat]) / 50,
         len(state.decks[1 - seat]) / 50, len(state.hands[seat]) / HAND_SLOTS, len(state.hands[1 - seat]) / HAND_SLOTS,
         min(1.0, state.round / cap), 1.0 if state.first == seat else 0.0, 1.0 if state.turn == seat else 0.0,
         min(1.0, state.hold[seat] / 10), min(1.0, state.hold[1 - seat] / 10), min(1.0, len(state.stack) / 4))
-    tail[GLOBALS_AT + 16 + state.phase] = 1.0
-    obs[PLANES * FIELDS:] = _as_array(tail, "f")
+    tail[at + 16 + state.phase] = 1.0
+    obs[PLANES * FIELDS:] = np.frombuffer(b"".join(slots) + struct.pack(f"{len(tail)}f", *tail), np.float32)
     return obs
+
+
+_EMPTY_SLOT = bytes(4 * UNIT_BLOCK)
+_SLOTS: dict[tuple, bytes] = {}
+
+
+def _slot_block(u: Unit) -> bytes:
+    """An army slot's 16 float32 values, packed; remembered by what they are computed from (few distinct
+    combinations occur, and looking one up is cheaper than computing and packing it)."""
+    key = (u.name, u.pos >= 0, u.life, sum(u.reserves.values()), u.weapon != "", u.armor != "", u.standard != "",
+           len(u.upgrades), u.enh_off, u.enh_def)
+    block = _SLOTS.get(key)
+    if block is None:
+        if len(_SLOTS) > 200_000:  # a bound, never reached in practice
+            _SLOTS.clear()
+        _, on_map, life, reserve, weapon, armor, standard, upgrades, off, dfn = key
+        block = _SLOTS[key] = struct.pack(
+            f"{UNIT_BLOCK}f", float(on_map), life / 20, *_character_block(u.name), min(1.0, reserve / 20),
+            float(weapon), float(armor), float(standard), upgrades / 5, min(1.0, off / 5), min(1.0, dfn / 5))
+    return block
 
 
 def _as_array(values: list, code: str) -> np.ndarray:

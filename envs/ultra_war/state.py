@@ -73,6 +73,8 @@ class UltraWarState(State):
         self._token_at: dict[int, Source] = {}
         self._feat_cache: dict[tuple[int, int], list[int]] = {}
         self._pools = [-1, -1]
+        self._foes: list[list[Unit]] = [[], []]
+        """Each side's enemies on the map."""
         self._legal: list[int] = []
         """The sorted legal actions behind `_mask` (set together with it)."""
         self._setup()
@@ -450,9 +452,9 @@ class UltraWarState(State):
             elif c.kind == "feat":
                 if u.disabled or (u.turned and not self.innate(u, c)):
                     continue
-                if c.cost > pool and c.cost > pool + self.feat_pool(u, c.feat or "any"):
+                if not self.feat_targets(u, c):  # (cached per field and range: cheaper than the cost check)
                     continue
-                if not self.feat_targets(u, c):
+                if c.cost > pool and c.cost > pool + self.feat_pool(u, c.feat or "any"):
                     continue
             yield u.pos
 
@@ -463,10 +465,12 @@ class UltraWarState(State):
         key = (u.pos, c.range)
         if self._occ is not None and key in self._feat_cache:
             return self._feat_cache[key]
-        occ = self._occ if self._occ is not None else self.occupied_map()
+        if self._occ is None:
+            occ, foes = self.occupied_map(), [x for x in self.units if x.pos >= 0 and x.side != u.side]
+        else:
+            occ, foes = self._occ, self._foes[u.side]
         dist = MANHATTAN[u.pos]
-        out = [x.pos for x in self.units if x.pos >= 0 and x.side != u.side and dist[x.pos] <= c.range
-               and self.sees(u, x.pos, x.flying, occ)]
+        out = [x.pos for x in foes if dist[x.pos] <= c.range and self.sees(u, x.pos, x.flying, occ)]
         if self._occ is not None:
             self._feat_cache[key] = out
         return out
@@ -523,10 +527,11 @@ class UltraWarState(State):
         tokens = {s.pos: s for s in reversed(self.sources) if s.token and s.life > 0}
         self._occ, self._unit_at, self._token_at = self.occupied_map(), at, tokens
         self._feat_cache, self._pools = {}, [-1, -1]
+        self._foes = [[x for x in self.units if x.pos >= 0 and x.side != side] for side in (0, 1)]
         try:
             return self._legal_now()
         finally:
-            self._occ, self._unit_at, self._token_at, self._feat_cache = None, {}, {}, {}
+            self._occ, self._unit_at, self._token_at, self._feat_cache, self._foes = None, {}, {}, {}, [[], []]
 
     def legal_action_mask(self) -> np.ndarray:
         """As the engine's, keeping the sorted list too: legal_actions() needs no scan of the mask."""
