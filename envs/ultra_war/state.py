@@ -73,8 +73,8 @@ class UltraWarState(State):
         self._token_at: dict[int, Source] = {}
         self._feat_cache: dict[tuple[int, int], list[int]] = {}
         self._pools = [-1, -1]
-        self._foes: list[list[Unit]] = [[], []]
-        """Each side's enemies on the map."""
+        self._foes: dict[int, list[Unit]] = {}
+        """A side's enemies on the map (filled when first needed)."""
         self._legal: list[int] = []
         """The sorted legal actions behind `_mask` (set together with it)."""
         self._setup()
@@ -370,7 +370,10 @@ class UltraWarState(State):
         if not (u.pos >= 0 and (u.ch.faction in ("order", "legion") or u.ch.magic > 0)):
             return False
         # a character is equipped with one crystal at a time; others it carries do not generate or pay
-        return s is next(x for x in self.sources if x.kind == "crystal" and x.bearer == s.bearer)
+        for x in self.sources:
+            if x.kind == "crystal" and x.bearer == s.bearer:
+                return x is s
+        return False
 
     def pool(self, side: int) -> int:
         if self._occ is not None:
@@ -465,10 +468,12 @@ class UltraWarState(State):
         key = (u.pos, c.range)
         if self._occ is not None and key in self._feat_cache:
             return self._feat_cache[key]
-        if self._occ is None:
-            occ, foes = self.occupied_map(), [x for x in self.units if x.pos >= 0 and x.side != u.side]
-        else:
-            occ, foes = self._occ, self._foes[u.side]
+        occ = self._occ if self._occ is not None else self.occupied_map()
+        foes = self._foes.get(u.side) if self._occ is not None else None
+        if foes is None:
+            foes = [x for x in self.units if x.pos >= 0 and x.side != u.side]
+            if self._occ is not None:
+                self._foes[u.side] = foes
         dist = MANHATTAN[u.pos]
         out = [x.pos for x in foes if dist[x.pos] <= c.range and self.sees(u, x.pos, x.flying, occ)]
         if self._occ is not None:
@@ -527,11 +532,10 @@ class UltraWarState(State):
         tokens = {s.pos: s for s in reversed(self.sources) if s.token and s.life > 0}
         self._occ, self._unit_at, self._token_at = self.occupied_map(), at, tokens
         self._feat_cache, self._pools = {}, [-1, -1]
-        self._foes = [[x for x in self.units if x.pos >= 0 and x.side != side] for side in (0, 1)]
         try:
             return self._legal_now()
         finally:
-            self._occ, self._unit_at, self._token_at, self._feat_cache, self._foes = None, {}, {}, {}, [[], []]
+            self._occ, self._unit_at, self._token_at, self._feat_cache, self._foes = None, {}, {}, {}, {}
 
     def legal_action_mask(self) -> np.ndarray:
         """As the engine's, keeping the sorted list too: legal_actions() needs no scan of the mask."""
