@@ -28,6 +28,7 @@ from ultimata.envs.ultra_war.geometry import (
     is_backward,
     manhattan,
 )  # fmt: skip
+from ultimata.envs.ultra_war.observation import observe
 from ultimata.envs.ultra_war.units import Source, Unit
 
 if TYPE_CHECKING:
@@ -166,15 +167,18 @@ class UltraWarState(State):
         g = self.active_general(side)
         return g is not None and "Morale" in g.ch.general_ability
 
-    def movement(self, u: Unit) -> int:
+    def movement(self, u: Unit, backward: bool | None = None) -> int:
+        """Steps allowed this activation: movement (x2 charging), halved rounding up once moving backwards
+        (`backward` None: as the character is moving now)."""
         deck = self.game.content.decks[u.ch.faction]
         m = u.ch.movement + (deck[u.standard].movement if u.standard else 0)
-        m += sum(deck[c].movement for c in u.upgrades)
+        if u.upgrades:
+            m += sum(deck[c].movement for c in u.upgrades)
         if u.deprived and not u.flying:
             m -= (m + 1) // 2
         if u.charging:
             m = m + 2 if u.has("Charge Attack") else 2 * m
-        return (m + 1) // 2 if u.backward else m
+        return (m + 1) // 2 if (u.backward if backward is None else backward) else m
 
     def occupied_map(self) -> dict[int, bool]:
         occ = {u.pos: "Gigantic" in u.ch.tags for u in self.units if u.pos >= 0}
@@ -190,24 +194,23 @@ class UltraWarState(State):
                                       self.breached, a.flying, target_flies)
 
     # -- movement (book: Character Movement, Engagement) ---------------------------------------
-    def can_enter(self, u: Unit, a: int, b: int) -> bool:
+    def can_enter(self, u: Unit, a: int, b: int, free: bool | None = None) -> bool:
+        """Whether u may step a -> b (`free`: level_free(u), when the caller already knows it)."""
         board = self.board
         if board.solid(b, self.breached) or self.blocked(b):
             return False
-        free = u.flying or u.has("Level Change Movement") or u.has("Ethereal") and not u.ethereal_off
-        return free or not board.level_line(a, b)
+        return (self.level_free(u) if free is None else free) or not board.level_line(a, b)
+
+    def level_free(self, u: Unit) -> bool:
+        """Crosses level-change lines anywhere: flying, Level Change Movement, Ethereal (while it lasts)."""
+        return u.flying or u.has("Level Change Movement") or u.has("Ethereal") and not u.ethereal_off
 
     def can_move(self, u: Unit) -> bool:
         return not u.turned and not u.disabled and not u.imprisoned and (u.attacks_made == 0 or u.has("Empowered"))
 
     def allowance(self, u: Unit, backward: bool) -> int:
-        """Steps allowed this activation: movement (x2 charging), halved rounding up once moving backwards."""
-        saved = u.backward
-        u.backward = backward
-        try:
-            return self.movement(u)
-        finally:
-            u.backward = saved
+        """Steps allowed this activation, moving backwards or not (see movement)."""
+        return self.movement(u, backward)
 
     def step_targets(self, u: Unit) -> list[int]:
         if not self.can_move(u):
@@ -216,11 +219,11 @@ class UltraWarState(State):
         ahead, behind = self.allowance(u, u.backward), self.allowance(u, True)
         if u.steps + 1 > ahead and u.steps + 1 > behind:
             return out
-        for d in range(8):
-            b = STEP[u.pos][d]
+        free = self.level_free(u)
+        for d, b in enumerate(STEP[u.pos]):
             if b < 0 or u.steps + 1 > (behind if is_backward(u.facing, d) else ahead):
                 continue
-            if self.can_enter(u, u.pos, b) or (u.flying and self.can_fly_over(u, b, behind)):
+            if self.can_enter(u, u.pos, b, free) or (u.flying and self.can_fly_over(u, b, behind)):
                 out.append(b)
         return out
 
@@ -319,8 +322,8 @@ class UltraWarState(State):
 
     def attack_targets(self, u: Unit, slot: int) -> list[int]:
         spec = combat.attack_spec(u, slot)
-        if spec is None or u.attacks_made >= self.attack_limit(u, spec):
-            return []
+        if spec is None or u.attacks_made >= self.attack_limit(u, spec) or not self.affordable_attack(u, spec):
+            return []  # (target_ok refuses every field of an attack that cannot be paid)
         if "Explosive" in spec.tags:
             dist = MANHATTAN[u.pos]
             cands = [f for f in range(FIELDS) if dist[f] <= spec.range]
@@ -1102,8 +1105,6 @@ class UltraWarState(State):
         return other
 
     def observation(self, player: int) -> np.ndarray:
-        from ultimata.envs.ultra_war.observation import observe
-
         return observe(self, player)
 
     def action_to_string(self, action: int) -> str:
