@@ -116,13 +116,18 @@ def observe(state: UltraWarState, seat: int) -> np.ndarray:
     pools = state.pools()
     at = GLOBALS_AT - HAND_AT
     tail[at: at + 12] = (
-        min(1.0, pools[seat] / 20), min(1.0, pools[1 - seat] / 20), len(state.decks[seat]) / 50,
+        _capped(pools[seat], 20), _capped(pools[1 - seat], 20), len(state.decks[seat]) / 50,
         len(state.decks[1 - seat]) / 50, len(state.hands[seat]) / HAND_SLOTS, len(state.hands[1 - seat]) / HAND_SLOTS,
-        min(1.0, state.round / cap), 1.0 if state.first == seat else 0.0, 1.0 if state.turn == seat else 0.0,
-        min(1.0, state.hold[seat] / 10), min(1.0, state.hold[1 - seat] / 10), min(1.0, len(state.stack) / 4))
+        _capped(state.round, cap), 1.0 if state.first == seat else 0.0, 1.0 if state.turn == seat else 0.0,
+        _capped(state.hold[seat], 10), _capped(state.hold[1 - seat], 10), _capped(len(state.stack), 4))
     tail[at + 16 + state.phase] = 1.0
     obs[PLANES * FIELDS:] = np.frombuffer(b"".join(slots) + struct.pack(f"{len(tail)}f", *tail), np.float32)
     return obs
+
+
+def _capped(x: int, full: int) -> float:
+    """min(1.0, x / full), without the call to min."""
+    return x / full if x < full else 1.0
 
 
 _EMPTY_SLOT = bytes(4 * UNIT_BLOCK)

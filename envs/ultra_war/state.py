@@ -330,7 +330,7 @@ class UltraWarState(State):
         elif spec.kind == "melee":  # only a character or a token can be hit (target_ok)
             cands = [f for f in NEIGHBOURS[u.pos] if self.blocked(f)]
         else:
-            cands = [x.pos for x in self.units if x.on_map and x.side != u.side]
+            cands = [x.pos for x in self.units if x.pos >= 0 and x.side != u.side]
             cands += [s.pos for s in self.sources if s.token and s.pos >= 0 and s.life > 0 and s.side != u.side]
         return [f for f in cands if self.target_ok(u, slot, f)]
 
