@@ -76,6 +76,8 @@ class UltraWarState(State):
         self._pools = [-1, -1]
         self._foes: dict[int, list[Unit]] = {}
         """A side's enemies on the map (filled when first needed)."""
+        self._closest: dict[int, int] = {}
+        """closest_foe per side (filled when first needed)."""
         self._legal: list[int] = []
         """The sorted legal actions behind `_mask` (set together with it)."""
         self._setup()
@@ -446,6 +448,8 @@ class UltraWarState(State):
             return
         if c.kind in EQUIP_KINDS and c.ultra and self.ultra_in_play(name):
             return
+        if c.kind == "feat" and self.closest_foe(side) > c.range:
+            return  # no performer has a target in range (most feats, most of the time: checked once)
         for u in self.units:
             if u.side != side or u.pos < 0 or u.imprisoned:
                 continue
@@ -466,6 +470,17 @@ class UltraWarState(State):
 
     def innate(self, u: Unit, c: Card) -> bool:
         return (c.feat == "magic" and u.has("Magic Innate")) or (c.feat == "energy" and u.has("Energy Innate"))
+
+    def closest_foe(self, side: int) -> int:
+        """Fewest spaces (Manhattan) between any character of `side` on the map and any enemy on it."""
+        if self._occ is not None and side in self._closest:
+            return self._closest[side]
+        mine = [u.pos for u in self.units if u.pos >= 0 and u.side == side]
+        foes = [u.pos for u in self.units if u.pos >= 0 and u.side != side]
+        out = min((MANHATTAN[a][b] for a in mine for b in foes), default=FIELDS)
+        if self._occ is not None:
+            self._closest[side] = out
+        return out
 
     def feat_targets(self, u: Unit, c: Card) -> list[int]:
         key = (u.pos, c.range)
@@ -539,6 +554,7 @@ class UltraWarState(State):
             return self._legal_now()
         finally:
             self._occ, self._unit_at, self._token_at, self._feat_cache, self._foes = None, {}, {}, {}, {}
+            self._closest = {}
 
     def legal_action_mask(self) -> np.ndarray:
         """As the engine's, keeping the sorted list too: legal_actions() needs no scan of the mask."""
