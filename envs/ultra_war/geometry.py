@@ -75,6 +75,10 @@ def is_backward(facing: int, d: int) -> bool:
     return (d - facing) % 8 in (3, 4, 5)
 
 
+BACKWARD = [[is_backward(facing, d) for d in range(8)] for facing in range(8)]
+"""BACKWARD[facing][d]: is_backward as a table."""
+
+
 def _crossed(dr: int, dc: int) -> tuple[tuple[int, int], ...]:
     """Cells whose open interior the segment between the centres of (0,0) and (dr,dc) passes through,
     ends excluded. A line that only grazes a corner does not cross that cell."""

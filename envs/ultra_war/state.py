@@ -15,6 +15,7 @@ from ultimata.envs.ultra_war import actions as A
 from ultimata.envs.ultra_war import combat
 from ultimata.envs.ultra_war.content import HAND_SLOTS, Card
 from ultimata.envs.ultra_war.geometry import (
+    BACKWARD,
     COL,
     FIELDS,
     MANHATTAN,
@@ -172,6 +173,12 @@ class UltraWarState(State):
     def movement(self, u: Unit, backward: bool | None = None) -> int:
         """Steps allowed this activation: movement (x2 charging), halved rounding up once moving backwards
         (`backward` None: as the character is moving now)."""
+        m = self.full_movement(u)
+        return (m + 1) // 2 if (u.backward if backward is None else backward) else m
+
+    def full_movement(self, u: Unit) -> int:
+        """Movement before halving for moving backwards: printed, standard and upgrades, halved when
+        deprived (unless flying), doubled charging (+2 with Charge Attack)."""
         deck = self.game.content.decks[u.ch.faction]
         m = u.ch.movement + (deck[u.standard].movement if u.standard else 0)
         if u.upgrades:
@@ -180,7 +187,7 @@ class UltraWarState(State):
             m -= (m + 1) // 2
         if u.charging:
             m = m + 2 if u.has("Charge Attack") else 2 * m
-        return (m + 1) // 2 if (u.backward if backward is None else backward) else m
+        return m
 
     def occupied_map(self) -> dict[int, bool]:
         occ = {u.pos: "Gigantic" in u.ch.tags for u in self.units if u.pos >= 0}
@@ -217,13 +224,15 @@ class UltraWarState(State):
     def step_targets(self, u: Unit) -> list[int]:
         if not self.can_move(u):
             return []
-        out = []
-        ahead, behind = self.allowance(u, u.backward), self.allowance(u, True)
+        out: list[int] = []
+        full = self.full_movement(u)
+        behind = (full + 1) // 2  # as movement(u, backward=True)
+        ahead = behind if u.backward else full
         if u.steps + 1 > ahead and u.steps + 1 > behind:
             return out
         free = self.level_free(u)
-        for d, b in enumerate(STEP[u.pos]):
-            if b < 0 or u.steps + 1 > (behind if is_backward(u.facing, d) else ahead):
+        for b, back in zip(STEP[u.pos], BACKWARD[u.facing]):
+            if b < 0 or u.steps + 1 > (behind if back else ahead):
                 continue
             if self.can_enter(u, u.pos, b, free) or (u.flying and self.can_fly_over(u, b, behind)):
                 out.append(b)
@@ -334,6 +343,9 @@ class UltraWarState(State):
         else:
             cands = [x.pos for x in self.units if x.pos >= 0 and x.side != u.side]
             cands += [s.pos for s in self.sources if s.token and s.pos >= 0 and s.life > 0 and s.side != u.side]
+            if "Linear" not in spec.tags:  # target_ok refuses whatever is out of range
+                dist = MANHATTAN[u.pos]
+                cands = [f for f in cands if dist[f] <= spec.range]
         return [f for f in cands if self.target_ok(u, slot, f)]
 
     def damage(self, u: Unit, amount: int) -> None:
