@@ -69,16 +69,8 @@ class UltraWarState(State):
         """-1 live, 0/1 the winning side, 2 a draw."""
         self.events: list[str] = []
         self._saved_phase = MAIN
-        self._occ: dict[int, bool] | None = None
-        """Set only while legal actions are computed (nothing moves then), with these lookups:"""
-        self._unit_at: dict[int, Unit] = {}
-        self._token_at: dict[int, Source] = {}
-        self._feat_cache: dict[tuple[int, int], list[int]] = {}
-        self._pools = [-1, -1]
-        self._foes: dict[int, list[Unit]] = {}
-        """A side's enemies on the map (filled when first needed)."""
-        self._closest: dict[int, int] = {}
-        """closest_foe per side (filled when first needed)."""
+        self._look: _Lookups | None = None
+        """Set only while legal actions are computed (nothing moves then): what is read over and over."""
         self._legal: list[int] = []
         """The sorted legal actions behind `_mask` (set together with it)."""
         self._setup()
@@ -124,8 +116,8 @@ class UltraWarState(State):
 
     def unit_at(self, f: int) -> Unit | None:
         """The character standing on f (a flyer passing over it mid-move is not the one found)."""
-        if self._occ is not None:
-            return self._unit_at.get(f)
+        if self._look is not None:
+            return self._look.units().get(f)
         found = None
         for u in self.units:
             if u.pos == f:
@@ -141,16 +133,16 @@ class UltraWarState(State):
         return any(o is not u and o.pos == u.pos for o in self.units) or self.token_at(u.pos) is not None
 
     def token_at(self, f: int) -> Source | None:
-        if self._occ is not None:
-            return self._token_at.get(f)
+        if self._look is not None:
+            return self._look.tokens().get(f)
         for s in self.sources:
             if s.token and s.pos == f and s.life > 0:
                 return s
         return None
 
     def blocked(self, f: int) -> bool:
-        if self._occ is not None:
-            return f in self._occ
+        if self._look is not None:
+            return f in self._look.occupied()
         return self.unit_at(f) is not None or self.token_at(f) is not None
 
     def active_general(self, side: int) -> Unit | None:
@@ -198,7 +190,7 @@ class UltraWarState(State):
 
     def sees(self, a: Unit, b_pos: int, target_flies: bool, occ: dict[int, bool] | None = None) -> bool:
         if occ is None:
-            occ = self._occ if self._occ is not None else self.occupied_map()
+            occ = self._look.occupied() if self._look is not None else self.occupied_map()
         return self.board.sight_clear(a.pos, b_pos, occ,
                                       self.breached, a.flying, target_flies)
 
@@ -393,10 +385,10 @@ class UltraWarState(State):
         return False
 
     def pool(self, side: int) -> int:
-        if self._occ is not None:
-            if self._pools[side] < 0:
-                self._pools = self.pools()
-            return self._pools[side]
+        if self._look is not None:
+            if self._look.pools is None:
+                self._look.pools = self.pools()
+            return self._look.pools[side]
         return self.pools()[side]
 
     def pools(self) -> list[int]:
@@ -485,29 +477,32 @@ class UltraWarState(State):
 
     def closest_foe(self, side: int) -> int:
         """Fewest spaces (Manhattan) between any character of `side` on the map and any enemy on it."""
-        if self._occ is not None and side in self._closest:
-            return self._closest[side]
-        mine = [u.pos for u in self.units if u.pos >= 0 and u.side == side]
-        foes = [u.pos for u in self.units if u.pos >= 0 and u.side != side]
-        out = min((MANHATTAN[a][b] for a in mine for b in foes), default=FIELDS)
-        if self._occ is not None:
-            self._closest[side] = out
+        if self._look is not None and side in self._look.closest:
+            return self._look.closest[side]
+        foes = [x.pos for x in self.foes(side)]
+        out = min((MANHATTAN[u.pos][f] for u in self.units if u.pos >= 0 and u.side == side for f in foes),
+                  default=FIELDS)
+        if self._look is not None:
+            self._look.closest[side] = out
+        return out
+
+    def foes(self, side: int) -> list[Unit]:
+        """The enemies of `side` on the map."""
+        if self._look is not None and side in self._look.foes:
+            return self._look.foes[side]
+        out = [x for x in self.units if x.pos >= 0 and x.side != side]
+        if self._look is not None:
+            self._look.foes[side] = out
         return out
 
     def feat_targets(self, u: Unit, c: Card) -> list[int]:
         key = (u.pos, c.range)
-        if self._occ is not None and key in self._feat_cache:
-            return self._feat_cache[key]
-        occ = self._occ if self._occ is not None else self.occupied_map()
-        foes = self._foes.get(u.side) if self._occ is not None else None
-        if foes is None:
-            foes = [x for x in self.units if x.pos >= 0 and x.side != u.side]
-            if self._occ is not None:
-                self._foes[u.side] = foes
+        if self._look is not None and key in self._look.feat_targets:
+            return self._look.feat_targets[key]
         dist = MANHATTAN[u.pos]
-        out = [x.pos for x in foes if dist[x.pos] <= c.range and self.sees(u, x.pos, x.flying, occ)]
-        if self._occ is not None:
-            self._feat_cache[key] = out
+        out = [x.pos for x in self.foes(u.side) if dist[x.pos] <= c.range and self.sees(u, x.pos, x.flying)]
+        if self._look is not None:
+            self._look.feat_targets[key] = out
         return out
 
     def playable(self, side: int, h: int) -> bool:
@@ -550,23 +545,13 @@ class UltraWarState(State):
         return u.on_map and not u.acted and not u.imprisoned and not u.disabled and not u.turned
 
     def _legal_actions(self) -> list[int]:
-        """Computed with the occupancy map and who stands where cached for this one call (sight lines,
-        targets and steps read them often); the caches are dropped after it."""
-        act = self.units[self.active] if self.active >= 0 else None
-        at: dict[int, Unit] = {}
-        for u in reversed(self.units):  # as unit_at: the first one listed, a passing flyer only if alone
-            if u is not act:
-                at[u.pos] = u
-        if act is not None and act.pos not in at:
-            at[act.pos] = act
-        tokens = {s.pos: s for s in reversed(self.sources) if s.token and s.life > 0}
-        self._occ, self._unit_at, self._token_at = self.occupied_map(), at, tokens
-        self._feat_cache, self._pools = {}, [-1, -1]
+        """Computed with lookups (who stands where, pools, feat targets...) kept for this one call and
+        dropped after it."""
+        self._look = _Lookups(self)
         try:
             return self._legal_now()
         finally:
-            self._occ, self._unit_at, self._token_at, self._feat_cache, self._foes = None, {}, {}, {}, {}
-            self._closest = {}
+            self._look = None
 
     def legal_action_mask(self) -> np.ndarray:
         """As the engine's, keeping the sorted list too: legal_actions() needs no scan of the mask."""
@@ -1155,3 +1140,39 @@ class UltraWarState(State):
         from ultimata.envs.ultra_war.text import render
 
         return render(self, viewer)
+
+
+class _Lookups:
+    """What one legal-action computation reads over and over, each part built when first asked for
+    (nothing moves while legal actions are computed)."""
+
+    def __init__(self, state: UltraWarState) -> None:
+        self.state = state
+        self._occupied: dict[int, bool] | None = None
+        self._units: dict[int, Unit] | None = None
+        self._tokens: dict[int, Source] | None = None
+        self.pools: list[int] | None = None
+        self.foes: dict[int, list[Unit]] = {}
+        self.closest: dict[int, int] = {}
+        self.feat_targets: dict[tuple[int, int], list[int]] = {}
+
+    def occupied(self) -> dict[int, bool]:
+        if self._occupied is None:
+            self._occupied = self.state.occupied_map()
+        return self._occupied
+
+    def units(self) -> dict[int, Unit]:
+        """unit_at for every field: the first character listed there, a passing flyer only if alone."""
+        if self._units is None:
+            st = self.state
+            act = st.units[st.active] if st.active >= 0 else None
+            self._units = {u.pos: u for u in reversed(st.units) if u is not act}
+            if act is not None and act.pos not in self._units:
+                self._units[act.pos] = act
+        return self._units
+
+    def tokens(self) -> dict[int, Source]:
+        """token_at for every field."""
+        if self._tokens is None:
+            self._tokens = {s.pos: s for s in reversed(self.state.sources) if s.token and s.life > 0}
+        return self._tokens
