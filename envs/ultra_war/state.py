@@ -480,7 +480,7 @@ class UltraWarState(State):
         if self._look is not None and side in self._look.closest:
             return self._look.closest[side]
         foes = [x.pos for x in self.foes(side)]
-        out = min((MANHATTAN[u.pos][f] for u in self.units if u.pos >= 0 and u.side == side for f in foes),
+        out = min([MANHATTAN[u.pos][f] for u in self.units if u.pos >= 0 and u.side == side for f in foes],
                   default=FIELDS)
         if self._look is not None:
             self._look.closest[side] = out
@@ -585,7 +585,7 @@ class UltraWarState(State):
             return out
         if p in (SETUP, MAIN):
             if p == MAIN:
-                out += [A.SELECT + u.slot for u in self.side_units(seat) if self.can_activate(u)]
+                out += [A.SELECT + u.slot for u in self.units if u.side == seat and self.can_activate(u)]
             out += self._playable_cards(seat)
             out.append(A.END_TURN)
         elif p == ACTIVE:
