@@ -525,6 +525,8 @@ class UltraWarState(State):
     # -- the contract --------------------------------------------------------------------------
     @property
     def current_player(self) -> int:
+        if self.phase == MAIN or self.phase == ACTIVE:  # the common case first
+            return self.turn
         if self.phase == OVER:
             return -1
         if self.phase == SETUP or (self.phase in (CARD_TARGET, FEAT_TARGET) and self._saved_phase == SETUP):
@@ -577,6 +579,7 @@ class UltraWarState(State):
         return out
 
     def _legal_now(self) -> list[int]:
+        """In any order (legal_action_mask sorts)."""
         p = self.phase
         seat = self.current_player
         rel = (lambda f: f) if seat == 0 else (lambda f: FIELDS - 1 - f)
@@ -591,28 +594,27 @@ class UltraWarState(State):
         elif p == ACTIVE:
             u = self.units[self.active]
             stepping = self.step_targets(u)
-            out += sorted(A.STEP + rel(f) for f in stepping)
+            out += [A.STEP + rel(f) for f in stepping]
             if self.over_another(u):
-                return sorted(out)
+                return out
             if self.can_attack(u):
                 for slot in range(A.ATTACK_SLOTS):
-                    out += sorted(A.ATTACK + slot * FIELDS + rel(f) for f in self.attack_targets(u, slot))
+                    out += [A.ATTACK + slot * FIELDS + rel(f) for f in self.attack_targets(u, slot)]
             if u.has("Breach") and not u.turned and not u.disabled:
-                out += sorted(A.TARGET + rel(f) for f in NEIGHBOURS[u.pos]
-                              if (self.board.breachable[f] or self.board.door[f]) and f not in self.breached)
+                out += [A.TARGET + rel(f) for f in NEIGHBOURS[u.pos]
+                        if (self.board.breachable[f] or self.board.door[f]) and f not in self.breached]
             if u.steps == 0 and not u.charging and u.attacks_made == 0 and stepping:
                 out.append(A.CHARGE)
             if not u.turned:
                 out += [A.FACE + d for d in range(8)]
             out.append(A.END_ACT)
-            out.sort()
         elif p == CARD_TARGET:
             name = self.hands[seat][self.pending]
-            out += sorted(A.TARGET + rel(f) for f in self.card_targets(seat, self.card(seat, name), name))
+            out += [A.TARGET + rel(f) for f in self.card_targets(seat, self.card(seat, name), name)]
         elif p == FEAT_TARGET:
             u = self.units[self.performer]
             c = self.card(seat, self.hands[seat][self.pending])
-            out += sorted(A.TARGET + rel(f) for f in self.feat_targets(u, c))
+            out += [A.TARGET + rel(f) for f in self.feat_targets(u, c)]
         elif p == QUICK:
             out += self._playable_cards(seat)
             out.append(A.PASS)
@@ -703,8 +705,10 @@ class UltraWarState(State):
             u.life = min(u.ch.life, u.life + regen)
             for ability, keys in (("Recharge", ("electrical", "fuel", "alien")), ("Reload", ("ammunition",)),
                                   ("Legacy", ("magic",))):
+                if not u.has(ability):
+                    continue
                 for k in keys:
-                    if u.has(ability) and k in u.ch.reserves:
+                    if k in u.ch.reserves:
                         u.reserves[k] = min(u.ch.reserves[k], u.reserves[k] + u.param(ability))
                         break
             if u.is_droid:
