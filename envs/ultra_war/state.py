@@ -436,7 +436,7 @@ class UltraWarState(State):
         assert cost == 0, "paid more than was affordable"
 
     def card(self, side: int, name: str) -> Card:
-        return self.game.content.decks[self.game.scenario.factions[side]][name]
+        return self.game.side_decks[side][name]
 
     def ultra_in_play(self, name: str) -> bool:
         return any(u.weapon == name or u.armor == name or u.standard == name for u in self.units if u.on_map)
@@ -1149,6 +1149,8 @@ class UltraWarState(State):
 class _Lookups:
     """What one legal-action computation reads over and over, each part built when first asked for
     (nothing moves while legal actions are computed)."""
+
+    __slots__ = ("state", "_occupied", "_units", "_tokens", "pools", "foes", "closest", "feat_targets")
 
     def __init__(self, state: UltraWarState) -> None:
         self.state = state
