@@ -145,6 +145,10 @@ class UltraWarState(State):
             return f in self._look.occupied()
         return self.unit_at(f) is not None or self.token_at(f) is not None
 
+    def occupied(self) -> dict[int, bool]:
+        """occupied_map, the one cached while legal actions are computed: its fields are the blocked ones."""
+        return self._look.occupied() if self._look is not None else self.occupied_map()
+
     def active_general(self, side: int) -> Unit | None:
         """The first living General of the army (gap, ours: when it falls the next takes over)."""
         for u in self.units:
@@ -190,7 +194,7 @@ class UltraWarState(State):
 
     def sees(self, a: Unit, b_pos: int, target_flies: bool, occ: dict[int, bool] | None = None) -> bool:
         if occ is None:
-            occ = self._look.occupied() if self._look is not None else self.occupied_map()
+            occ = self.occupied()
         return self.board.sight_clear(a.pos, b_pos, occ,
                                       self.breached, a.flying, target_flies)
 
@@ -331,7 +335,8 @@ class UltraWarState(State):
             dist = MANHATTAN[u.pos]
             cands = [f for f in range(FIELDS) if dist[f] <= spec.range]
         elif spec.kind == "melee":  # only a character or a token can be hit (target_ok)
-            cands = [f for f in NEIGHBOURS[u.pos] if self.blocked(f)]
+            occupied = self.occupied()
+            cands = [f for f in NEIGHBOURS[u.pos] if f in occupied]
         else:
             cands = [x.pos for x in self.units if x.pos >= 0 and x.side != u.side]
             cands += [s.pos for s in self.sources if s.token and s.pos >= 0 and s.life > 0 and s.side != u.side]
