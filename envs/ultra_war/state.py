@@ -397,10 +397,11 @@ class UltraWarState(State):
         return self.pools()[side]
 
     def pools(self) -> list[int]:
-        """Both sides' usable power points, in one pass over the sources."""
+        """Both sides' usable power points, in one pass over the sources (a source of no side, as a bad
+        state dict may hold, counts for neither)."""
         out = [0, 0]
         for s in self.sources:
-            if s.points and self.source_usable(s):
+            if s.points and s.side in (0, 1) and self.source_usable(s):
                 out[s.side] += s.points
         return out
 
