@@ -23,7 +23,6 @@ from ultimata.envs.ultra_war.geometry import DIRS, FIELDS
 
 if TYPE_CHECKING:
     from ultimata.envs.ultra_war.state import UltraWarState
-    from ultimata.envs.ultra_war.units import Unit
 
 PLANES = 32
 UNIT_BLOCK = 16
@@ -100,14 +99,17 @@ def observe(state: UltraWarState, seat: int) -> np.ndarray:
     slots = [_EMPTY_SLOT] * (2 * MAX_ARMY)
     cells = [struct.pack(f"{len(idx)}q", *idx)]
     for u in state.units:
-        if u.pos >= 0:
-            cells.append(UNIT_CELLS[u.side != seat][o[u.pos]])
-            val += (1.0, u.life / u.ch.life, 1.0 if u.flying else 0.0, 1.0 if u.turned else 0.0,
+        pos, life = u.pos, u.life
+        if pos >= 0:
+            cells.append(UNIT_CELLS[u.side != seat][o[pos]])
+            val += (1.0, life / u.ch.life, 1.0 if u.flying else 0.0, 1.0 if u.turned else 0.0,
                     1.0 if u is generals[u.side] else 0.0, face_x[u.facing], face_y[u.facing],
                     1.0 if u.disabled else 0.0, 1.0 if u.acted else 0.0)
         slot = (0 if u.side == seat else MAX_ARMY) + u.slot
-        if slot < 2 * MAX_ARMY:
-            slots[slot] = _slot_block(u)
+        if slot < 2 * MAX_ARMY:  # the slot's values, looked up by what they are computed from
+            key = (u.name, pos >= 0, life, sum(u.reserves.values()), u.weapon != "", u.armor != "",
+                   u.standard != "", len(u.upgrades), u.enh_off, u.enh_def)
+            slots[slot] = _SLOTS.get(key) or _slot_block(key)
     obs[np.frombuffer(b"".join(cells), np.int64)] = _float32(val)
     tail = [0.0] * (TAIL - HAND_AT)
     names = _card_index(state.game.scenario.factions[seat])
@@ -137,19 +139,15 @@ _EMPTY_SLOT = bytes(4 * UNIT_BLOCK)
 _SLOTS: dict[tuple, bytes] = {}
 
 
-def _slot_block(u: Unit) -> bytes:
-    """An army slot's 16 float32 values, packed; remembered by what they are computed from (few distinct
-    combinations occur, and looking one up is cheaper than computing and packing it)."""
-    key = (u.name, u.pos >= 0, u.life, sum(u.reserves.values()), u.weapon != "", u.armor != "", u.standard != "",
-           len(u.upgrades), u.enh_off, u.enh_def)
-    block = _SLOTS.get(key)
-    if block is None:
-        if len(_SLOTS) > 200_000:  # a bound, never reached in practice
-            _SLOTS.clear()
-        _, on_map, life, reserve, weapon, armor, standard, upgrades, off, dfn = key
-        block = _SLOTS[key] = struct.pack(
-            f"{UNIT_BLOCK}f", float(on_map), life / 20, *_character_block(u.name), min(1.0, reserve / 20),
-            float(weapon), float(armor), float(standard), upgrades / 5, min(1.0, off / 5), min(1.0, dfn / 5))
+def _slot_block(key: tuple) -> bytes:
+    """An army slot's 16 float32 values, packed, from the key `observe` builds; remembered under it (few
+    distinct combinations occur, and looking one up is cheaper than computing and packing it)."""
+    if len(_SLOTS) > 200_000:  # a bound, never reached in practice
+        _SLOTS.clear()
+    name, on_map, life, reserve, weapon, armor, standard, upgrades, off, dfn = key
+    block = _SLOTS[key] = struct.pack(
+        f"{UNIT_BLOCK}f", float(on_map), life / 20, *_character_block(name), min(1.0, reserve / 20),
+        float(weapon), float(armor), float(standard), upgrades / 5, min(1.0, off / 5), min(1.0, dfn / 5))
     return block
 
 
