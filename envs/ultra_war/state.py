@@ -16,6 +16,7 @@ from ultimata.envs.ultra_war import combat
 from ultimata.envs.ultra_war.content import HAND_SLOTS, Card
 from ultimata.envs.ultra_war.geometry import (
     BACKWARD,
+    CHEBYSHEV,
     COL,
     FIELDS,
     MANHATTAN,
@@ -250,8 +251,9 @@ class UltraWarState(State):
         if u.has("Free Strike Movement"):
             return []
         out = []
-        for e in self.units:
-            if e.side == u.side or not e.on_map or e.imprisoned or e.disabled or chebyshev(e.pos, a) != 1:
+        near = CHEBYSHEV[a]
+        for e in self.units:  # (the distance first: it rules out most; a pos of -1 is caught next)
+            if near[e.pos] != 1 or not e.on_map or e.side == u.side or e.imprisoned or e.disabled:
                 continue
             if b in front_and_sides(e.pos, e.facing):
                 continue
@@ -550,7 +552,7 @@ class UltraWarState(State):
         return [0.0, 0.0]
 
     def can_activate(self, u: Unit) -> bool:
-        return u.on_map and not u.acted and not u.imprisoned and not u.disabled and not u.turned
+        return not u.acted and not u.turned and u.on_map and not u.imprisoned and not u.disabled
 
     def _legal_actions(self) -> list[int]:
         """Computed with lookups (who stands where, pools, feat targets...) kept for this one call and
