@@ -146,3 +146,17 @@ def test_observation_is_a_fresh_array_each_call():
     a = observe(st, 0)
     a[:] = 0.5
     assert np.array_equal(observe(st, 0), reference(st, 0))
+
+
+def test_pools_count_each_usable_source_once_and_a_sideless_one_for_neither():
+    """pools() (one pass, used by the observation and the legal set) agrees with pool(side) per side;
+    a source whose side is neither 0 nor 1 (a bad state dict) is counted for no one, not wrapped."""
+    game = UltraWarGame.from_config({"scenario": "relay_hold"})
+    st = game.new_initial_state(Rng(3))
+    expected = [sum(s.points for s in st.sources if s.side == side and st.source_usable(s)) for side in (0, 1)]
+    assert st.pools() == expected == [st.pool(0), st.pool(1)]
+    st.sources[0].side = 2
+    st.sources[-1].side = -1
+    assert st.pools() == [
+        sum(s.points for s in st.sources if s.side == side and st.source_usable(s)) for side in (0, 1)
+    ]
