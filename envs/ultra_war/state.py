@@ -4,7 +4,6 @@ combat.py, the map in board.py, the action layout in actions.py."""
 
 from __future__ import annotations
 
-from collections.abc import Iterator
 from typing import TYPE_CHECKING, Any
 
 import numpy as np
@@ -449,19 +448,17 @@ class UltraWarState(State):
     def ultra_in_play(self, name: str) -> bool:
         return any(u.weapon == name or u.armor == name or u.standard == name for u in self.units if u.on_map)
 
-    def card_targets(self, side: int, c: Card, name: str) -> list[int]:
-        """Own characters a non-quick card may go on (equipment, upgrades, enhancements) or perform it (feats)."""
-        return list(self._card_targets(side, c, name))
-
-    def _card_targets(self, side: int, c: Card, name: str) -> Iterator[int]:
-        """card_targets one at a time (whether a card is playable needs only the first)."""
+    def card_targets(self, side: int, c: Card, name: str, first: bool = False) -> list[int]:
+        """Own characters a non-quick card may go on (equipment, upgrades, enhancements) or perform it
+        (feats); with `first`, only the first found (whether a card is playable needs no more)."""
+        out: list[int] = []
         pool = self.pool(side)
         if c.kind == "quick" or (c.kind != "feat" and c.cost > pool):
-            return
+            return out
         if c.kind in EQUIP_KINDS and c.ultra and self.ultra_in_play(name):
-            return
+            return out
         if c.kind == "feat" and self.closest_foe(side) > c.range:
-            return  # no performer has a target in range (most feats, most of the time: checked once)
+            return out  # no performer has a target in range (most feats, most of the time: checked once)
         for u in self.units:
             if u.side != side or u.pos < 0 or u.imprisoned:
                 continue
@@ -478,7 +475,10 @@ class UltraWarState(State):
                     continue
                 if c.cost > pool and c.cost > pool + self.feat_pool(u, c.feat or "any"):
                     continue
-            yield u.pos
+            out.append(u.pos)
+            if first:
+                break
+        return out
 
     def innate(self, u: Unit, c: Card) -> bool:
         return (c.feat == "magic" and u.has("Magic Innate")) or (c.feat == "energy" and u.has("Energy Innate"))
@@ -520,7 +520,7 @@ class UltraWarState(State):
             return c.kind == "quick" and self.quick_fits(side, c) and c.cost <= self.pool(side)
         if c.kind == "quick" or (self.phase == SETUP and c.kind == "feat"):
             return False
-        return next(self._card_targets(side, c, name), None) is not None
+        return bool(self.card_targets(side, c, name, first=True))
 
     def quick_fits(self, side: int, c: Card) -> bool:
         defender = self.unit_at(self.attack[2])
