@@ -95,7 +95,7 @@ def observe(state: UltraWarState, seat: int) -> np.ndarray:
         idx.append(13 * FIELDS + o[state.units[state.active].pos])
         val.append(1.0)
     face_x, face_y = FACE_X[seat], FACE_Y[seat]
-    generals = (state.active_general(0), state.active_general(1))
+    generals = state.active_generals()
     slots = [_EMPTY_SLOT] * (2 * MAX_ARMY)
     cells = [struct.pack(f"{len(idx)}q", *idx)]
     for u in state.units:

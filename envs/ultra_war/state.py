@@ -151,10 +151,15 @@ class UltraWarState(State):
 
     def active_general(self, side: int) -> Unit | None:
         """The first living General of the army (gap, ours: when it falls the next takes over)."""
+        return self.active_generals()[side]
+
+    def active_generals(self) -> list[Unit | None]:
+        """Both sides' active generals, in one pass."""
+        found: list[Unit | None] = [None, None]
         for u in self.units:
-            if u.side == side and u.on_map and u.ch.rank == "General" and not u.imprisoned:
-                return u
-        return None
+            if found[u.side] is None and u.pos >= 0 and u.ch.rank == "General" and not u.imprisoned:
+                found[u.side] = u
+        return found
 
     def affiliate_mod(self, u: Unit) -> int:
         g = self.active_general(u.side)
@@ -641,7 +646,7 @@ class UltraWarState(State):
             else:
                 self._end_turn()
         elif A.SELECT <= action < A.FACE:
-            u = next(x for x in self.side_units(seat) if x.slot == action - A.SELECT)
+            u = next(x for x in self.units if x.side == seat and x.slot == action - A.SELECT)
             self.active = self.units.index(u)
             u.steps, u.backward, u.charging, u.attacks_made = 0, False, False, 0
             self.phase = ACTIVE
