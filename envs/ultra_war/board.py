@@ -12,6 +12,9 @@ class Board:
         cells = [(spec.terrain[ROW[f]][COL[f]], spec.levels[ROW[f]][COL[f]], spec.marks[ROW[f]][COL[f]])
                  for f in range(FIELDS)]
         self.spec = spec
+        self.layout = "\n".join(spec.terrain + spec.levels + spec.marks)
+        """The map as one string: the key of caches shared by every board of this map, copies included
+        (an object's id is no key: a copy has another, and a freed board's id is reused)."""
         self.wall = [t == "#" for t, _, _ in cells]
         self.door = [t == "D" for t, _, _ in cells]
         self.breachable = [t == "B" for t, _, _ in cells]

@@ -75,6 +75,10 @@ def is_backward(facing: int, d: int) -> bool:
     return (d - facing) % 8 in (3, 4, 5)
 
 
+ORIENT = (tuple(range(FIELDS)), tuple(FIELDS - 1 - f for f in range(FIELDS)))
+"""ORIENT[seat][f]: field f as the seat sees it (player_1's map is turned 180 degrees; an involution,
+so it also maps a seat-relative field back)."""
+
 BACKWARD = [[is_backward(facing, d) for d in range(8)] for facing in range(8)]
 """BACKWARD[facing][d]: is_backward as a table."""
 

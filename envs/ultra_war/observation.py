@@ -19,7 +19,7 @@ from typing import TYPE_CHECKING
 import numpy as np
 
 from ultimata.envs.ultra_war.content import HAND_SLOTS, MAX_ARMY, SIZE, content
-from ultimata.envs.ultra_war.geometry import DIRS, FIELDS
+from ultimata.envs.ultra_war.geometry import DIRS, FIELDS, ORIENT
 
 if TYPE_CHECKING:
     from ultimata.envs.ultra_war.state import UltraWarState
@@ -35,8 +35,6 @@ HAND_AT = 2 * MAX_ARMY * UNIT_BLOCK
 PENDING_AT = HAND_AT + 16
 GLOBALS_AT = PENDING_AT + HAND_SLOTS
 
-ORIENT = (tuple(range(FIELDS)), tuple(FIELDS - 1 - f for f in range(FIELDS)))
-"""ORIENT[seat][f]: field f as the seat sees it (player_1's map is turned 180 degrees)."""
 UNIT_CELLS = tuple(tuple(struct.pack("9q", *((base + k) * FIELDS + f for k in range(9))) for f in range(FIELDS))
                    for base in (14, 23))
 """UNIT_CELLS[0 own / 1 enemy][seat-relative field]: the nine flat indices of a pawn's planes there,
@@ -45,7 +43,7 @@ FACE_X = tuple(tuple((sign * dc + 1) / 2 for _, dc in DIRS) for sign in (1, -1))
 FACE_Y = tuple(tuple((sign * -dr + 1) / 2 for dr, _ in DIRS) for sign in (1, -1))
 """FACE_X/Y[seat][facing]: the facing as a seat-relative unit vector mapped to [0, 1] (0.5 = 0)."""
 
-_TEMPLATE: dict[tuple[int, int], np.ndarray] = {}
+_TEMPLATE: dict[tuple[str, int], np.ndarray] = {}
 
 
 @cache
@@ -63,7 +61,7 @@ def _character_block(name: str) -> tuple[float, ...]:
 
 def _template(board, seat: int) -> np.ndarray:
     """A whole observation that is all zeros but the static map planes: each call starts from a copy."""
-    key = (id(board), seat)
+    key = (board.layout, seat)
     if key not in _TEMPLATE:
         planes = np.zeros((10, FIELDS), dtype=np.float32)
         for i, layer in enumerate((board.wall, board.door, board.breachable, board.obstruction, board.level,
@@ -126,7 +124,7 @@ def observe(state: UltraWarState, seat: int) -> np.ndarray:
         _capped(state.round, cap), 1.0 if state.first == seat else 0.0, 1.0 if state.turn == seat else 0.0,
         _capped(state.hold[seat], 10), _capped(state.hold[1 - seat], 10), _capped(len(state.stack), 4))
     tail[at + 16 + state.phase] = 1.0
-    obs[PLANES * FIELDS:] = np.frombuffer(b"".join(slots) + struct.pack(f"{len(tail)}f", *tail), np.float32)
+    obs[PLANES * FIELDS:] = np.frombuffer(b"".join(slots) + _REST.pack(*tail), np.float32)
     return obs
 
 
@@ -136,6 +134,8 @@ def _capped(x: int, full: int) -> float:
 
 
 _EMPTY_SLOT = bytes(4 * UNIT_BLOCK)
+_REST = struct.Struct(f"{TAIL - HAND_AT}f")
+"""Packs what follows the army slots: hand counts, pending card, globals."""
 _SLOTS: dict[tuple, bytes] = {}
 
 

@@ -20,6 +20,7 @@ from ultimata.envs.ultra_war.geometry import (
     FIELDS,
     MANHATTAN,
     NEIGHBOURS,
+    ORIENT,
     ROW,
     STEP,
     chebyshev,
@@ -41,6 +42,7 @@ PHASES = ("setup", "main", "activation", "card target", "feat target", "quick wi
 FEAT_RESERVES = {"magic": ("magic", "crystal_magic"), "energy": ("electrical", "fuel", "alien"),
                  "any": ("magic", "crystal_magic", "electrical", "fuel", "alien")}
 EQUIP_KINDS = ("weapon", "armor", "standard")
+FACES = [A.FACE + d for d in range(8)]
 
 
 class UltraWarState(State):
@@ -596,7 +598,7 @@ class UltraWarState(State):
         """In any order (legal_action_mask sorts)."""
         p = self.phase
         seat = self.current_player
-        rel = (lambda f: f) if seat == 0 else (lambda f: FIELDS - 1 - f)
+        rel = ORIENT[seat]
         out: list[int] = []
         if p == OVER:
             return out
@@ -608,27 +610,27 @@ class UltraWarState(State):
         elif p == ACTIVE:
             u = self.units[self.active]
             stepping = self.step_targets(u)
-            out += [A.STEP + rel(f) for f in stepping]
+            out += [A.STEP + rel[f] for f in stepping]
             if self.over_another(u):
                 return out
             if self.can_attack(u):
                 for slot in range(A.ATTACK_SLOTS):
-                    out += [A.ATTACK + slot * FIELDS + rel(f) for f in self.attack_targets(u, slot)]
+                    out += [A.ATTACK + slot * FIELDS + rel[f] for f in self.attack_targets(u, slot)]
             if u.has("Breach") and not u.turned and not u.disabled:
-                out += [A.TARGET + rel(f) for f in NEIGHBOURS[u.pos]
+                out += [A.TARGET + rel[f] for f in NEIGHBOURS[u.pos]
                         if (self.board.breachable[f] or self.board.door[f]) and f not in self.breached]
             if u.steps == 0 and not u.charging and u.attacks_made == 0 and stepping:
                 out.append(A.CHARGE)
             if not u.turned:
-                out += [A.FACE + d for d in range(8)]
+                out += FACES
             out.append(A.END_ACT)
         elif p == CARD_TARGET:
             name = self.hands[seat][self.pending]
-            out += [A.TARGET + rel(f) for f in self.card_targets(seat, self.card(seat, name), name)]
+            out += [A.TARGET + rel[f] for f in self.card_targets(seat, self.card(seat, name), name)]
         elif p == FEAT_TARGET:
             u = self.units[self.performer]
             c = self.card(seat, self.hands[seat][self.pending])
-            out += [A.TARGET + rel(f) for f in self.feat_targets(u, c)]
+            out += [A.TARGET + rel[f] for f in self.feat_targets(u, c)]
         elif p == QUICK:
             out += self._playable_cards(seat)
             out.append(A.PASS)
@@ -639,7 +641,7 @@ class UltraWarState(State):
     def _apply(self, action: int) -> None:
         seat = self.current_player
         p = self.phase
-        to_abs = (lambda f: f) if seat == 0 else (lambda f: FIELDS - 1 - f)
+        to_abs = ORIENT[seat]
         if action == A.END_TURN:
             if p == SETUP:
                 self._finish_setup(seat)
@@ -651,12 +653,12 @@ class UltraWarState(State):
             u.steps, u.backward, u.charging, u.attacks_made = 0, False, False, 0
             self.phase = ACTIVE
         elif action < A.ATTACK:
-            self._step(self.units[self.active], to_abs(action))
+            self._step(self.units[self.active], to_abs[action])
         elif action < A.TARGET:
             slot, f = divmod(action - A.ATTACK, FIELDS)
-            self._declare_attack(self.units[self.active], slot, to_abs(f))
+            self._declare_attack(self.units[self.active], slot, to_abs[f])
         elif action < A.SELECT:
-            self._target(seat, to_abs(action - A.TARGET))
+            self._target(seat, to_abs[action - A.TARGET])
         elif action < A.END_ACT:
             u = self.units[self.active]
             u.facing = A.to_dir(action - A.FACE, seat)

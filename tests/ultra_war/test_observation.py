@@ -160,3 +160,21 @@ def test_pools_count_each_usable_source_once_and_a_sideless_one_for_neither():
     assert st.pools() == [
         sum(s.points for s in st.sources if s.side == side and st.source_usable(s)) for side in (0, 1)
     ]
+
+
+def test_static_planes_are_cached_per_map_not_per_board_object():
+    """The map-plane template is keyed by the map itself: clones (whose boards are copies) share it, and
+    a board of another map never gets it (keying by id() did both wrong: copies added entries, and a
+    freed board's id, reused by a new board of another map, served the old map's planes)."""
+    from ultimata.envs.ultra_war.observation import _TEMPLATE
+
+    clash = UltraWarGame.from_config({"scenario": "street_clash"}).new_initial_state(Rng(0))
+    relay = UltraWarGame.from_config({"scenario": "relay_hold"}).new_initial_state(Rng(0))
+    clash.observation(0)
+    entries = len(_TEMPLATE)
+    for _ in range(3):
+        copy = clash.clone()
+        assert copy.board is not clash.board
+        assert np.array_equal(copy.observation(0), reference(copy, 0))
+    assert len(_TEMPLATE) == entries
+    assert np.array_equal(relay.observation(0), reference(relay, 0))
