@@ -12,6 +12,9 @@ class Board:
         cells = [(spec.terrain[ROW[f]][COL[f]], spec.levels[ROW[f]][COL[f]], spec.marks[ROW[f]][COL[f]])
                  for f in range(FIELDS)]
         self.spec = spec
+        self.layout = "\n".join(spec.terrain + spec.levels + spec.marks)
+        """The map as one string: the key of caches shared by every board of this map, copies included
+        (an object's id is no key: a copy has another, and a freed board's id is reused)."""
         self.wall = [t == "#" for t, _, _ in cells]
         self.door = [t == "D" for t, _, _ in cells]
         self.breachable = [t == "B" for t, _, _ in cells]
@@ -26,8 +29,6 @@ class Board:
             self.level[f] == 1 and any(self.level[g] == 0 for g in NEIGHBOURS[f]) for f in range(FIELDS)
         ]
         """Upper-level fields next to a level-change line: the roof's ledge."""
-        self.observation_planes: dict[int, object] = {}
-        """The static observation planes per seat, filled on first use by the observation encoder."""
 
     def solid(self, f: int, breached: set[int]) -> bool:
         """A wall no one walks into: walls, and breachable walls not yet breached."""

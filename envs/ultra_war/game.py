@@ -34,6 +34,8 @@ class UltraWarGame(Game[UltraWarConfig]):
         self.content = content()
         self.scenario = self.content.scenarios[config.scenario]
         self.board = Board(self.content.maps[self.scenario.map])
+        self.side_decks = tuple(self.content.decks[f] for f in self.scenario.factions)
+        """Each seat's faction deck (card name -> card), looked up often."""
 
     @property
     def num_players(self) -> int:

@@ -40,14 +40,19 @@ def direction(a: int, b: int) -> int:
     return DIRS.index(((dr > 0) - (dr < 0), (dc > 0) - (dc < 0)))
 
 
+CHEBYSHEV = [[max(abs(ROW[a] - ROW[b]), abs(COL[a] - COL[b])) for b in range(FIELDS)] for a in range(FIELDS)]
+MANHATTAN = [[abs(ROW[a] - ROW[b]) + abs(COL[a] - COL[b]) for b in range(FIELDS)] for a in range(FIELDS)]
+"""The two distances as tables (hot loops index a row; -1 indexes like field 143, as ROW[-1] does)."""
+
+
 def chebyshev(a: int, b: int) -> int:
     """Spaces apart counting diagonal steps: melee range, engagement, control ranges, explosion rings."""
-    return max(abs(ROW[a] - ROW[b]), abs(COL[a] - COL[b]))
+    return CHEBYSHEV[a][b]
 
 
 def manhattan(a: int, b: int) -> int:
     """Range of ranged attacks and feats: counted through the sides of squares (book, Ranged Attacks)."""
-    return abs(ROW[a] - ROW[b]) + abs(COL[a] - COL[b])
+    return MANHATTAN[a][b]
 
 
 def front(f: int, facing: int) -> set[int]:
@@ -68,6 +73,14 @@ def back(f: int, facing: int) -> set[int]:
 def is_backward(facing: int, d: int) -> bool:
     """A step into the back arc's directions is moving backwards (movement halved)."""
     return (d - facing) % 8 in (3, 4, 5)
+
+
+ORIENT = (tuple(range(FIELDS)), tuple(FIELDS - 1 - f for f in range(FIELDS)))
+"""ORIENT[seat][f]: field f as the seat sees it (player_1's map is turned 180 degrees; an involution,
+so it also maps a seat-relative field back)."""
+
+BACKWARD = [[is_backward(facing, d) for d in range(8)] for facing in range(8)]
+"""BACKWARD[facing][d]: is_backward as a table."""
 
 
 def _crossed(dr: int, dc: int) -> tuple[tuple[int, int], ...]:

@@ -14,9 +14,13 @@ from ultimata.envs.ultra_war import actions as A
 from ultimata.envs.ultra_war import combat
 from ultimata.envs.ultra_war.content import HAND_SLOTS, Card
 from ultimata.envs.ultra_war.geometry import (
+    BACKWARD,
+    CHEBYSHEV,
     COL,
     FIELDS,
+    MANHATTAN,
     NEIGHBOURS,
+    ORIENT,
     ROW,
     STEP,
     chebyshev,
@@ -26,6 +30,7 @@ from ultimata.envs.ultra_war.geometry import (
     is_backward,
     manhattan,
 )  # fmt: skip
+from ultimata.envs.ultra_war.observation import observe
 from ultimata.envs.ultra_war.units import Source, Unit
 
 if TYPE_CHECKING:
@@ -37,6 +42,7 @@ PHASES = ("setup", "main", "activation", "card target", "feat target", "quick wi
 FEAT_RESERVES = {"magic": ("magic", "crystal_magic"), "energy": ("electrical", "fuel", "alien"),
                  "any": ("magic", "crystal_magic", "electrical", "fuel", "alien")}
 EQUIP_KINDS = ("weapon", "armor", "standard")
+FACES = [A.FACE + d for d in range(8)]
 
 
 class UltraWarState(State):
@@ -65,7 +71,10 @@ class UltraWarState(State):
         """-1 live, 0/1 the winning side, 2 a draw."""
         self.events: list[str] = []
         self._saved_phase = MAIN
-        self._occ: dict[int, bool] | None = None
+        self._look: _Lookups | None = None
+        """Set only while legal actions are computed (nothing moves then): what is read over and over."""
+        self._legal: list[int] = []
+        """The sorted legal actions behind `_mask` (set together with it)."""
         self._setup()
 
     # -- set-up (book: The Game Setup, steps 1-7) ----------------------------------------------
@@ -109,6 +118,8 @@ class UltraWarState(State):
 
     def unit_at(self, f: int) -> Unit | None:
         """The character standing on f (a flyer passing over it mid-move is not the one found)."""
+        if self._look is not None:
+            return self._look.units().get(f)
         found = None
         for u in self.units:
             if u.pos == f:
@@ -124,22 +135,33 @@ class UltraWarState(State):
         return any(o is not u and o.pos == u.pos for o in self.units) or self.token_at(u.pos) is not None
 
     def token_at(self, f: int) -> Source | None:
+        if self._look is not None:
+            return self._look.tokens().get(f)
         for s in self.sources:
             if s.token and s.pos == f and s.life > 0:
                 return s
         return None
 
     def blocked(self, f: int) -> bool:
-        if self._occ is not None:
-            return f in self._occ
+        if self._look is not None:
+            return f in self._look.occupied()
         return self.unit_at(f) is not None or self.token_at(f) is not None
+
+    def occupied(self) -> dict[int, bool]:
+        """occupied_map, the one cached while legal actions are computed: its fields are the blocked ones."""
+        return self._look.occupied() if self._look is not None else self.occupied_map()
 
     def active_general(self, side: int) -> Unit | None:
         """The first living General of the army (gap, ours: when it falls the next takes over)."""
+        return self.active_generals()[side]
+
+    def active_generals(self) -> list[Unit | None]:
+        """Both sides' active generals, in one pass."""
+        found: list[Unit | None] = [None, None]
         for u in self.units:
-            if u.side == side and u.on_map and u.ch.rank == "General" and not u.imprisoned:
-                return u
-        return None
+            if found[u.side] is None and u.pos >= 0 and u.ch.rank == "General" and not u.imprisoned:
+                found[u.side] = u
+        return found
 
     def affiliate_mod(self, u: Unit) -> int:
         g = self.active_general(u.side)
@@ -151,18 +173,27 @@ class UltraWarState(State):
         g = self.active_general(side)
         return g is not None and "Morale" in g.ch.general_ability
 
-    def movement(self, u: Unit) -> int:
+    def movement(self, u: Unit, backward: bool | None = None) -> int:
+        """Steps allowed this activation: movement (x2 charging), halved rounding up once moving backwards
+        (`backward` None: as the character is moving now)."""
+        m = self.full_movement(u)
+        return (m + 1) // 2 if (u.backward if backward is None else backward) else m
+
+    def full_movement(self, u: Unit) -> int:
+        """Movement before halving for moving backwards: printed, standard and upgrades, halved when
+        deprived (unless flying), doubled charging (+2 with Charge Attack)."""
         deck = self.game.content.decks[u.ch.faction]
         m = u.ch.movement + (deck[u.standard].movement if u.standard else 0)
-        m += sum(deck[c].movement for c in u.upgrades)
+        if u.upgrades:
+            m += sum(deck[c].movement for c in u.upgrades)
         if u.deprived and not u.flying:
             m -= (m + 1) // 2
         if u.charging:
             m = m + 2 if u.has("Charge Attack") else 2 * m
-        return (m + 1) // 2 if u.backward else m
+        return m
 
     def occupied_map(self) -> dict[int, bool]:
-        occ = {u.pos: "Gigantic" in u.ch.tags for u in self.units if u.on_map}
+        occ = {u.pos: "Gigantic" in u.ch.tags for u in self.units if u.pos >= 0}
         for s in self.sources:
             if s.token and s.pos >= 0 and s.life > 0:
                 occ[s.pos] = False
@@ -170,42 +201,43 @@ class UltraWarState(State):
 
     def sees(self, a: Unit, b_pos: int, target_flies: bool, occ: dict[int, bool] | None = None) -> bool:
         if occ is None:
-            occ = self._occ if self._occ is not None else self.occupied_map()
+            occ = self.occupied()
         return self.board.sight_clear(a.pos, b_pos, occ,
                                       self.breached, a.flying, target_flies)
 
     # -- movement (book: Character Movement, Engagement) ---------------------------------------
-    def can_enter(self, u: Unit, a: int, b: int) -> bool:
+    def can_enter(self, u: Unit, a: int, b: int, free: bool | None = None) -> bool:
+        """Whether u may step a -> b (`free`: level_free(u), when the caller already knows it)."""
         board = self.board
         if board.solid(b, self.breached) or self.blocked(b):
             return False
-        free = u.flying or u.has("Level Change Movement") or u.has("Ethereal") and not u.ethereal_off
-        return free or not board.level_line(a, b)
+        return (self.level_free(u) if free is None else free) or not board.level_line(a, b)
+
+    def level_free(self, u: Unit) -> bool:
+        """Crosses level-change lines anywhere: flying, Level Change Movement, Ethereal (while it lasts)."""
+        return u.flying or u.has("Level Change Movement") or u.has("Ethereal") and not u.ethereal_off
 
     def can_move(self, u: Unit) -> bool:
         return not u.turned and not u.disabled and not u.imprisoned and (u.attacks_made == 0 or u.has("Empowered"))
 
     def allowance(self, u: Unit, backward: bool) -> int:
-        """Steps allowed this activation: movement (x2 charging), halved rounding up once moving backwards."""
-        saved = u.backward
-        u.backward = backward
-        try:
-            return self.movement(u)
-        finally:
-            u.backward = saved
+        """Steps allowed this activation, moving backwards or not (see movement)."""
+        return self.movement(u, backward)
 
     def step_targets(self, u: Unit) -> list[int]:
         if not self.can_move(u):
             return []
-        out = []
-        ahead, behind = self.allowance(u, u.backward), self.allowance(u, True)
+        out: list[int] = []
+        full = self.full_movement(u)
+        behind = (full + 1) // 2  # as movement(u, backward=True)
+        ahead = behind if u.backward else full
         if u.steps + 1 > ahead and u.steps + 1 > behind:
             return out
-        for d in range(8):
-            b = STEP[u.pos][d]
-            if b < 0 or u.steps + 1 > (behind if is_backward(u.facing, d) else ahead):
+        free = self.level_free(u)
+        for b, back in zip(STEP[u.pos], BACKWARD[u.facing]):
+            if b < 0 or u.steps + 1 > (behind if back else ahead):
                 continue
-            if self.can_enter(u, u.pos, b) or (u.flying and self.can_fly_over(u, b, behind)):
+            if self.can_enter(u, u.pos, b, free) or (u.flying and self.can_fly_over(u, b, behind)):
                 out.append(b)
         return out
 
@@ -225,8 +257,9 @@ class UltraWarState(State):
         if u.has("Free Strike Movement"):
             return []
         out = []
-        for e in self.units:
-            if e.side == u.side or not e.on_map or e.imprisoned or e.disabled or chebyshev(e.pos, a) != 1:
+        near = CHEBYSHEV[a]
+        for e in self.units:  # (the distance first: it rules out most; a pos of -1 is caught next)
+            if near[e.pos] != 1 or not e.on_map or e.side == u.side or e.imprisoned or e.disabled:
                 continue
             if b in front_and_sides(e.pos, e.facing):
                 continue
@@ -304,15 +337,20 @@ class UltraWarState(State):
 
     def attack_targets(self, u: Unit, slot: int) -> list[int]:
         spec = combat.attack_spec(u, slot)
-        if spec is None or u.attacks_made >= self.attack_limit(u, spec):
-            return []
+        if spec is None or u.attacks_made >= self.attack_limit(u, spec) or not self.affordable_attack(u, spec):
+            return []  # (target_ok refuses every field of an attack that cannot be paid)
         if "Explosive" in spec.tags:
-            cands = [f for f in range(FIELDS) if manhattan(u.pos, f) <= spec.range]
-        elif spec.kind == "melee":
-            cands = NEIGHBOURS[u.pos]
+            dist = MANHATTAN[u.pos]
+            cands = [f for f in range(FIELDS) if dist[f] <= spec.range]
+        elif spec.kind == "melee":  # only a character or a token can be hit (target_ok)
+            occupied = self.occupied()
+            cands = [f for f in NEIGHBOURS[u.pos] if f in occupied]
         else:
-            cands = [x.pos for x in self.units if x.on_map and x.side != u.side]
+            cands = [x.pos for x in self.units if x.pos >= 0 and x.side != u.side]
             cands += [s.pos for s in self.sources if s.token and s.pos >= 0 and s.life > 0 and s.side != u.side]
+            if "Linear" not in spec.tags:  # target_ok refuses whatever is out of range
+                dist = MANHATTAN[u.pos]
+                cands = [f for f in cands if dist[f] <= spec.range]
         return [f for f in cands if self.target_ok(u, slot, f)]
 
     def damage(self, u: Unit, amount: int) -> None:
@@ -354,14 +392,26 @@ class UltraWarState(State):
         if not (u.pos >= 0 and (u.ch.faction in ("order", "legion") or u.ch.magic > 0)):
             return False
         # a character is equipped with one crystal at a time; others it carries do not generate or pay
-        return s is next(x for x in self.sources if x.kind == "crystal" and x.bearer == s.bearer)
+        for x in self.sources:
+            if x.kind == "crystal" and x.bearer == s.bearer:
+                return x is s
+        return False
 
     def pool(self, side: int) -> int:
-        if self._occ is not None:
-            if self._pools[side] < 0:
-                self._pools[side] = sum(s.points for s in self.sources if s.side == side and self.source_usable(s))
-            return self._pools[side]
-        return sum(s.points for s in self.sources if s.side == side and self.source_usable(s))
+        if self._look is not None:
+            if self._look.pools is None:
+                self._look.pools = self.pools()
+            return self._look.pools[side]
+        return self.pools()[side]
+
+    def pools(self) -> list[int]:
+        """Both sides' usable power points, in one pass over the sources (a source of no side, as a bad
+        state dict may hold, counts for neither)."""
+        out = [0, 0]
+        for s in self.sources:
+            if s.points and s.side in (0, 1) and self.source_usable(s):
+                out[s.side] += s.points
+        return out
 
     def feat_pool(self, performer: Unit, kind: str) -> int:
         """A feat may also be paid from the performer's own reserve of its type, and from a
@@ -400,19 +450,22 @@ class UltraWarState(State):
         assert cost == 0, "paid more than was affordable"
 
     def card(self, side: int, name: str) -> Card:
-        return self.game.content.decks[self.game.scenario.factions[side]][name]
+        return self.game.side_decks[side][name]
 
     def ultra_in_play(self, name: str) -> bool:
         return any(u.weapon == name or u.armor == name or u.standard == name for u in self.units if u.on_map)
 
-    def card_targets(self, side: int, c: Card, name: str) -> list[int]:
-        """Own characters a non-quick card may go on (equipment, upgrades, enhancements) or perform it (feats)."""
+    def card_targets(self, side: int, c: Card, name: str, first: bool = False) -> list[int]:
+        """Own characters a non-quick card may go on (equipment, upgrades, enhancements) or perform it
+        (feats); with `first`, only the first found (whether a card is playable needs no more)."""
+        out: list[int] = []
         pool = self.pool(side)
         if c.kind == "quick" or (c.kind != "feat" and c.cost > pool):
-            return []
+            return out
         if c.kind in EQUIP_KINDS and c.ultra and self.ultra_in_play(name):
-            return []
-        out = []
+            return out
+        if c.kind == "feat" and self.closest_foe(side) > c.range:
+            return out  # no performer has a target in range (most feats, most of the time: checked once)
         for u in self.units:
             if u.side != side or u.pos < 0 or u.imprisoned:
                 continue
@@ -425,25 +478,46 @@ class UltraWarState(State):
             elif c.kind == "feat":
                 if u.disabled or (u.turned and not self.innate(u, c)):
                     continue
+                if not self.feat_targets(u, c):  # (cached per field and range: cheaper than the cost check)
+                    continue
                 if c.cost > pool and c.cost > pool + self.feat_pool(u, c.feat or "any"):
                     continue
-                if not self.feat_targets(u, c):
-                    continue
             out.append(u.pos)
+            if first:
+                break
         return out
 
     def innate(self, u: Unit, c: Card) -> bool:
         return (c.feat == "magic" and u.has("Magic Innate")) or (c.feat == "energy" and u.has("Energy Innate"))
 
+    def closest_foe(self, side: int) -> int:
+        """Fewest spaces (Manhattan) between any character of `side` on the map and any enemy on it."""
+        if self._look is not None and side in self._look.closest:
+            return self._look.closest[side]
+        foes = [x.pos for x in self.foes(side)]
+        out = min([MANHATTAN[u.pos][f] for u in self.units if u.pos >= 0 and u.side == side for f in foes],
+                  default=FIELDS)
+        if self._look is not None:
+            self._look.closest[side] = out
+        return out
+
+    def foes(self, side: int) -> list[Unit]:
+        """The enemies of `side` on the map."""
+        if self._look is not None and side in self._look.foes:
+            return self._look.foes[side]
+        out = [x for x in self.units if x.pos >= 0 and x.side != side]
+        if self._look is not None:
+            self._look.foes[side] = out
+        return out
+
     def feat_targets(self, u: Unit, c: Card) -> list[int]:
         key = (u.pos, c.range)
-        if self._occ is not None and key in self._feat_cache:
-            return self._feat_cache[key]
-        occ = self._occ if self._occ is not None else self.occupied_map()
-        out = [x.pos for x in self.units if x.pos >= 0 and x.side != u.side and manhattan(u.pos, x.pos) <= c.range
-               and self.sees(u, x.pos, x.flying, occ)]
-        if self._occ is not None:
-            self._feat_cache[key] = out
+        if self._look is not None and key in self._look.feat_targets:
+            return self._look.feat_targets[key]
+        dist = MANHATTAN[u.pos]
+        out = [x.pos for x in self.foes(u.side) if dist[x.pos] <= c.range and self.sees(u, x.pos, x.flying)]
+        if self._look is not None:
+            self._look.feat_targets[key] = out
         return out
 
     def playable(self, side: int, h: int) -> bool:
@@ -453,7 +527,7 @@ class UltraWarState(State):
             return c.kind == "quick" and self.quick_fits(side, c) and c.cost <= self.pool(side)
         if c.kind == "quick" or (self.phase == SETUP and c.kind == "feat"):
             return False
-        return bool(self.card_targets(side, c, name))
+        return bool(self.card_targets(side, c, name, first=True))
 
     def quick_fits(self, side: int, c: Card) -> bool:
         defender = self.unit_at(self.attack[2])
@@ -466,6 +540,8 @@ class UltraWarState(State):
     # -- the contract --------------------------------------------------------------------------
     @property
     def current_player(self) -> int:
+        if self.phase == MAIN or self.phase == ACTIVE:  # the common case first
+            return self.turn
         if self.phase == OVER:
             return -1
         if self.phase == SETUP or (self.phase in (CARD_TARGET, FEAT_TARGET) and self._saved_phase == SETUP):
@@ -483,60 +559,78 @@ class UltraWarState(State):
         return [0.0, 0.0]
 
     def can_activate(self, u: Unit) -> bool:
-        return u.on_map and not u.acted and not u.imprisoned and not u.disabled and not u.turned
+        return not u.acted and not u.turned and u.on_map and not u.imprisoned and not u.disabled
 
     def _legal_actions(self) -> list[int]:
-        """Computed with the occupancy map cached for this one call (sight lines read it often)."""
-        self._occ = self.occupied_map()
-        self._feat_cache: dict[tuple[int, int], list[int]] = {}
-        self._pools = [-1, -1]
+        """Computed with lookups (who stands where, pools, feat targets...) kept for this one call and
+        dropped after it."""
+        self._look = _Lookups(self)
         try:
             return self._legal_now()
         finally:
-            self._occ = None
+            self._look = None
+
+    def legal_action_mask(self) -> np.ndarray:
+        """As the engine's, keeping the sorted list too: legal_actions() needs no scan of the mask."""
+        if self._mask is None:
+            self._legal = sorted(set(self._legal_actions()))
+            mask = bytearray(A.NUM_ACTIONS)  # (set byte by byte: cheaper than numpy's list indexing)
+            for a in self._legal:
+                mask[a] = 1
+            self._mask = np.frombuffer(mask, dtype=np.int8)
+        return self._mask
+
+    def legal_actions(self) -> list[int]:
+        self.legal_action_mask()
+        return list(self._legal)
 
     def _playable_cards(self, seat: int) -> list[int]:
-        verdict: dict[str, bool] = {}
-        return [A.PLAY + h for h, name in enumerate(self.hands[seat])
-                if verdict.setdefault(name, self.playable(seat, h))]
+        verdict: dict[str, bool] = {}  # copies of a card share their verdict
+        out = []
+        for h, name in enumerate(self.hands[seat]):
+            if name not in verdict:
+                verdict[name] = self.playable(seat, h)
+            if verdict[name]:
+                out.append(A.PLAY + h)
+        return out
 
     def _legal_now(self) -> list[int]:
+        """In any order (legal_action_mask sorts)."""
         p = self.phase
         seat = self.current_player
-        rel = (lambda f: f) if seat == 0 else (lambda f: FIELDS - 1 - f)
+        rel = ORIENT[seat]
         out: list[int] = []
         if p == OVER:
             return out
         if p in (SETUP, MAIN):
             if p == MAIN:
-                out += [A.SELECT + u.slot for u in self.side_units(seat) if self.can_activate(u)]
+                out += [A.SELECT + u.slot for u in self.units if u.side == seat and self.can_activate(u)]
             out += self._playable_cards(seat)
             out.append(A.END_TURN)
         elif p == ACTIVE:
             u = self.units[self.active]
             stepping = self.step_targets(u)
-            out += sorted(A.STEP + rel(f) for f in stepping)
+            out += [A.STEP + rel[f] for f in stepping]
             if self.over_another(u):
-                return sorted(out)
+                return out
             if self.can_attack(u):
                 for slot in range(A.ATTACK_SLOTS):
-                    out += sorted(A.ATTACK + slot * FIELDS + rel(f) for f in self.attack_targets(u, slot))
+                    out += [A.ATTACK + slot * FIELDS + rel[f] for f in self.attack_targets(u, slot)]
             if u.has("Breach") and not u.turned and not u.disabled:
-                out += sorted(A.TARGET + rel(f) for f in NEIGHBOURS[u.pos]
-                              if (self.board.breachable[f] or self.board.door[f]) and f not in self.breached)
+                out += [A.TARGET + rel[f] for f in NEIGHBOURS[u.pos]
+                        if (self.board.breachable[f] or self.board.door[f]) and f not in self.breached]
             if u.steps == 0 and not u.charging and u.attacks_made == 0 and stepping:
                 out.append(A.CHARGE)
             if not u.turned:
-                out += [A.FACE + d for d in range(8)]
+                out += FACES
             out.append(A.END_ACT)
-            out.sort()
         elif p == CARD_TARGET:
             name = self.hands[seat][self.pending]
-            out += sorted(A.TARGET + rel(f) for f in self.card_targets(seat, self.card(seat, name), name))
+            out += [A.TARGET + rel[f] for f in self.card_targets(seat, self.card(seat, name), name)]
         elif p == FEAT_TARGET:
             u = self.units[self.performer]
             c = self.card(seat, self.hands[seat][self.pending])
-            out += sorted(A.TARGET + rel(f) for f in self.feat_targets(u, c))
+            out += [A.TARGET + rel[f] for f in self.feat_targets(u, c)]
         elif p == QUICK:
             out += self._playable_cards(seat)
             out.append(A.PASS)
@@ -547,24 +641,24 @@ class UltraWarState(State):
     def _apply(self, action: int) -> None:
         seat = self.current_player
         p = self.phase
-        to_abs = (lambda f: f) if seat == 0 else (lambda f: FIELDS - 1 - f)
+        to_abs = ORIENT[seat]
         if action == A.END_TURN:
             if p == SETUP:
                 self._finish_setup(seat)
             else:
                 self._end_turn()
         elif A.SELECT <= action < A.FACE:
-            u = next(x for x in self.side_units(seat) if x.slot == action - A.SELECT)
+            u = next(x for x in self.units if x.side == seat and x.slot == action - A.SELECT)
             self.active = self.units.index(u)
             u.steps, u.backward, u.charging, u.attacks_made = 0, False, False, 0
             self.phase = ACTIVE
         elif action < A.ATTACK:
-            self._step(self.units[self.active], to_abs(action))
+            self._step(self.units[self.active], to_abs[action])
         elif action < A.TARGET:
             slot, f = divmod(action - A.ATTACK, FIELDS)
-            self._declare_attack(self.units[self.active], slot, to_abs(f))
+            self._declare_attack(self.units[self.active], slot, to_abs[f])
         elif action < A.SELECT:
-            self._target(seat, to_abs(action - A.TARGET))
+            self._target(seat, to_abs[action - A.TARGET])
         elif action < A.END_ACT:
             u = self.units[self.active]
             u.facing = A.to_dir(action - A.FACE, seat)
@@ -627,8 +721,10 @@ class UltraWarState(State):
             u.life = min(u.ch.life, u.life + regen)
             for ability, keys in (("Recharge", ("electrical", "fuel", "alien")), ("Reload", ("ammunition",)),
                                   ("Legacy", ("magic",))):
+                if not u.has(ability):
+                    continue
                 for k in keys:
-                    if u.has(ability) and k in u.ch.reserves:
+                    if k in u.ch.reserves:
                         u.reserves[k] = min(u.ch.reserves[k], u.reserves[k] + u.param(ability))
                         break
             if u.is_droid:
@@ -1042,8 +1138,6 @@ class UltraWarState(State):
         return other
 
     def observation(self, player: int) -> np.ndarray:
-        from ultimata.envs.ultra_war.observation import observe
-
         return observe(self, player)
 
     def action_to_string(self, action: int) -> str:
@@ -1066,3 +1160,41 @@ class UltraWarState(State):
         from ultimata.envs.ultra_war.text import render
 
         return render(self, viewer)
+
+
+class _Lookups:
+    """What one legal-action computation reads over and over, each part built when first asked for
+    (nothing moves while legal actions are computed)."""
+
+    __slots__ = ("state", "_occupied", "_units", "_tokens", "pools", "foes", "closest", "feat_targets")
+
+    def __init__(self, state: UltraWarState) -> None:
+        self.state = state
+        self._occupied: dict[int, bool] | None = None
+        self._units: dict[int, Unit] | None = None
+        self._tokens: dict[int, Source] | None = None
+        self.pools: list[int] | None = None
+        self.foes: dict[int, list[Unit]] = {}
+        self.closest: dict[int, int] = {}
+        self.feat_targets: dict[tuple[int, int], list[int]] = {}
+
+    def occupied(self) -> dict[int, bool]:
+        if self._occupied is None:
+            self._occupied = self.state.occupied_map()
+        return self._occupied
+
+    def units(self) -> dict[int, Unit]:
+        """unit_at for every field: the first character listed there, a passing flyer only if alone."""
+        if self._units is None:
+            st = self.state
+            act = st.units[st.active] if st.active >= 0 else None
+            self._units = {u.pos: u for u in reversed(st.units) if u is not act}
+            if act is not None and act.pos not in self._units:
+                self._units[act.pos] = act
+        return self._units
+
+    def tokens(self) -> dict[int, Source]:
+        """token_at for every field."""
+        if self._tokens is None:
+            self._tokens = {s.pos: s for s in reversed(self.state.sources) if s.token and s.life > 0}
+        return self._tokens

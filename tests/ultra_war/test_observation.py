@@ -1,0 +1,180 @@
+"""The fast observation (cached map planes, precomputed indices) equals a plain, field-by-field encoding
+of the documented layout on random states of every scenario, for both seats."""
+
+from __future__ import annotations
+
+import random
+
+import numpy as np
+import pytest
+
+from ultimata.agents.scripted.ultra_war import choose_action
+from ultimata.envs.core.rng import Rng
+from ultimata.envs.ultra_war.content import HAND_SLOTS, MAX_ARMY, content
+from ultimata.envs.ultra_war.game import UltraWarGame
+from ultimata.envs.ultra_war.geometry import DIRS, FIELDS
+from ultimata.envs.ultra_war.observation import OBS_SIZE, PLANES, UNIT_BLOCK, observe
+
+SCENARIOS = ("street_clash", "relay_hold", "rooftop_rescue")
+
+
+def reference(state, seat: int) -> np.ndarray:
+    """The layout of observation.py's docstring, written out the slow, obvious way."""
+    obs = np.zeros(OBS_SIZE, dtype=np.float32)
+    planes = obs[: PLANES * FIELDS].reshape(PLANES, FIELDS)
+    b = state.board
+    for f in range(FIELDS):
+        o = f if seat == 0 else FIELDS - 1 - f
+        layers = (
+            b.wall[f],
+            b.door[f],
+            b.breachable[f] and f not in state.breached,
+            b.obstruction[f],
+            b.level[f],
+            b.stairs[f],
+            b.objective[f],
+            b.escape[f],
+            b.start[seat][f],
+            b.start[1 - seat][f],
+        )
+        for i, value in enumerate(layers):
+            planes[i, o] = value
+    o = (lambda f: f) if seat == 0 else (lambda f: FIELDS - 1 - f)
+    for s in state.sources:
+        if s.pos >= 0 and (s.kind == "crystal" or s.life > 0):
+            planes[10 if s.kind == "crystal" else 11 if s.side == seat else 12, o(s.pos)] = 1
+    if state.active >= 0:
+        planes[13, o(state.units[state.active].pos)] = 1
+    sign = 1 if seat == 0 else -1
+    for u in state.units:
+        if u.pos < 0:
+            continue
+        base = 14 if u.side == seat else 23
+        dr, dc = DIRS[u.facing]
+        general = u is state.active_general(u.side)
+        values = (
+            1,
+            u.life / u.ch.life,
+            u.flying,
+            u.turned,
+            general,
+            (sign * dc + 1) / 2,
+            (sign * -dr + 1) / 2,
+            u.disabled,
+            u.acted,
+        )
+        for k, value in enumerate(values):
+            planes[base + k, o(u.pos)] = value
+    at = PLANES * FIELDS
+    for u in state.units:
+        slot = (0 if u.side == seat else MAX_ARMY) + u.slot
+        if slot >= 2 * MAX_ARMY:
+            continue
+        ch = u.ch
+        ranges = [a.range / 12 for a in ch.attacks] + [0.0] * (2 - len(ch.attacks))
+        block = (
+            u.pos >= 0,
+            u.life / 20,
+            ch.offense / 10,
+            ch.defense / 10,
+            ch.movement / 8,
+            *ranges,
+            ch.magic / 10,
+            ch.energy / 10,
+            min(1.0, sum(u.reserves.values()) / 20),
+            bool(u.weapon),
+            bool(u.armor),
+            bool(u.standard),
+            len(u.upgrades) / 5,
+            min(1.0, u.enh_off / 5),
+            min(1.0, u.enh_def / 5),
+        )
+        assert len(block) == UNIT_BLOCK
+        obs[at + slot * UNIT_BLOCK : at + (slot + 1) * UNIT_BLOCK] = block
+    at += 2 * MAX_ARMY * UNIT_BLOCK
+    names = list(content().decks[state.game.scenario.factions[seat]])
+    for card in state.hands[seat]:
+        obs[at + names.index(card)] += 1 / HAND_SLOTS
+    at += 16
+    if state.pending >= 0 and state.current_player == seat:
+        obs[at + state.pending] = 1
+    at += HAND_SLOTS
+    cap = state.game.config.rounds or state.game.scenario.rounds
+    g = (
+        min(1.0, state.pool(seat) / 20),
+        min(1.0, state.pool(1 - seat) / 20),
+        len(state.decks[seat]) / 50,
+        len(state.decks[1 - seat]) / 50,
+        len(state.hands[seat]) / HAND_SLOTS,
+        len(state.hands[1 - seat]) / HAND_SLOTS,
+        min(1.0, state.round / cap),
+        state.first == seat,
+        state.turn == seat,
+        min(1.0, state.hold[seat] / 10),
+        min(1.0, state.hold[1 - seat] / 10),
+        min(1.0, len(state.stack) / 4),
+    )
+    obs[at : at + len(g)] = g
+    obs[at + 16 + state.phase] = 1
+    return obs
+
+
+@pytest.mark.parametrize("scenario", SCENARIOS)
+def test_observation_equals_the_reference_encoding(scenario):
+    game = UltraWarGame.from_config({"scenario": scenario})
+    checked = 0
+    for seed in range(8):
+        st = game.new_initial_state(Rng(seed))
+        pick, bot_rng = random.Random(seed), Rng(seed)
+        while True:
+            for seat in (0, 1):
+                fast = observe(st, seat)
+                assert fast.dtype == np.float32 and fast.shape == (OBS_SIZE,)
+                assert np.array_equal(fast, reference(st, seat)), (scenario, seed, st.decisions, seat)
+                checked += 1
+            if st.is_terminal():
+                break
+            bot = seed % 2 and pick.random() < 0.8  # odd seeds: mostly the heuristic bot (it fights more)
+            st.apply(choose_action(st, bot_rng) if bot else pick.choice(st.legal_actions()))
+    assert checked > 500
+
+
+def test_observation_is_a_fresh_array_each_call():
+    """Callers may keep or change an observation: it must not be a shared buffer."""
+    game = UltraWarGame.from_config({})
+    st = game.new_initial_state(Rng(1))
+    a = observe(st, 0)
+    a[:] = 0.5
+    assert np.array_equal(observe(st, 0), reference(st, 0))
+
+
+def test_pools_count_each_usable_source_once_and_a_sideless_one_for_neither():
+    """pools() (one pass, used by the observation and the legal set) agrees with pool(side) per side;
+    a source whose side is neither 0 nor 1 (a bad state dict) is counted for no one, not wrapped."""
+    game = UltraWarGame.from_config({"scenario": "relay_hold"})
+    st = game.new_initial_state(Rng(3))
+    expected = [sum(s.points for s in st.sources if s.side == side and st.source_usable(s)) for side in (0, 1)]
+    assert st.pools() == expected == [st.pool(0), st.pool(1)]
+    st.sources[0].side = 2
+    st.sources[-1].side = -1
+    assert st.pools() == [
+        sum(s.points for s in st.sources if s.side == side and st.source_usable(s)) for side in (0, 1)
+    ]
+
+
+def test_static_planes_are_cached_per_map_not_per_board_object():
+    """The map-plane template is keyed by the map itself: clones (whose boards are copies) share it, and
+    a board of another map never gets it (keying by id() did both wrong: copies added entries, and a
+    freed board's id, reused by a new board of another map, served the old map's planes)."""
+    from ultimata.envs.ultra_war.observation import _TEMPLATE
+
+    clash = UltraWarGame.from_config({"scenario": "street_clash"}).new_initial_state(Rng(0))
+    relay = UltraWarGame.from_config({"scenario": "relay_hold"}).new_initial_state(Rng(0))
+    clash.observation(0)
+    entries = len(_TEMPLATE)
+    for _ in range(3):
+        copy = clash.clone()
+        assert copy.board is not clash.board
+        assert np.array_equal(copy.observation(0), reference(copy, 0))
+    assert len(_TEMPLATE) == entries
+    assert np.array_equal(relay.observation(0), reference(relay, 0))
