@@ -124,7 +124,8 @@ def choose_action(state: WorldState, rng: Rng) -> int:
         return _defend(s, legal)
     if s.phase == S.BATTLE:
         _, _, _, target, source = s.attack[:5]
-        return A.BLITZ if s.troops[source] - 1 > s.troops[target] else A.STOP
+        good = s.troops[source] - 1 > s.troops[target]
+        return A.BLITZ if good else (A.STOP if A.STOP in legal else A.ROLL)
     if s.phase == S.MOVE_IN:
         return A.AMOUNT_ALL
     for verb in (A.BUY_LASER, A.BUY_TROOPS_ALL):

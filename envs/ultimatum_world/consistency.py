@@ -80,6 +80,7 @@ def check(s: WorldState) -> None:
             "a troop battle starts from a held nation",
         )
         _need(s.attack[3] < A.NATIONS, "a troop battle is fought over a nation")
+    _need(s.rolls >= 0, "a battle's roll count is never negative")
     if s.phase == MOVE_IN:
         _need(s.troops[s.attack[3]] == 0 and s.troops[s.attack[4]] >= 2, "moving in needs a conquered nation")
     if s.phase == OVER:

@@ -85,6 +85,8 @@ class WorldState(State):
         self.attack: list[int] = []
         """[kind, attacker, defender, target place, source place, vessel kind, vessels]."""
         self.laser_answered = False
+        self.rolls = 0
+        """Black-die exchanges in the troop battle under way."""
         self.conquered_nations = 0
         self.conquered_blockades = 0
         self.winners: list[int] = []
@@ -272,7 +274,8 @@ class WorldState(State):
         if self.phase in (BUY, ACT):
             return self._turn_verbs()
         if self.phase == BATTLE:
-            return [A.ROLL, A.BLITZ, A.STOP]
+            # book: announcing an attack means rolling; stopping before one roll would loop forever
+            return [A.ROLL, A.BLITZ, A.STOP] if self.rolls else [A.ROLL, A.BLITZ]
         if self.phase == MOVE_IN:
             return list(A.AMOUNTS)
         if self.phase == WINDOW:
@@ -669,7 +672,7 @@ class WorldState(State):
         self.phase = ACT
         if kind == TROOPS_ATTACK:
             if self.troops[source] >= 3 and self.owner[target] not in (-1, p):
-                self.phase = BATTLE
+                self.phase, self.rolls = BATTLE, 0
             else:
                 self._log(f"player_{p} calls off the attack on {W.names[target]}")
         elif kind == JET:
@@ -703,6 +706,7 @@ class WorldState(State):
         while True:
             a, d = C.roll(self.rng, self.rules.black), C.roll(self.rng, self.rules.black)
             lost_a, lost_d = C.troop_exchange(a, d)  # type: ignore[arg-type]
+            self.rolls += 1
             self.troops[source] -= lost_a
             self.troops[target] -= lost_d
             self._log(
@@ -833,6 +837,7 @@ class WorldState(State):
         "pending",
         "attack",
         "laser_answered",
+        "rolls",
         "conquered_nations",
         "conquered_blockades",
         "winners",

@@ -414,3 +414,11 @@ def test_an_illegal_action_is_refused_and_changes_nothing():
     with pytest.raises(IllegalActionError, match="legal actions"):
         s.apply(A.ROLL)
     assert s.state_dict() == before
+
+
+def test_an_announced_attack_rolls_at_least_once_so_every_attack_costs_troops():
+    s = position(nations={"France": (0, 9), "Spain": (1, 5)}, rolls=[BLACK[10], BLACK[5]])
+    play(s, A.ATTACK, place(FR), place(SPAIN))
+    assert s.legal_actions() == [A.ROLL, A.BLITZ], "book: announce the nations, then roll"
+    play(s, A.ROLL)
+    assert A.STOP in s.legal_actions() and s.troops[SPAIN] == 4
