@@ -116,11 +116,12 @@ def observe(s: WorldState, viewer: int) -> np.ndarray:
             s.owner.count(q) / 37,
         )
     obs[AT["hand"] : AT["hand"] + KINDS] = np.asarray(s.hands[viewer], dtype=np.float32) / 4
-    branch_of = [s.rules.cards[k].branch for k in range(KINDS)]
+    branch_of = None
     for q in range(n):
-        if q == viewer:
-            continue
         seen = s.revealed[viewer][q]
+        if q == viewer or max(seen) < 0:  # nothing seen of q: most calls stop here
+            continue
+        branch_of = branch_of or [s.rules.cards[k].branch for k in range(KINDS)]
         b = AT["intel"] + (3 + KINDS) * (rel[q] - 1)
         for k, count in enumerate(seen):
             if count >= 0:
