@@ -418,6 +418,7 @@ class WorldState(State):
         if wrapped:
             self.round += 1
             if self.round > self.cfg.max_rounds:
+                self.round = self.cfg.max_rounds  # the last round played, for every view
                 self._finish_by_cap()
                 return
         self._start_turn(q)

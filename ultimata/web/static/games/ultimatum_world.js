@@ -57,12 +57,14 @@
       const [x, y] = n.at;
       add("circle", { cx: x, cy: y, r: 13, fill: ring[n.alliance] });
       const disc = add("circle", { cx: x, cy: y, r: 10, fill: n.owner >= 0 ? colours[n.owner] : "#f0f0f0" });
-      if (n.worldpower) add("circle", { cx: x, cy: y, r: 15, fill: "none", stroke: "white", "stroke-width": 2 });
+      if (n.worldpower) add("circle", { cx: x, cy: y, r: 15, fill: "none", stroke: "white", "stroke-width": 2, class: "ring" });
       add("text", { x, y: y + 4, "font-size": 10, "text-anchor": "middle", fill: n.owner >= 0 ? "white" : "#1c1c1c" }, n.troops);
       add("text", { x, y: y + 24, "font-size": 9, "text-anchor": "middle" }, n.name);
       disc.append(Object.assign(document.createElementNS(NS, "title"), { textContent: `${n.name} (${n.alliance}${n.worldpower ? ", Worldpower" : ""}; seas ${n.seas.join(", ") || "none"})` }));
       clickable(disc, n.place);
     }
+    // labels and rings sit on top of the discs: clicks must go through them to the place below
+    for (const e of svg.querySelectorAll("text, .ring")) e.setAttribute("pointer-events", "none");
     const info = document.createElement("div");
     info.className = "pitch-info";
     const lines = [`round ${v.round}/${v.max_rounds} · ${v.phase}${v.money_now ? ` · $${v.money_now}bn to spend` : ""}`];
