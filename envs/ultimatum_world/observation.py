@@ -101,20 +101,22 @@ def observe(s: WorldState, viewer: int) -> np.ndarray:
     owed = [0] * n
     for debtor, _, amount in s.debts:
         owed[debtor] += amount
-    alliance_holder = [s.owner[m[0]] if all(s.owner[x] == s.owner[m[0]] for x in m) else -1 for m in W.members]
+    alliance_holder = [s.owner[m[0]] if len({s.owner[x] for x in m}) == 1 else -1 for m in W.members]
+    block = [0.0] * (12 * MAX_PLAYERS)  # written into the observation once: one conversion, not n
     for q in range(n):
-        b = AT["players"] + 12 * rel[q]
-        obs[b : b + 12] = (
+        b = 12 * rel[q]
+        block[b : b + 12] = (
             1.0,
             float(s.out[q]),
             s.bank[q] / 50,
             s.lasers[q] / 5,
             sum(s.hands[q]) / 10,
-            *(float(h == q) for h in alliance_holder),
+            *[float(h == q) for h in alliance_holder],
             owed[q] / 10,
             float(s.player == q),
             s.owner.count(q) / 37,
         )
+    obs[AT["players"] : AT["hand"]] = block
     obs[AT["hand"] : AT["hand"] + KINDS] = np.asarray(s.hands[viewer], dtype=np.float32) / 4
     branch_of = None
     for q in range(n):
