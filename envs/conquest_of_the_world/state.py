@@ -615,17 +615,6 @@ class ConquestState(State):
               "turn", "final_left", "ladder", "challenger", "proposal", "target_winner", "mode", "target",
               "fighters", "energy", "wins", "battles", "barred", "choosing", "pending", "events")
 
-    def _to_dict(self) -> dict[str, Any]:
-        import copy
-
-        return {k: copy.deepcopy(getattr(self, k)) for k in self.FIELDS}
-
-    def _from_dict(self, d: dict[str, Any]) -> None:
-        import copy
-
-        for k in self.FIELDS:
-            setattr(self, k, copy.deepcopy(d[k]))
-
     def _check_consistency(self) -> None:
         from ultimata.envs.conquest_of_the_world.consistency import check
 

@@ -124,12 +124,21 @@ class State(ABC):
         Games whose action names say 'you' override this."""
         return f"player_{self.current_player}: {self.action_to_string(action)}"
 
-    @abstractmethod
-    def _to_dict(self) -> dict[str, Any]: ...
+    FIELDS: ClassVar[tuple[str, ...]] = ()
+    """Attributes saved and restored as they are by the default `_to_dict` / `_from_dict`; games with
+    derived fields override those hooks instead."""
 
-    @abstractmethod
+    def _to_dict(self) -> dict[str, Any]:
+        if not self.FIELDS:
+            raise NotImplementedError(f"{type(self).__name__} lists no FIELDS and has no _to_dict")
+        return {k: copy.deepcopy(getattr(self, k)) for k in self.FIELDS}
+
     def _from_dict(self, d: dict[str, Any]) -> None:
         """Restore the stored fields, recomputing derived ones rather than trusting them."""
+        if not self.FIELDS:
+            raise NotImplementedError(f"{type(self).__name__} lists no FIELDS and has no _from_dict")
+        for k in self.FIELDS:
+            setattr(self, k, copy.deepcopy(d[k]))
 
     def _check_consistency(self) -> None:  # noqa: B027 (an optional hook; games override it)
         """Raise ValueError naming what is wrong when a loaded state breaks the game's invariants

@@ -845,17 +845,6 @@ class WorldState(State):
         "events",
     )
 
-    def _to_dict(self) -> dict[str, Any]:
-        import copy
-
-        return {k: copy.deepcopy(getattr(self, k)) for k in self.FIELDS}
-
-    def _from_dict(self, d: dict[str, Any]) -> None:
-        import copy
-
-        for k in self.FIELDS:
-            setattr(self, k, copy.deepcopy(d[k]))
-
     def _check_consistency(self) -> None:
         from ultimata.envs.ultimatum_world.consistency import check
 
