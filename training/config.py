@@ -89,6 +89,18 @@ class ImitationConfig(_Strict):
     learning_rate: float = Field(1e-3, gt=0)
 
 
+class RLlibConfig(_Strict):
+    """Settings only the RLlib backend reads (`ultimata train --backend rllib`, training/rllib/)."""
+
+    num_env_runners: int = Field(0, ge=0)
+    """Sampling processes (Ray actors); 0 samples in the learner's process, like the SB3 path."""
+    num_envs_per_env_runner: int = Field(1, ge=1)
+    train_batch_size: int | None = Field(None, ge=16)
+    """Env steps per training iteration; default ppo.n_steps x n_envs, the SB3 rollout size."""
+    address: str | None = None
+    """A Ray cluster to join (`ray start --head` prints it); null starts Ray on this machine."""
+
+
 class TrainConfig(_Strict):
     game: str | None = None
     """The env name; filled in from the command line when absent."""
@@ -110,6 +122,7 @@ class TrainConfig(_Strict):
     ppo: PPOConfig = Field(default_factory=PPOConfig)
     pool: PoolConfig = Field(default_factory=PoolConfig)
     eval: EvalConfig = Field(default_factory=EvalConfig)
+    rllib: RLlibConfig = Field(default_factory=RLlibConfig)
 
     @model_validator(mode="after")
     def _batch_fits(self) -> TrainConfig:
@@ -180,7 +193,8 @@ def load_train_config(
 
 def _validate_nested(data: dict[str, Any], where: str) -> TrainConfig:
     """Validate sections separately so an unknown key lists the keys allowed in its own section."""
-    sections = {"ppo": PPOConfig, "pool": PoolConfig, "eval": EvalConfig, "imitation": ImitationConfig}
+    sections = {"ppo": PPOConfig, "pool": PoolConfig, "eval": EvalConfig, "imitation": ImitationConfig,
+                "rllib": RLlibConfig}
     for key, model in sections.items():
         if key in data and data[key] is not None:
             data = {**data, key: validate_config(model, data[key], f"'{key}' of {where}")}

@@ -10,7 +10,8 @@ from __future__ import annotations
 import io
 import signal
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -71,7 +72,8 @@ def build_vec_env(cfg: TrainConfig) -> VecEnv:
     return VecMonitor(venv)
 
 
-def _new_model(cfg: TrainConfig, venv: VecEnv, tb: Path, game: Game) -> MaskablePPO:
+def new_model(cfg: TrainConfig, venv: VecEnv, tb: Path | None, game: Game) -> MaskablePPO:
+    """A fresh MaskablePPO with the config's network (tb: tensorboard folder, None for none)."""
     p = cfg.ppo
     policy_kwargs = {"net_arch": {"pi": list(p.net_arch), "vf": list(p.net_arch)},
                      **features_policy_kwargs(p.features, game, p.conv_channels, p.conv_out_channels)}
@@ -80,7 +82,7 @@ def _new_model(cfg: TrainConfig, venv: VecEnv, tb: Path, game: Game) -> Maskable
         n_epochs=p.n_epochs, gamma=p.gamma, gae_lambda=p.gae_lambda, clip_range=p.clip_range,
         ent_coef=p.ent_coef, vf_coef=p.vf_coef, max_grad_norm=p.max_grad_norm,
         policy_kwargs=policy_kwargs,
-        tensorboard_log=str(tb), seed=cfg.seed, device="cpu", verbose=0,
+        tensorboard_log=str(tb) if tb else None, seed=cfg.seed, device="cpu", verbose=0,
     )
 
 
@@ -158,7 +160,27 @@ class _Callback(BaseCallback):
             self.console.log(f"{self.num_timesteps:,} steps, {self.steps_per_s:,.0f} steps/s, {self.rates}")
 
 
-def _progress_bar(console: Console) -> Progress:
+@contextmanager
+def interruptible(bar: Progress | None, flag: Any) -> Iterator[None]:
+    """Ctrl-C and SIGTERM set `flag.stop_requested` instead of killing the run (the loop then saves a
+    checkpoint and stops); the progress bar shows meanwhile. Both handlers are restored afterwards."""
+
+    def stop(signum: int, frame: Any) -> None:
+        flag.stop_requested = True
+
+    previous = signal.signal(signal.SIGINT, stop), signal.signal(signal.SIGTERM, stop)
+    if bar is not None:
+        bar.start()
+    try:
+        yield
+    finally:
+        signal.signal(signal.SIGINT, previous[0])
+        signal.signal(signal.SIGTERM, previous[1])
+        if bar is not None:
+            bar.stop()
+
+
+def progress_bar(console: Console) -> Progress:
     return Progress(
         TextColumn("[bold]{task.description}"), BarColumn(), TextColumn("{task.completed:,}/{task.total:,}"),
         TextColumn("{task.fields[sps]}"), TextColumn("{task.fields[rates]}"), TimeElapsedColumn(),
@@ -204,31 +226,20 @@ def train(cfg: TrainConfig, run_dir: Path, progress: RunProgress, *, console: Co
             venv.seed(cfg.seed + progress.steps)
             console.print(f"resuming {cfg.game} from {progress.latest} at {progress.steps:,} steps")
         else:
-            model = _new_model(cfg, venv, run.tensorboard, game)
+            model = new_model(cfg, venv, run.tensorboard, game)
             venv.seed(cfg.seed)
             if cfg.imitation is not None:
-                _warm_start(cfg, model, game, console)
-        bar = _progress_bar(console) if show_bar and console.is_terminal else None
+                warm_start(cfg, model, game, console)
+        bar = progress_bar(console) if show_bar and console.is_terminal else None
         callback = _Callback(cfg, run, progress, game, bar, console)
         remaining = cfg.total_timesteps - model.num_timesteps
         progress.finished = progress.finished and remaining <= 0
         start_steps, start = model.num_timesteps, time.perf_counter()
 
-        def stop(signum: int, frame: Any) -> None:
-            callback.stop_requested = True
-
-        previous = signal.signal(signal.SIGINT, stop), signal.signal(signal.SIGTERM, stop)
-        try:
+        with interruptible(bar, callback):
             if remaining > 0:
-                if bar is not None:
-                    bar.start()
                 model.learn(remaining, callback=callback, reset_num_timesteps=False, tb_log_name="ppo",
                             progress_bar=False)
-        finally:
-            signal.signal(signal.SIGINT, previous[0])
-            signal.signal(signal.SIGTERM, previous[1])
-            if bar is not None:
-                bar.stop()
         elapsed = time.perf_counter() - start
         sps = (model.num_timesteps - start_steps) / elapsed if elapsed > 0 else 0.0
         if callback.stop_requested:
@@ -239,7 +250,7 @@ def train(cfg: TrainConfig, run_dir: Path, progress: RunProgress, *, console: Co
             results = evaluate_policy(model.policy, game, eval_opponents(cfg), cfg.eval.final_games,
                                       seed=cfg.seed + 9_000_000)
         meta = CheckpointMeta.for_game(game, model.num_timesteps, run=str(run.root), steps_per_s=round(sps))
-        meta.rating = {spec: _summary(r) for spec, r in results.items()}
+        meta.rating = {spec: rating_summary(r) for spec, r in results.items()}
         final = save_checkpoint(model, run.final, meta)
         progress.finished = True
         run.save_progress(progress)
@@ -276,7 +287,7 @@ def _load_latest_good(run: RunDir, progress: RunProgress, venv: VecEnv, console:
                           "start a fresh run with --out")
 
 
-def _warm_start(cfg: TrainConfig, model: MaskablePPO, game: Game, console: Console) -> None:
+def warm_start(cfg: TrainConfig, model: MaskablePPO, game: Game, console: Console) -> None:
     from ultimata.training.imitation import imitate
 
     if not has_scripted_bot(cfg.game):
@@ -287,7 +298,7 @@ def _warm_start(cfg: TrainConfig, model: MaskablePPO, game: Game, console: Conso
     console.print(f"warm start: {stats['samples']:,} decisions, {stats['accuracy']:.1%} of the bot's moves matched")
 
 
-def _summary(result: ArenaResult) -> dict[str, Any]:
+def rating_summary(result: ArenaResult) -> dict[str, Any]:
     me = result.agents[0]
     return {"games": result.games, "win_rate": round(me.win_rate, 4), "ci95": [round(x, 4) for x in me.ci95],
             "x_fair_share": round(me.x_fair, 3), "mean_reward": round(me.mean_reward, 4)}

@@ -74,8 +74,13 @@ def train(
     resume: str = typer.Option(None, "--resume", help="Continue the interrupted run in this folder."),
     out: str = typer.Option(None, "--out", help="Run folder; default runs/<game>/<date-time>."),
     steps: int = typer.Option(None, "--steps", help="Override total_timesteps."),
+    backend: str = typer.Option("sb3", "--backend", help="sb3 (MaskablePPO, this machine) or rllib (Ray RLlib "
+                                "league self-play; needs the extra: pip install \"ultimata[rllib]\")."),
+    num_env_runners: int = typer.Option(None, "--num-env-runners", min=0,
+                                        help="rllib: sampling processes (default: the config's rllib section, 0)."),
+    address: str = typer.Option(None, "--address", help="rllib: a Ray cluster to join, e.g. 10.0.0.5:6379."),
 ) -> None:
-    """Self-play MaskablePPO against a pool of past snapshots, the scripted bot and random."""
+    """Self-play against a pool of past snapshots, the scripted bot and random (SB3 or RLlib)."""
     from datetime import datetime
     from pathlib import Path
 
@@ -87,6 +92,17 @@ def train(
 
     if resume and (config or preset or out):
         _fail(ValueError("--resume continues a run with its saved config; drop --config/--preset/--out"))
+    if backend not in ("sb3", "rllib"):
+        _fail(ValueError(f"unknown --backend {backend!r}; use sb3 or rllib"))
+    if backend == "sb3" and (num_env_runners is not None or address):
+        _fail(ValueError("--num-env-runners and --address are rllib options; add --backend rllib"))
+    if backend == "rllib":
+        from ultimata.training.rllib import require_ray
+
+        try:
+            require_ray()
+        except UltimataError as err:
+            _fail(err)
     try:
         game_class(game)  # an unknown game is named as such, before any preset or config is read
     except UltimataError as err:
@@ -101,14 +117,24 @@ def train(
         if progress.finished and progress.steps >= cfg.total_timesteps:
             console.print(f"{run_dir} already finished at {progress.steps:,} steps; give --steps to train longer")
             return
-        console.print(f"training {game} for {cfg.total_timesteps:,} steps: {cfg.n_envs} {cfg.vec_env} envs, "
-                      f"pool {cfg.pool.weights}; run folder {run_dir}")
-        outcome = run_training(cfg, run_dir, progress, console=console)
+        if backend == "rllib":
+            from ultimata.training.rllib.trainer import train_rllib
+
+            runners = cfg.rllib.num_env_runners if num_env_runners is None else num_env_runners
+            console.print(f"training {game} for {cfg.total_timesteps:,} steps on RLlib: {runners} env runners, "
+                          f"league {cfg.pool.weights}; run folder {run_dir}")
+            outcome = train_rllib(cfg, run_dir, progress, console=console, num_env_runners=num_env_runners,
+                                  address=address)
+        else:
+            console.print(f"training {game} for {cfg.total_timesteps:,} steps: {cfg.n_envs} {cfg.vec_env} envs, "
+                          f"pool {cfg.pool.weights}; run folder {run_dir}")
+            outcome = run_training(cfg, run_dir, progress, console=console)
     except UltimataError as err:
         _fail(err)
     if outcome.interrupted:
+        again = "" if backend == "sb3" else " --backend rllib"
         console.print(f"interrupted at {outcome.steps:,} steps; checkpoint saved. Continue with:\n"
-                      f"  ultimata train {game} --resume {run_dir}")
+                      f"  ultimata train {game} --resume {run_dir}{again}")
         raise typer.Exit(130)
     console.print(f"{outcome.steps:,} steps at {outcome.steps_per_s:,.0f} steps/s; checkpoint {outcome.final}")
     console.print(training_table(game, outcome.results, "trained policy"))

@@ -195,8 +195,8 @@ class State(ABC):
         legal = self.legal_actions()
         shown = ", ".join(f"{a} ({self.action_to_string(a)})" for a in legal[:12])
         more = f" and {len(legal) - 12} more" if len(legal) > 12 else ""
-        in_range = isinstance(action, int) and 0 <= action < self.game.num_actions
-        what = self.action_to_string(action) if in_range else "out of range"
+        in_range = isinstance(action, (int, np.integer)) and 0 <= action < self.game.num_actions
+        what = self.action_to_string(int(action)) if in_range else "out of range"
         return (
             f"action {action!r} ({what}) is not legal for player {self.current_player} now; "
             f"legal actions: {shown}{more}"

@@ -1,0 +1,218 @@
+"""The RLlib backend end to end: masks never broken, snapshots play their own weights, exports match,
+and a tiny run trains, resumes, and leaves a checkpoint the arena loads without Ray."""
+
+from __future__ import annotations
+
+import json
+import os
+import signal
+import subprocess
+import sys
+
+import numpy as np
+import pytest
+import torch
+import yaml
+from ray.rllib.core.columns import Columns
+from ray.rllib.core.distribution.torch.torch_distribution import TorchCategorical
+from typer.testing import CliRunner
+
+from tests.training.rllib.conftest import TINY_RLLIB
+from ultimata.agents.policy_agent import PolicyAgent
+from ultimata.cli import app
+from ultimata.envs.core.errors import ConfigError
+from ultimata.envs.core.registry import game_class
+from ultimata.training.config import load_train_config
+from ultimata.training.rllib import league_env
+from ultimata.training.rllib import trainer as rllib_trainer
+from ultimata.training.rllib.export import export_weights
+from ultimata.training.rllib.league import MAIN, add_snapshot, learner_weights
+from ultimata.training.rllib.league_env import LeagueAEC
+from ultimata.training.rllib.trainer import algorithm_config, module_spec
+
+
+def _cfg(game: str = "ultimatum_cards_v1", **extra):
+    return load_train_config(game, overrides={**TINY_RLLIB, **extra})
+
+
+def _observations(game: str, count: int, seed: int = 0) -> tuple[np.ndarray, np.ndarray]:
+    """(observations, masks) met in random masked play."""
+    aec = LeagueAEC(game, pool={"snapshots": 1.0})
+    rng = np.random.default_rng(seed)
+    obs, masks = [], []
+    aec.reset(seed=seed)
+    while len(obs) < count:
+        role = aec.agent_selection
+        if aec.terminations[role] or aec.truncations[role]:
+            aec.reset(seed=int(rng.integers(1 << 30)))
+            continue
+        ob = aec.observe(role)
+        obs.append(ob["observations"])
+        masks.append(ob["action_mask"])
+        aec.step(int(rng.choice(np.flatnonzero(ob["action_mask"]))))
+    return np.array(obs), np.array(masks)
+
+
+def test_the_module_never_samples_a_masked_action():
+    cfg = _cfg()
+    module = module_spec(cfg, game_class(cfg.game).from_config(cfg.rules)).build()
+    obs, masks = _observations(cfg.game, 200)
+    batch = {Columns.OBS: {"observations": torch.as_tensor(obs), "action_mask": torch.as_tensor(masks)}}
+    with torch.no_grad():
+        for forward in (module.forward_exploration, module.forward_inference):
+            dist = TorchCategorical(logits=forward(batch)[Columns.ACTION_DIST_INPUTS])
+            for _ in range(50):
+                actions = dist.sample().numpy()
+                assert masks[np.arange(len(actions)), actions].all()
+
+
+def test_training_only_ever_sends_legal_actions(ray_session, monkeypatch):
+    cfg = _cfg()
+    sent: list[bool] = []
+    original = LeagueAEC._inner_step
+
+    def checked(self, action):
+        if action is not None:
+            mask = self.inner.state.legal_action_mask()
+            sent.append(bool(mask[int(action)]))
+        original(self, action)
+
+    monkeypatch.setattr(league_env.LeagueAEC, "_inner_step", checked)
+    algo = algorithm_config(cfg, game_class(cfg.game).from_config(cfg.rules), num_env_runners=0).build_algo()
+    try:
+        algo.train()
+    finally:
+        algo.stop()
+    assert len(sent) >= 512 and all(sent)
+
+
+def test_a_new_snapshot_plays_with_the_weights_it_was_given(ray_session):
+    cfg = _cfg()
+    algo = algorithm_config(cfg, game_class(cfg.game).from_config(cfg.rules), num_env_runners=1).build_algo()
+    try:
+        algo.train()
+        weights = {k: np.asarray(v) + 0.5 for k, v in learner_weights(algo).items()}  # unlike any module's
+        add_snapshot(algo, "main_000000001", weights, ())
+        remote = algo.env_runner_group.foreach_env_runner(
+            lambda runner: runner.module["main_000000001"].get_state(), local_env_runner=False
+        )
+        assert len(remote) == 1
+        for key, value in weights.items():
+            np.testing.assert_allclose(np.asarray(remote[0][key]), value, rtol=0, atol=1e-6)
+        np.testing.assert_allclose(
+            np.asarray(learner_weights(algo, "main_000000001")["action_net.weight"]),
+            weights["action_net.weight"],
+            atol=1e-6,
+        )
+        algo.train()  # the snapshot is frozen: training main leaves it as given
+        after = learner_weights(algo, "main_000000001")
+        np.testing.assert_allclose(np.asarray(after["action_net.weight"]), weights["action_net.weight"], atol=1e-6)
+        assert not np.allclose(
+            np.asarray(learner_weights(algo, MAIN)["action_net.weight"]), weights["action_net.weight"]
+        )
+    finally:
+        algo.stop()
+
+
+@pytest.mark.parametrize(
+    "game, extra",
+    [
+        ("ultimatum_cards_v1", {}),
+        (
+            "ultimade_v1",
+            {
+                "ppo": {
+                    "features": "planes",
+                    "conv_channels": [8],
+                    "conv_out_channels": 2,
+                    "net_arch": [],
+                    "n_steps": 256,
+                    "batch_size": 256,
+                }
+            },
+        ),
+    ],
+)
+def test_the_exported_policy_computes_the_modules_logits(tmp_path, game, extra):
+    cfg = _cfg(game, **extra)
+    game_obj = game_class(game).from_config(cfg.rules)
+    module = module_spec(cfg, game_obj).build()
+    path = export_weights(cfg, game_obj, module.get_state(), tmp_path / "exported.zip", steps=7)
+    agent = PolicyAgent.from_checkpoint(path, game_obj)
+    obs, _ = _observations(game, 40, seed=2)
+    with torch.no_grad():
+        expected = module.raw_logits(torch.as_tensor(obs)).numpy()
+    got = np.array([agent.logits(o) for o in obs])
+    np.testing.assert_allclose(got, expected, rtol=1e-5, atol=1e-5)
+    assert json.loads(path.with_suffix(".json").read_text())["extra"]["backend"] == "rllib"
+
+
+def test_a_tiny_run_survives_ctrl_c_resumes_and_its_policy_plays_in_the_arena(ray_session, tmp_path, monkeypatch):
+    config = tmp_path / "tiny.yaml"
+    config.write_text(yaml.safe_dump(TINY_RLLIB))
+    run = tmp_path / "run"
+    runner = CliRunner()
+    original = rllib_trainer._Run.checkpoint
+    pressed = []
+
+    def checkpoint_then_ctrl_c(self):
+        path = original(self)
+        if not pressed:
+            pressed.append(True)
+            os.kill(os.getpid(), signal.SIGINT)  # as if the user pressed Ctrl-C right after the first checkpoint
+        return path
+
+    monkeypatch.setattr(rllib_trainer._Run, "checkpoint", checkpoint_then_ctrl_c)
+    args = ["train", "ultimatum_cards_v1", "--backend", "rllib"]
+    stopped = runner.invoke(app, [*args, "--config", str(config), "--out", str(run)])
+    monkeypatch.setattr(rllib_trainer._Run, "checkpoint", original)
+    assert stopped.exit_code == 130, stopped.output
+    assert "--resume" in stopped.output and "--backend rllib" in stopped.output
+    interrupted = json.loads((run / "progress.json").read_text())
+    assert not interrupted["finished"] and 0 < interrupted["steps"] < 1024
+
+    first = runner.invoke(app, [*args, "--resume", str(run)])
+    assert first.exit_code == 0, first.output
+    assert "resuming ultimatum_cards_v1" in first.output
+    progress = json.loads((run / "progress.json").read_text())
+    assert progress["finished"] and progress["steps"] >= 1024 and len(progress["checkpoints"]) == 2
+    assert progress["checkpoints"][0] == interrupted["checkpoints"][0]
+    assert len(progress["snapshots"]) == 1  # keep: 1
+    assert (run / "final.zip").exists() and list((run / "rllib").glob("step_*"))
+    assert list((run / "tb").rglob("events.out.tfevents.*"))
+
+    again = runner.invoke(
+        app, ["train", "ultimatum_cards_v1", "--backend", "rllib", "--resume", str(run), "--steps", "1536"]
+    )
+    assert again.exit_code == 0, again.output
+    resumed = json.loads((run / "progress.json").read_text())
+    assert resumed["steps"] >= 1536 and resumed["checkpoints"][:2] == progress["checkpoints"]
+
+    # the exported policy is an ordinary ultimata checkpoint: the arena loads it in a process without Ray
+    code = (
+        "import sys, builtins\n"
+        "real = builtins.__import__\n"
+        "def no_ray(name, *a, **k):\n"
+        "    if name == 'ray' or name.startswith('ray.'): raise ImportError('ray is not installed')\n"
+        "    return real(name, *a, **k)\n"
+        "builtins.__import__ = no_ray\n"
+        "from ultimata.cli import app\n"
+        f"app(['arena', 'ultimatum_cards_v1', {str(run / 'final.zip')!r}, 'heuristic', '--games', '8', '--json'])\n"
+    )
+    arena = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=300)
+    assert arena.returncode == 0, arena.stderr
+    assert json.loads(arena.stdout)["games"] == 8
+
+
+def test_rllib_settings_are_checked_like_the_rest_of_the_config():
+    with pytest.raises(ConfigError, match="num_env_runners"):
+        load_train_config("ultimatum_cards_v1", overrides={"rllib": {"num_env_runner": 2}})
+    with pytest.raises(ConfigError, match="num_env_runners"):
+        load_train_config("ultimatum_cards_v1", overrides={"rllib": {"num_env_runners": -1}})
+
+
+def test_rllib_options_without_the_rllib_backend_are_refused():
+    result = CliRunner().invoke(app, ["train", "ultimatum_cards_v1", "--num-env-runners", "2"])
+    assert result.exit_code == 2 and "--backend rllib" in result.output
+    result = CliRunner().invoke(app, ["train", "ultimatum_cards_v1", "--backend", "tune"])
+    assert result.exit_code == 2 and "sb3 or rllib" in result.output
