@@ -94,7 +94,8 @@ class RLlibConfig(_Strict):
 
     num_env_runners: int = Field(0, ge=0)
     """Sampling processes (Ray actors); 0 samples in the learner's process, like the SB3 path."""
-    num_envs_per_env_runner: int = Field(1, ge=1)
+    num_envs_per_env_runner: int | None = Field(None, ge=1)
+    """Envs each runner steps together (batched inference); default `n_envs`, as in the SB3 path."""
     train_batch_size: int | None = Field(None, ge=16)
     """Env steps per training iteration; default ppo.n_steps x n_envs, the SB3 rollout size."""
     address: str | None = None

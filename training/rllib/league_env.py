@@ -76,8 +76,16 @@ class LeagueAEC(AECEnv):
 
     # -- episode ---------------------------------------------------------------------------------
     def reset(self, seed: int | None = None, options: dict | None = None) -> None:
+        """Deal roles and play fixed seats up to the first league move. A game the fixed opponents
+        finish before any league seat moves is dealt again, as in the SB3 self-play env: RLlib needs
+        every agent's episode to start with a decision."""
         if seed is not None:
             self._rng = np.random.default_rng(seed)
+        self._deal()
+        while self.terminations[self.agent_selection] or self.truncations[self.agent_selection]:
+            self._deal()
+
+    def _deal(self) -> None:
         self.inner.reset(seed=int(self._rng.integers(2**31)))
         seats = self._rng.permutation(len(self.possible_agents))
         self.seat_of, self.fixed_seats, self.agents = {}, {}, []

@@ -67,3 +67,22 @@ def test_the_observation_is_the_seats_own():
     inner = aec.inner.observe(aec.inner.possible_agents[seat])
     np.testing.assert_array_equal(aec.observe(role)["observations"], inner["observation"])
     np.testing.assert_array_equal(aec.observe(role)["action_mask"], inner["action_mask"])
+
+
+def test_a_game_the_fixed_opponents_end_before_any_league_move_is_dealt_again():
+    aec = LeagueAEC("ultimatum_cards_v1", pool={"snapshots": 0.3, "heuristic": 0.4, "random": 0.3})
+    redealt = 0
+    original = aec._deal
+
+    def counting_deal():
+        nonlocal redealt
+        redealt += 1
+        original()
+
+    aec._deal = counting_deal
+    for seed in range(300):
+        aec.reset(seed=seed)
+        role = aec.agent_selection
+        assert not (aec.terminations[role] or aec.truncations[role])
+        assert aec.observe(role)["action_mask"].any()
+    assert redealt > 300  # some deals were finished by the fixed opponents alone, and dealt again
