@@ -21,7 +21,7 @@ from tests.training.rllib.conftest import TINY_RLLIB
 from ultimata.agents.policy_agent import PolicyAgent
 from ultimata.cli import app
 from ultimata.envs.core.errors import ConfigError
-from ultimata.envs.core.registry import game_class
+from ultimata.envs.core.registry import GAMES, game_class
 from ultimata.training.config import load_train_config
 from ultimata.training.rllib import league_env
 from ultimata.training.rllib import trainer as rllib_trainer
@@ -216,3 +216,25 @@ def test_rllib_options_without_the_rllib_backend_are_refused():
     assert result.exit_code == 2 and "--backend rllib" in result.output
     result = CliRunner().invoke(app, ["train", "ultimatum_cards_v1", "--backend", "tune"])
     assert result.exit_code == 2 and "sb3 or rllib" in result.output
+
+
+@pytest.mark.parametrize("game", sorted(GAMES))
+def test_every_registered_game_trains_an_iteration_with_its_own_network(ray_session, game):
+    cfg = load_train_config(
+        game,
+        overrides={
+            "n_envs": 2,
+            "rllib": {"train_batch_size": 128},
+            "ppo": {"n_steps": 64, "batch_size": 64, "n_epochs": 1},
+        },
+    )
+    game_obj = game_class(game).from_config(cfg.rules)
+    algo = algorithm_config(cfg, game_obj, num_env_runners=0).build_algo()
+    try:
+        before = {k: np.asarray(v).copy() for k, v in learner_weights(algo).items()}
+        result = algo.train()
+        assert result["env_runners"]["num_env_steps_sampled"] >= 128
+        after = learner_weights(algo)
+        assert any(not np.allclose(before[k], np.asarray(after[k])) for k in before)
+    finally:
+        algo.stop()
