@@ -202,13 +202,17 @@ def train_rllib(
     started_ray = not ray.is_initialized()
     if started_ray:
         address = address or cfg.rllib.address
-        ray.init(
-            address=address,
-            include_dashboard=False,
-            log_to_driver=False,
-            configure_logging=False,
-            **({} if address else {"num_cpus": max(2, (num_env_runners or cfg.rllib.num_env_runners) + 1)}),
-        )
+        if address:
+            ray.init(address=address, log_to_driver=False, logging_level=logging.ERROR)
+        else:  # a private instance: "local" never attaches to a cluster that happens to run here
+            runners = cfg.rllib.num_env_runners if num_env_runners is None else num_env_runners
+            ray.init(
+                address="local",
+                num_cpus=max(2, runners + 1),
+                include_dashboard=False,
+                log_to_driver=False,
+                logging_level=logging.ERROR,
+            )
     algo = algorithm_config(cfg, game, num_env_runners).build_algo()
     state = _Run(cfg, RunDir(run_dir), progress, game, algo, console)
     try:
