@@ -129,10 +129,20 @@ class UltraWarState(State):
         return found
 
     def over_another(self, u: Unit) -> bool:
-        """A flyer in the middle of its move above another character or a token (it may not stop there)."""
-        if not u.flying or u.pos < 0:
+        """In the middle of a move where it may not stop: a flyer above another character or a token, or an
+        Ethereal character inside one of them or inside a wall."""
+        if u.pos < 0:
+            return False
+        ethereal = self.ethereal(u)
+        if ethereal and self.board.solid(u.pos, self.breached):
+            return True
+        if not (u.flying or ethereal):
             return False
         return any(o is not u and o.pos == u.pos for o in self.units) or self.token_at(u.pos) is not None
+
+    def ethereal(self, u: Unit) -> bool:
+        """Ethereal, and not lost by attacking this turn (glossary: Ethereal)."""
+        return u.has("Ethereal") and not u.ethereal_off
 
     def token_at(self, f: int) -> Source | None:
         if self._look is not None:
@@ -215,7 +225,7 @@ class UltraWarState(State):
 
     def level_free(self, u: Unit) -> bool:
         """Crosses level-change lines anywhere: flying, Level Change Movement, Ethereal (while it lasts)."""
-        return u.flying or u.has("Level Change Movement") or u.has("Ethereal") and not u.ethereal_off
+        return u.flying or u.has("Level Change Movement") or self.ethereal(u)
 
     def can_move(self, u: Unit) -> bool:
         return not u.turned and not u.disabled and not u.imprisoned and (u.attacks_made == 0 or u.has("Empowered"))
@@ -237,18 +247,24 @@ class UltraWarState(State):
         for b, back in zip(STEP[u.pos], BACKWARD[u.facing]):
             if b < 0 or u.steps + 1 > (behind if back else ahead):
                 continue
-            if self.can_enter(u, u.pos, b, free) or (u.flying and self.can_fly_over(u, b, behind)):
+            if self.can_enter(u, u.pos, b, free) or self.can_pass(u, b, behind):
                 out.append(b)
         return out
 
-    def can_fly_over(self, u: Unit, b: int, behind: int) -> bool:
-        """Flight passes over characters and tokens (not Gigantic ones) if it can still land next to them:
-        one more step to a free space must fit the (worst-case, backwards) allowance."""
-        if u.steps + 2 > behind or self.board.solid(b, self.breached):
+    def can_pass(self, u: Unit, b: int, behind: int) -> bool:
+        """Passing through an occupied space without stopping there: flight passes over characters and tokens
+        (not Gigantic ones); Ethereal moves through characters, objects and walls. Either must still be able to
+        land next to it: one more step to a free space must fit the (worst-case, backwards) allowance."""
+        ethereal = self.ethereal(u)
+        if not (u.flying or ethereal) or u.steps + 2 > behind:
             return False
-        x = self.unit_at(b)
-        if x is None and self.token_at(b) is None or (x is not None and "Gigantic" in x.ch.tags):
-            return False
+        if self.board.solid(b, self.breached):
+            if not ethereal:
+                return False
+        else:
+            x = self.unit_at(b)
+            if x is None and self.token_at(b) is None or (x is not None and "Gigantic" in x.ch.tags and not ethereal):
+                return False
         return any(c == u.pos and not self.over_another(u) or
                    not self.board.solid(c, self.breached) and not self.blocked(c) for c in NEIGHBOURS[b])
 
@@ -272,7 +288,7 @@ class UltraWarState(State):
         if target.flying and spec.kind == "melee" and not att.flying:
             return False
         magical = "Magical Attack" in spec.tags or "Magical Fire" in spec.tags
-        return not (target.has("Ethereal") and not target.ethereal_off and not magical)
+        return not (self.ethereal(target) and not magical)
 
     # -- attacks -------------------------------------------------------------------------------
     def can_attack(self, u: Unit) -> bool:
@@ -1058,16 +1074,21 @@ class UltraWarState(State):
         if [(u.side, u.slot) for u in self.units] != places:
             raise ValueError("a unit's side and slot are its army and its place in that army's list")
         seen: set[int] = set()
-        flyer_at = -1
-        if self.phase == ACTIVE and 0 <= self.active < len(self.units) and self.units[self.active].flying:
-            flyer_at = self.units[self.active].pos
+        flyer_at = -1  # a pawn in mid-move through another (flight, Ethereal) shares its space
+        passing = None
+        if self.phase == ACTIVE and 0 <= self.active < len(self.units):
+            passing = self.units[self.active]
+            if not (passing.flying or self.ethereal(passing)):
+                passing = None
+        if passing is not None:
+            flyer_at = passing.pos
             if sum(1 for u in self.units if u.pos == flyer_at) > 2:
                 raise ValueError("three pawns on one space")
         for u in self.units:
             if not -1 <= u.pos < FIELDS or not 0 <= u.facing < 8:
                 raise ValueError(f"{u.name}: position or facing out of range")
             if u.on_map:
-                if self.board.solid(u.pos, self.breached):
+                if self.board.solid(u.pos, self.breached) and not (u is passing and self.ethereal(u)):
                     raise ValueError(f"{u.name}: a pawn in a wall")
                 if u.pos in seen and u.pos != flyer_at:
                     raise ValueError(f"{u.name}: two pawns on one space")

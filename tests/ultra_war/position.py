@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from ultimata.envs.core.rng import ScriptedRng
+from ultimata.envs.ultra_war import actions as A
 from ultimata.envs.ultra_war.game import UltraWarGame
 from ultimata.envs.ultra_war.geometry import field
 from ultimata.envs.ultra_war.state import MAIN, UltraWarState
@@ -39,3 +40,16 @@ def at(st: UltraWarState, r: int, c: int) -> Unit:
 
 def force(st: UltraWarState, *rolls: int) -> None:
     st.rng = ScriptedRng(list(rolls), seed=3)
+
+
+def steps(st: UltraWarState) -> set[tuple[int, int]]:
+    """The (row, col) spaces the active character may step to now."""
+    return {divmod(A.to_field(a, st.current_player), 12) for a in st.legal_actions() if a < A.ATTACK}
+
+
+def select(st: UltraWarState, r: int, c: int) -> None:
+    st.apply(A.SELECT + at(st, r, c).slot)
+
+
+def step(st: UltraWarState, r: int, c: int) -> None:
+    st.apply(A.STEP + A.to_field(field(r, c), st.current_player))

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from tests.ultra_war.position import E, N, S, W, force, position
+from tests.ultra_war.position import E, N, S, W, force, position, select, step, steps
 from ultimata.envs.ultra_war import actions as A
 from ultimata.envs.ultra_war import combat
 from ultimata.envs.ultra_war.content import AttackSpec
@@ -219,6 +219,40 @@ def test_ethereal_is_hit_only_by_magical_attacks_and_loses_it_when_attacking():
     assert not st.target_ok(u, 0, d.pos)
     d.ethereal_off = True
     assert st.target_ok(u, 0, d.pos)
+
+
+def test_ethereal_moves_through_walls_but_cannot_stop_inside_one():
+    st = position([("Void Shade", 0, (4, 3), N), ("Justice", 0, (11, 11), N), ("Vegron", 1, (0, 0), S)],
+                  scenario="relay_hold")
+    assert st.board.wall[field(3, 3)]
+    select(st, 4, 3)
+    assert (3, 3) in steps(st)
+    step(st, 3, 3)
+    legal = st.legal_actions()
+    assert all(a < A.ATTACK for a in legal) and A.END_ACT not in legal  # must move on out of the wall
+    assert steps(st) >= {(2, 3), (4, 3)}
+    step(st, 2, 3)
+    assert A.END_ACT in st.legal_actions()
+
+
+def test_ethereal_moves_through_characters_even_gigantic_ones():
+    st = position([("Void Shade", 0, (6, 5), N), ("Warlord Kragg", 1, (5, 5), S), ("Justice", 0, (11, 11), N)])
+    giant = st.units[1]
+    giant.ch = giant.ch.model_copy(update={"tags": [*giant.ch.tags, "Gigantic"]})
+    select(st, 6, 5)
+    assert (5, 5) in steps(st)
+    step(st, 5, 5)
+    assert A.END_ACT not in st.legal_actions()
+    step(st, 4, 5)
+    assert A.END_ACT in st.legal_actions() and st.unit_at(field(5, 5)).name == "Warlord Kragg"
+
+
+def test_ethereal_lost_by_attacking_no_longer_passes_walls():
+    st = position([("Void Shade", 0, (4, 3), N), ("Justice", 0, (11, 11), N), ("Vegron", 1, (0, 0), S)],
+                  scenario="relay_hold")
+    st.units[0].ethereal_off = True
+    select(st, 4, 3)
+    assert (3, 3) not in steps(st)
 
 
 def test_flight_crosses_level_lines_and_obstructions():

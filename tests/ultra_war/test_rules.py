@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-from tests.ultra_war.position import E, N, S, W, at, force, position
+from tests.ultra_war.position import E, N, S, W, at, force, position, select, step, steps
 from ultimata.envs.core.errors import IllegalActionError
 from ultimata.envs.core.rng import Rng
 from ultimata.envs.ultra_war import actions as A
@@ -14,19 +14,6 @@ from ultimata.envs.ultra_war.game import UltraWarGame
 from ultimata.envs.ultra_war.geometry import field
 from ultimata.envs.ultra_war.state import ACTIVE, DISCARD, MAIN, OVER, QUICK, SETUP
 from ultimata.envs.ultra_war.units import Source
-
-
-def steps(st) -> set[tuple[int, int]]:
-    return {divmod(A.to_field(a, st.current_player), 12) for a in st.legal_actions() if a < A.ATTACK}
-
-
-def select(st, r, c):
-    st.apply(A.SELECT + at(st, r, c).slot)
-
-
-def step(st, r, c):
-    st.apply(A.STEP + A.to_field(field(r, c), st.current_player))
-
 
 GENERALS = [("Justice", 0, (11, 11), N), ("Vegron", 1, (0, 0), S)]
 
