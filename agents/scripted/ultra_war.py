@@ -16,7 +16,7 @@ if TYPE_CHECKING:
     from ultimata.envs.ultra_war.state import UltraWarState
     from ultimata.envs.ultra_war.units import Unit
 
-ACTIVE = 2
+ACTIVE, DEVIATE = 2, 8  # the state's phase numbers (envs/ultra_war/state.py)
 
 
 def _rel(seat: int):
@@ -106,6 +106,10 @@ def choose_action(state: UltraWarState, rng: Rng) -> int:
     rel = _rel(seat)
     if state.phase == ACTIVE:
         return _activation(state, legal, seat)
+    if state.phase == DEVIATE:  # the deviated shot: the best enemy, never a friend
+        shots = [a for a in legal if A.ATTACK <= a < A.TARGET
+                 and (x := state.unit_at(rel((a - A.ATTACK) % FIELDS))) is not None and x.side != seat]
+        return min(shots, key=lambda a: _target_value(state, rel((a - A.ATTACK) % FIELDS), seat)) if shots else A.PASS
     plays = [a for a in legal if A.PLAY <= a < A.DISCARD]
     if plays:
         return plays[0]

@@ -25,7 +25,7 @@ Reserve = Literal["magic", "crystal_magic", "electrical", "fuel", "alien", "ammu
 ATTACK_TAGS = {
     "Magical Attack", "Energy Attack", "Fire", "Magical Fire", "Acid", "Armor Pierce", "Sneak Attack",
     "Stun", "Explosive", "Kamikaze", "Movement Deprivation", "Power Down", "Directed", "Front Arch",
-    "Linear", "Retreat", "Disarm",
+    "Linear", "Retreat", "Disarm", "Deviate",
 }
 ABILITIES = {
     "Minion Hub", "Magic Innate", "Energy Innate", "Magic Transfer", "Energy Transfer", "Defense Support",

@@ -36,9 +36,9 @@ from ultimata.envs.ultra_war.units import Source, Unit
 if TYPE_CHECKING:
     from ultimata.envs.ultra_war.game import UltraWarGame
 
-SETUP, MAIN, ACTIVE, CARD_TARGET, FEAT_TARGET, QUICK, DISCARD, OVER = range(8)
+SETUP, MAIN, ACTIVE, CARD_TARGET, FEAT_TARGET, QUICK, DISCARD, OVER, DEVIATE = range(9)
 assert OVER == combat.OVER_PHASE
-PHASES = ("setup", "main", "activation", "card target", "feat target", "quick window", "discard", "over")
+PHASES = ("setup", "main", "activation", "card target", "feat target", "quick window", "discard", "over", "deviate")
 FEAT_RESERVES = {"magic": ("magic", "crystal_magic"), "energy": ("electrical", "fuel", "alien"),
                  "any": ("magic", "crystal_magic", "electrical", "fuel", "alien")}
 EQUIP_KINDS = ("weapon", "armor", "standard")
@@ -64,7 +64,8 @@ class UltraWarState(State):
         self.setup_side, self.active, self.pending, self.performer = 0, -1, -1, -1
         self.stack: list[list[Any]] = []
         self.attack: list[int] = []
-        """The declared attack waiting on its quick window: [unit, slot, target field]."""
+        """The declared attack waiting on its quick window, or (DEVIATE) the ranged attack that hit and may
+        deviate: [unit, slot, target field]."""
         self.responder = -1
         self.hold = [0, 0]
         self.winner = -1
@@ -652,6 +653,10 @@ class UltraWarState(State):
             out.append(A.PASS)
         elif p == DISCARD:
             out += [A.DISCARD + h for h in range(len(self.hands[seat]))]
+        elif p == DEVIATE:
+            ui, slot, f = self.attack
+            out += [A.ATTACK + slot * FIELDS + rel[g] for g in self.deviate_targets(self.units[ui], slot, f)]
+            out.append(A.PASS)
         return out
 
     def _apply(self, action: int) -> None:
@@ -672,7 +677,10 @@ class UltraWarState(State):
             self._step(self.units[self.active], to_abs[action])
         elif action < A.TARGET:
             slot, f = divmod(action - A.ATTACK, FIELDS)
-            self._declare_attack(self.units[self.active], slot, to_abs[f])
+            if p == DEVIATE:
+                self._deviate(to_abs[f])
+            else:
+                self._declare_attack(self.units[self.active], slot, to_abs[f])
         elif action < A.SELECT:
             self._target(seat, to_abs[action - A.TARGET])
         elif action < A.END_ACT:
@@ -691,7 +699,11 @@ class UltraWarState(State):
             if len(self.hands[seat]) <= self.game.config.hand_limit:
                 self._next_turn()
         elif action == A.PASS:
-            self._pass_window()
+            if p == DEVIATE:
+                self.phase, self.attack = ACTIVE, []
+                self._after_attack(self.units[self.active])
+            else:
+                self._pass_window()
 
     # -- set-up and turns ----------------------------------------------------------------------
     def _finish_setup(self, side: int) -> None:
@@ -931,7 +943,14 @@ class UltraWarState(State):
                         self.attackable(u, spec, x) and not self.board.level_line(u.pos, g):
                     combat.resolve(self, u, spec, slot, g)
         else:
-            combat.resolve(self, u, spec, slot, f, att_bonus=att_bonus, def_bonus=def_bonus)
+            dealt = combat.resolve(self, u, spec, slot, f, att_bonus=att_bonus, def_bonus=def_bonus)
+            if dealt > 0 and self.phase != OVER and u.on_map and self.deviate_targets(u, slot, f):
+                self.phase, self.attack = DEVIATE, [ui, slot, f]
+                return
+        self._after_attack(u)
+
+    def _after_attack(self, u: Unit) -> None:
+        """After an attack: the activation goes on while the attacker can still attack (or is Empowered)."""
         if self.phase == OVER:
             return
         if not u.on_map:
@@ -939,6 +958,38 @@ class UltraWarState(State):
             return
         if not u.has("Empowered") and not any(self.attack_targets(u, k) for k in range(A.ATTACK_SLOTS)):
             self._end_activation(u)
+
+    # -- Deviate (glossary) ----------------------------------------------------------------------
+    def deviate_targets(self, u: Unit, slot: int, hit: int) -> list[int]:
+        """Glossary, Deviate: a ranged attack that dealt damage may make another attack, if it can be paid
+        for, at another character up to # spaces from the one it hit, with line of sight from there.
+        **Gap (ours):** it costs what the attack costs; any character but the attacker (the attacker's
+        choice); the deviated attack does not deviate again and opens no quick window."""
+        spec = combat.attack_spec(u, slot)
+        if spec is None or spec.kind != "ranged" or "Deviate" not in spec.tags:
+            return []
+        if spec.cost is not None and u.reserves.get(spec.cost.reserve, 0) < spec.cost.amount:
+            return []
+        reach = spec.tags["Deviate"] or 0
+        occ = self.occupied_map()
+        near = CHEBYSHEV[hit]
+        return sorted(
+            x.pos for x in self.units
+            if x is not u and x.on_map and x.pos != hit and not x.imprisoned and near[x.pos] <= reach
+            and self.attackable(u, spec, x)
+            and self.board.sight_clear(hit, x.pos, occ, self.breached, False, x.flying)
+        )
+
+    def _deviate(self, g: int) -> None:
+        ui, slot, hit = self.attack
+        u = self.units[ui]
+        spec = combat.attack_spec(u, slot)
+        self.phase, self.attack = ACTIVE, []
+        if spec.cost is not None:
+            u.reserves[spec.cost.reserve] -= spec.cost.amount
+        self.log(f"{u.name}'s {spec.name} deviates to {self.unit_at(g).name}")
+        combat.resolve(self, u, spec, slot, g)
+        self._after_attack(u)
 
     def _end_activation(self, u: Unit) -> None:
         if u.attacks_made and not u.has("Empowered"):
@@ -1109,7 +1160,7 @@ class UltraWarState(State):
                 raise ValueError("a power source out of range")
             if s.pos >= 0 and s.token and s.life > 0 and s.pos in seen and s.pos != flyer_at:
                 raise ValueError("a power token shares a space with a pawn")
-        if not 0 <= self.phase <= OVER or self.turn not in (0, 1) or self.round < 1:
+        if not 0 <= self.phase < len(PHASES) or self.turn not in (0, 1) or self.round < 1:
             raise ValueError("phase, turn or round out of range")
         if (self.phase == OVER) != (self.winner in (0, 1, 2)):
             raise ValueError("the winner does not fit the phase")
@@ -1128,11 +1179,13 @@ class UltraWarState(State):
             raise ValueError("a hand above 8 cards")
         if self.first not in (0, 1) or self.setup_side not in (0, 1) or self._saved_phase not in (SETUP, MAIN):
             raise ValueError("first player, set-up side or saved phase out of range")
-        if (self.active != -1) != (self.phase in (ACTIVE, QUICK)):
+        if self.phase == DEVIATE and (len(self.attack) != 3 or self.attack[0] != self.active or self.stack):
+            raise ValueError("a deviation without the attack that hit")
+        if (self.active != -1) != (self.phase in (ACTIVE, QUICK, DEVIATE)):
             raise ValueError("an active character outside an activation")
         if self.phase not in (CARD_TARGET, FEAT_TARGET) and (self.pending != -1 or self.performer != -1):
             raise ValueError("a pending card outside card targeting")
-        if self.phase != QUICK and (self.stack or self.attack or self.responder != -1):
+        if self.phase not in (QUICK, DEVIATE) and (self.stack or self.attack or self.responder != -1):
             raise ValueError("a quick-window stack outside a quick window")
         for side in (0, 1):
             deck = self.game.content.decks[self.game.scenario.factions[side]]

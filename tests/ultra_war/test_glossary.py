@@ -2,11 +2,20 @@
 
 from __future__ import annotations
 
+import json
+
+import numpy as np
+import pytest
+
 from tests.ultra_war.position import E, N, S, W, force, position, select, step, steps
+from ultimata.envs.core.errors import IllegalActionError
+from ultimata.envs.core.rng import Rng, ScriptedRng
 from ultimata.envs.ultra_war import actions as A
 from ultimata.envs.ultra_war import combat
 from ultimata.envs.ultra_war.content import AttackSpec
-from ultimata.envs.ultra_war.geometry import field
+from ultimata.envs.ultra_war.game import UltraWarGame
+from ultimata.envs.ultra_war.geometry import FIELDS, field
+from ultimata.envs.ultra_war.state import ACTIVE, DEVIATE, MAIN, QUICK
 from ultimata.envs.ultra_war.units import Source
 
 
@@ -355,10 +364,53 @@ def test_movement_deprivation_halves_movement_but_not_for_flyers():
     assert st.movement(u) == 2
 
 
-def test_deviate_is_not_a_known_ability_so_content_cannot_use_it():
-    from ultimata.envs.ultra_war.content import ABILITIES, ATTACK_TAGS
+def _arcane_bolt_at_vegron():
+    """Skydas (Arcane Bolt: ranged 4, Deviate 2, 1 magic) facing Vegron 3 spaces away; Maxian Trooper and
+    Acid Spitter stand within 2 of Vegron, Void Shade farther."""
+    st = position([("Skydas", 0, (9, 2), N), ("Justice", 0, (11, 11), N), ("Vegron", 1, (6, 2), S),
+                   ("Maxian Trooper", 1, (5, 1), S), ("Acid Spitter", 1, (6, 4), S), ("Void Shade", 1, (2, 2), S)])
+    select(st, 9, 2)
+    return st, st.units[0]
 
-    assert "Deviate" not in ABILITIES and "Deviate" not in ATTACK_TAGS
+
+def _fire(st, slot, r, c):
+    st.apply(A.ATTACK + slot * FIELDS + A.to_field(field(r, c), st.current_player))
+
+
+def test_deviate_a_damaging_ranged_attack_makes_another_at_a_character_nearby():
+    st, skydas = _arcane_bolt_at_vegron()
+    magic = skydas.reserves["magic"]
+    force(st, 6, 5, 1, 2, 1, 6, 5, 1, 2)  # hits Vegron (Defense Initiative: 3 dice), then the trooper
+    _fire(st, 1, 6, 2)
+    assert st.phase == DEVIATE and st.current_player == 0
+    legal = st.legal_actions()
+    offered = {divmod(A.to_field(a - A.ATTACK - FIELDS, 0), 12) for a in legal if A.ATTACK <= a < A.TARGET}
+    assert offered == {(5, 1), (6, 4)} and A.PASS in legal  # within 2 of Vegron, never Vegron or Skydas
+    trooper = st.unit_at(field(5, 1))
+    life = trooper.life
+    _fire(st, 1, 5, 1)
+    assert trooper.life < life or not trooper.on_map
+    assert skydas.reserves["magic"] == magic - 2  # the deviation costs what the bolt costs
+    assert st.phase != DEVIATE and any("deviates to Maxian Trooper" in e for e in st.events)
+
+
+def test_deviate_needs_damage_and_a_way_to_pay_and_can_be_declined():
+    st, skydas = _arcane_bolt_at_vegron()
+    force(st, 1, 2, 6, 5, 4)  # the bolt misses: no deviation
+    _fire(st, 1, 6, 2)
+    assert st.phase != DEVIATE
+    st, skydas = _arcane_bolt_at_vegron()
+    skydas.reserves["magic"] = 1  # enough for the bolt, not for its deviation
+    force(st, 6, 5, 1, 2, 1)
+    _fire(st, 1, 6, 2)
+    assert st.unit_at(field(6, 2)).life < 8 and st.phase != DEVIATE
+    st, skydas = _arcane_bolt_at_vegron()
+    force(st, 6, 5, 1, 2, 1)
+    _fire(st, 1, 6, 2)
+    assert st.phase == DEVIATE
+    trooper_life = st.unit_at(field(5, 1)).life
+    st.apply(A.PASS)
+    assert st.phase != DEVIATE and st.unit_at(field(5, 1)).life == trooper_life
 
 
 def test_powered_down_droid_has_defense_zero_and_cannot_act():
@@ -519,3 +571,50 @@ def test_multi_shot_makes_an_extra_paid_ranged_attack():
     assert st.phase == 2 and not droid.turned  # a second shot is still available
     st.apply(A.ATTACK + 144 + field(4, 0))
     assert droid.turned and droid.reserves["ammunition"] == 2 and st.phase == 1
+
+
+def test_the_deviate_decision_has_an_exact_mask_and_saves_and_loads():
+    game = UltraWarGame.from_config({"scenario": "street_clash", "first_player": "player_0"})
+    st = game.new_initial_state(Rng(1))
+    spots = {"Skydas": ((9, 2), N), "Vegron": ((6, 2), S), "Maxian Trooper": ((5, 1), S),
+             "Acid Spitter": ((6, 4), S)}
+    far = iter([(11, 11), (11, 9), (0, 11), (0, 9), (0, 7), (11, 7)])
+    for u in st.units:
+        (r, c), facing = spots.get(u.name) or (next(far), S)
+        u.pos, u.facing = field(r, c), facing
+    st.sources = [s for s in st.sources if s.token]
+    st.phase, st.turn, st.active, st._mask = MAIN, 0, -1, None
+    st.rng = ScriptedRng([6, 5, 1, 2, 1, 6, 5, 1, 2], seed=3)
+    select(st, 9, 2)
+    _fire(st, 1, 6, 2)
+    while st.phase == QUICK:
+        st.apply(A.PASS)
+    assert st.phase == DEVIATE
+    mask = st.legal_action_mask().copy()
+    before = st.state_dict()
+    for a in range(game.num_actions):
+        if mask[a]:
+            st.clone().apply(a)
+        else:
+            with pytest.raises(IllegalActionError):
+                st.apply(a)
+    assert st.state_dict() == before
+    other = game.new_initial_state(Rng(0))
+    other.load_state_dict(json.loads(json.dumps(st.state_dict())))
+    assert other.legal_actions() == st.legal_actions()
+    assert np.array_equal(other.observation(0), st.observation(0))
+
+
+def test_the_scripted_bot_deviates_at_an_enemy():
+    from ultimata.agents.scripted import ultra_war as bot
+    from ultimata.agents.scripted.ultra_war import choose_action
+
+    assert (bot.ACTIVE, bot.DEVIATE) == (ACTIVE, DEVIATE)
+    st, _ = _arcane_bolt_at_vegron()
+    st.units[1].pos = field(7, 1)  # Justice (a friend) stands next to Vegron too
+    force(st, 6, 5, 1, 2, 1)
+    _fire(st, 1, 6, 2)
+    assert A.ATTACK + FIELDS + field(7, 1) in st.legal_actions()  # player_0's fields are not turned
+    action = choose_action(st, Rng(0))
+    target = st.unit_at((action - A.ATTACK) % FIELDS)
+    assert target is not None and target.side == 1
