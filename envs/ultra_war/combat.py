@@ -28,15 +28,27 @@ def roll_pair(state: UltraWarState, dice: int) -> tuple[int, list[int]]:
 def is_weapon_attack(u: Unit, slot: int) -> bool:
     """Equipped weapons, and the character's own munition weapons (paid with ammunition) (Gap (ours))."""
     spec = attack_spec(u, slot)
-    return slot == 2 or (spec is not None and spec.cost is not None and spec.cost.reserve == "ammunition")
+    return (
+        slot == 2
+        or is_second_weapon(u, slot)
+        or (spec is not None and spec.cost is not None and spec.cost.reserve == "ammunition")
+    )
 
 
 def attack_spec(u: Unit, slot: int) -> AttackSpec | None:
+    """Slots 0, 1: the character's own attacks; 2: its equipped weapon; with Dual Wield (one own attack,
+    checked at load) slot 1 is its second weapon."""
     if slot < len(u.ch.attacks):
         return u.ch.attacks[slot]
     if slot == 2 and u.weapon:
         return content().decks[u.ch.faction][u.weapon].attack
+    if slot == 1 and u.weapon2:
+        return content().decks[u.ch.faction][u.weapon2].attack
     return None
+
+
+def is_second_weapon(u: Unit, slot: int) -> bool:
+    return slot == 1 and bool(u.weapon2) and len(u.ch.attacks) == 1
 
 
 def base_offense(state: UltraWarState, u: Unit) -> int:
@@ -173,13 +185,15 @@ def apply_effects(state: UltraWarState, u: Unit, spec: AttackSpec, defender: Uni
         defender.burning = True
     if "Movement Deprivation" in tags:
         defender.deprived = 2
-    if "Disarm" in tags and defender.weapon and chebyshev(u.pos, defender.pos) == 1:
-        defender.disarmed, defender.weapon = defender.weapon, ""
+    if "Disarm" in tags and (defender.weapon or defender.weapon2) and chebyshev(u.pos, defender.pos) == 1:
+        # "removes any Weapon Equipment": both weapons of a Dual Wield character
+        defender.disarmed, defender.weapon = defender.weapon or defender.disarmed, ""
+        defender.disarmed2, defender.weapon2 = defender.weapon2 or defender.disarmed2, ""
         state.log(f"{defender.name} is disarmed")
     if "Retreat" in tags:
         retreat(state, defender)
     if "Acid" in tags:
-        for part in ("weapon", "armor", "standard"):
+        for part in ("weapon", "weapon2", "armor", "standard"):
             if getattr(defender, part) and state.rng.roll(6) >= 4:
                 state.log(f"acid destroys {defender.name}'s {getattr(defender, part)}")
                 setattr(defender, part, "")

@@ -33,7 +33,7 @@ ABILITIES = {
     "Initiative", "Attack Initiative", "Defense Initiative", "Charge Attack", "Double Movement", "Flight",
     "Ethereal", "Stealth", "Stealth Reveal", "Electronic Specialist", "Mechanical Specialist", "Alien Specialist",
     "Weapon Specialist", "Level Change Movement", "Breach", "Empowered", "Dual Attack", "Back Stab Immunity",
-    "Strike Back", "Gigantic", "Multi-Shot",
+    "Strike Back", "Gigantic", "Multi-Shot", "Dual Wield",
 }
 GENERAL_ABILITIES = {"Attack Bonus", "Affiliate Mod", "Morale"}
 STATUS_TAGS = {"Bionic", "Gigantic", "Magical", "ULTRA", "Flying", "Mark of Ivac"}
@@ -107,6 +107,8 @@ class Character(Strict):
                 raise ValueError(f"unknown {label} {sorted(unknown)}; known: {sorted(known)}")
         if self.rank == "Minion" and self.minion_limit < 1:
             raise ValueError("a Minion needs minion_limit >= 1")
+        if "Dual Wield" in self.abilities and len(self.attacks) != 1:
+            raise ValueError("a Dual Wield character has one own attack (its second weapon takes attack slot 1)")
         return self
 
 

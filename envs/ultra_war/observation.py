@@ -7,7 +7,8 @@ Planes: 0 walls, 1 doors, 2 breachable walls (unbreached), 3 obstructions, 4 upp
 12 enemy power tokens, 13 the active character; own pawns 14-22 and enemy pawns 23-31: present, life
 fraction, flying, turned, active general, facing x, facing y (0.5 = 0), stunned/stasis/powered down,
 acted this turn.
-Scalars: 16 per army slot (8 own then 8 enemy), 16 hand-card counts (own faction's cards in data
+Scalars: 16 per army slot (8 own then 8 enemy; the second attack range is the second weapon's for a
+Dual Wield character holding two), 16 hand-card counts (own faction's cards in data
 order), 8 pending-card one-hot, 32 globals (pools, decks, hands, round, phase one-hot, hold score...)."""
 
 from __future__ import annotations
@@ -106,7 +107,7 @@ def observe(state: UltraWarState, seat: int) -> np.ndarray:
         slot = (0 if u.side == seat else MAX_ARMY) + u.slot
         if slot < 2 * MAX_ARMY:  # the slot's values, looked up by what they are computed from
             key = (u.name, pos >= 0, life, sum(u.reserves.values()), u.weapon != "", u.armor != "",
-                   u.standard != "", len(u.upgrades), u.enh_off, u.enh_def)
+                   u.standard != "", len(u.upgrades), u.enh_off, u.enh_def, u.weapon2)
             slots[slot] = _SLOTS.get(key) or _slot_block(key)
     obs[np.frombuffer(b"".join(cells), np.int64)] = _float32(val)
     tail = [0.0] * (TAIL - HAND_AT)
@@ -144,11 +145,20 @@ def _slot_block(key: tuple) -> bytes:
     distinct combinations occur, and looking one up is cheaper than computing and packing it)."""
     if len(_SLOTS) > 200_000:  # a bound, never reached in practice
         _SLOTS.clear()
-    name, on_map, life, reserve, weapon, armor, standard, upgrades, off, dfn = key
+    name, on_map, life, reserve, weapon, armor, standard, upgrades, off, dfn, weapon2 = key
+    printed = _character_block(name)
+    if weapon2:  # Dual Wield: attack slot 1 is the second weapon; its range stands in the slot-1 range
+        printed = (*printed[:4], _weapon_range(name, weapon2), *printed[5:])
     block = _SLOTS[key] = struct.pack(
-        f"{UNIT_BLOCK}f", float(on_map), life / 20, *_character_block(name), min(1.0, reserve / 20),
+        f"{UNIT_BLOCK}f", float(on_map), life / 20, *printed, min(1.0, reserve / 20),
         float(weapon), float(armor), float(standard), upgrades / 5, min(1.0, off / 5), min(1.0, dfn / 5))
     return block
+
+
+@cache
+def _weapon_range(name: str, weapon: str) -> float:
+    spec = content().decks[content().characters[name].faction][weapon].attack
+    return spec.range / 12 if spec is not None else 0.0
 
 
 def _float32(values: list[float]) -> np.ndarray:

@@ -470,7 +470,7 @@ class UltraWarState(State):
         return self.game.side_decks[side][name]
 
     def ultra_in_play(self, name: str) -> bool:
-        return any(u.weapon == name or u.armor == name or u.standard == name for u in self.units if u.on_map)
+        return any(name in (u.weapon, u.weapon2, u.armor, u.standard) for u in self.units if u.on_map)
 
     def card_targets(self, side: int, c: Card, name: str, first: bool = False) -> list[int]:
         """Own characters a non-quick card may go on (equipment, upgrades, enhancements) or perform it
@@ -487,7 +487,7 @@ class UltraWarState(State):
             if u.side != side or u.pos < 0 or u.imprisoned:
                 continue
             if c.kind in EQUIP_KINDS:
-                if getattr(u, c.kind):
+                if u.weapon_slots_full() if c.kind == "weapon" else getattr(u, c.kind):
                     continue
             elif c.kind == "upgrade":
                 if not (u.is_droid or "Bionic" in u.ch.tags) or len(u.upgrades) >= u.ch.upgrades:
@@ -735,9 +735,12 @@ class UltraWarState(State):
                 u.turned = False
             u.flying = u.has("Flight")
             u.ethereal_off = False
-            if u.disarmed and not any(e.side != side and e.pos >= 0 and chebyshev(e.pos, u.pos) == 1
+            if (u.disarmed or u.disarmed2) and not any(e.side != side and e.pos >= 0 and chebyshev(e.pos, u.pos) == 1
                                       for e in self.units):
-                u.weapon, u.disarmed = u.disarmed, ""  # disengaged: the weapon comes back
+                if u.disarmed:  # disengaged: the weapons come back
+                    u.weapon, u.disarmed = u.disarmed, ""
+                if u.disarmed2:
+                    u.weapon2, u.disarmed2 = u.disarmed2, ""
             if u.burning:
                 u.burning = False
                 self.damage(u, combat.fire_damage(self.rng.roll(6)))
@@ -1043,7 +1046,7 @@ class UltraWarState(State):
             self.hands[side].pop(self.pending)
             self.log(f"player_{side} plays {name} on {u.name}")
             if c.kind in EQUIP_KINDS:
-                setattr(u, c.kind, name)
+                setattr(u, "weapon2" if c.kind == "weapon" and u.weapon else c.kind, name)
                 u.life = min(u.ch.life, u.life + c.heal)
             elif c.kind == "upgrade":
                 u.upgrades.append(name)
@@ -1190,9 +1193,11 @@ class UltraWarState(State):
         for side in (0, 1):
             deck = self.game.content.decks[self.game.scenario.factions[side]]
             for u in self.side_units(side):
-                for c in (u.weapon, u.armor, u.standard, u.disarmed, *u.upgrades):
+                for c in (u.weapon, u.weapon2, u.armor, u.standard, u.disarmed, u.disarmed2, *u.upgrades):
                     if c and c not in deck:
                         raise ValueError(f"{u.name}: unknown card {c!r}")
+                if (u.weapon2 or u.disarmed2) and not u.has("Dual Wield"):
+                    raise ValueError(f"{u.name}: a second weapon without Dual Wield")
             if any(c not in deck for c in self.hands[side] + self.decks[side]):
                 raise ValueError(f"player_{side}: a card not in the faction deck")
 

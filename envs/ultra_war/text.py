@@ -55,7 +55,7 @@ def render(state: UltraWarState, viewer: int | None = None) -> str:
             flags = [x for x, on in (("turned", u.turned), ("flying", u.flying), ("stunned", u.stun),
                                      ("powered down", u.powered_down), ("imprisoned", u.imprisoned),
                                      ("acted", u.acted)) if on]
-            gear = ", ".join(x for x in (u.weapon, u.armor, u.standard, *u.upgrades) if x)
+            gear = ", ".join(x for x in (u.weapon, u.weapon2, u.armor, u.standard, *u.upgrades) if x)
             lines.append(f"  {tag} {u.name} at {where} facing {DIR_NAMES[u.facing]} life {u.life}/{u.ch.life}"
                          + (f" [{', '.join(flags)}]" if flags else "") + (f" gear: {gear}" if gear else ""))
     if viewer is not None:

@@ -10,6 +10,7 @@ UNIT_FIELDS = (
     "name", "side", "slot", "pos", "facing", "life", "reserves", "turned", "acted", "stun", "stasis",
     "powered_down", "flying", "ethereal_off", "deprived", "burning", "weapon", "armor", "standard", "upgrades",
     "enh_off", "enh_def", "imprisoned", "steps", "backward", "charging", "attacks_made", "disarmed",
+    "weapon2", "disarmed2",
 )  # fmt: skip
 
 
@@ -28,6 +29,8 @@ class Unit:
         self.stun = self.stasis = self.deprived = 0
         self.flying = "Flight" in self.ch.abilities
         self.weapon = self.armor = self.standard = self.disarmed = ""
+        self.weapon2 = self.disarmed2 = ""
+        """Dual Wield: the second equipped weapon (attack slot 1), and the one a Disarm took."""
         self.upgrades: list[str] = []
         self.enh_off = self.enh_def = 0
         self.steps = self.attacks_made = 0
@@ -37,6 +40,10 @@ class Unit:
 
     def param(self, ability: str) -> int:
         return self.ch.abilities.get(ability) or 0
+
+    def weapon_slots_full(self) -> bool:
+        """One weapon, or two with Dual Wield (book glossary: Dual Wield)."""
+        return bool(self.weapon) and (bool(self.weapon2) or not self.has("Dual Wield"))
 
     @property
     def on_map(self) -> bool:

@@ -27,7 +27,8 @@ def view(state: UltraWarState, seat: int | None) -> dict[str, Any]:
         cells.append({"kind": kind, "level": b.level[f], "objective": b.objective[f], "escape": b.escape[f]})
     pawns = [{"side": u.side, "slot": u.slot, "name": u.name, **_spot(u.pos), "facing": DIR_NAMES[u.facing],
               "life": u.life, "max_life": u.ch.life, "turned": u.turned, "flying": u.flying,
-              "general": u is state.active_general(u.side), "gear": [x for x in (u.weapon, u.armor, u.standard) if x]}
+              "general": u is state.active_general(u.side),
+              "gear": [x for x in (u.weapon, u.weapon2, u.armor, u.standard) if x]}
              for u in state.units if u.on_map]
     tokens = [{"side": s.side, "kind": s.kind, **_spot(s.pos)} for s in state.sources if s.pos >= 0 and
               (s.kind == "crystal" or s.life > 0)]

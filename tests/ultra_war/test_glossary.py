@@ -618,3 +618,57 @@ def test_the_scripted_bot_deviates_at_an_enemy():
     action = choose_action(st, Rng(0))
     target = st.unit_at((action - A.ATTACK) % FIELDS)
     assert target is not None and target.side == 1
+
+
+def test_dual_wield_equips_two_weapons_and_attacks_with_the_second():
+    st = position([("Warlord Kragg", 1, (6, 4), W), ("Sir Gareth", 0, (6, 3), E), ("Justice", 0, (11, 11), N)])
+    kragg, gareth = st.units[0], st.units[1]
+    st.turn, st.hands[1] = 1, ["Maxian Blade", "Acid Lance", "Maxian Blade"]
+    st.sources = [Source(1, "crystal", 10)]
+    st.sources[0].bearer = 0
+    rel = FIELDS - 1 - kragg.pos  # player_1's fields are turned 180 degrees
+    for _ in range(2):
+        st.apply(A.PLAY + 0)
+        st.apply(A.TARGET + rel)
+    assert (kragg.weapon, kragg.weapon2) == ("Maxian Blade", "Acid Lance")
+    assert A.PLAY + 0 not in st.legal_actions()  # a third weapon has no slot
+    st.apply(A.SELECT + 0)
+    at_gareth = FIELDS - 1 - gareth.pos
+    assert {A.ATTACK + 1 * FIELDS + at_gareth, A.ATTACK + 2 * FIELDS + at_gareth} <= set(st.legal_actions())
+    force(st, 3, 3, 2, 2)  # Acid Lance: 6 + offense 4 + 1 + Attack Bonus 1 + Martial 1 = 13 vs 4 + 4 = 8
+    st.apply(A.ATTACK + 1 * FIELDS + at_gareth)
+    assert gareth.life == 6 - 5 and "Acid Lance" in " ".join(st.events)
+    assert combat.is_weapon_attack(kragg, 1)
+
+
+def test_dual_wield_is_refused_on_a_character_with_two_own_attacks():
+    from ultimata.envs.ultra_war.content import Character
+
+    spec = {
+        "faction": "wolf",
+        "race": "Human",
+        "rank": "Troop",
+        "value": 1,
+        "offense": 1,
+        "defense": 1,
+        "magic": 0,
+        "energy": 0,
+        "movement": 1,
+        "life": 1,
+        "abilities": {"Dual Wield": None},
+        "attacks": [{"name": "a", "kind": "melee"}, {"name": "b", "kind": "melee"}],
+    }
+    with pytest.raises(ValueError, match="Dual Wield"):
+        Character.model_validate(spec)
+
+
+def test_disarm_takes_both_weapons_of_a_dual_wielder_until_disengaged():
+    st = position([("Ghost", 0, (6, 3), E), ("Warlord Kragg", 1, (6, 4), W), ("Kane", 0, (11, 11), N)])
+    kragg = st.units[1]
+    kragg.weapon, kragg.weapon2 = "Maxian Blade", "Acid Lance"
+    force(st, 3, 2, 1, 1)  # 5 + 3 + 2 (sneak) = 10 vs 2 + 4 = 6 -> 4 damage
+    combat.resolve(st, st.units[0], st.units[0].ch.attacks[1], 1, kragg.pos)
+    assert (kragg.weapon, kragg.weapon2, kragg.disarmed, kragg.disarmed2) == ("", "", "Maxian Blade", "Acid Lance")
+    st.units[0].pos = field(9, 9)
+    st._next_turn()
+    assert (kragg.weapon, kragg.weapon2) == ("Maxian Blade", "Acid Lance")

@@ -72,6 +72,8 @@ def reference(state, seat: int) -> np.ndarray:
             continue
         ch = u.ch
         ranges = [a.range / 12 for a in ch.attacks] + [0.0] * (2 - len(ch.attacks))
+        if u.weapon2:
+            ranges[1] = content().decks[ch.faction][u.weapon2].attack.range / 12
         block = (
             u.pos >= 0,
             u.life / 20,
