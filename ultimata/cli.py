@@ -6,6 +6,7 @@ import json
 
 import typer
 from rich.console import Console
+from rich.markup import escape
 from rich.table import Table
 
 app = typer.Typer(no_args_is_help=True, add_completion=False, help="ultimata: tabletop strategy games for RL.")
@@ -55,8 +56,9 @@ def bench(
 
 
 def _fail(err: Exception) -> None:
-    """Refusals of bad input are one clear line, not a traceback."""
-    console.print(f"[red]error:[/red] {err}", highlight=False)
+    """Refusals of bad input are one clear line, not a traceback. The message is escaped: text in square
+    brackets (`ultimata[rllib]`, a list of values) is the user's to read, not Rich markup."""
+    console.print(f"[red]error:[/red] {escape(str(err))}", highlight=False)
     raise typer.Exit(2)
 
 
@@ -75,7 +77,7 @@ def train(
     out: str = typer.Option(None, "--out", help="Run folder; default runs/<game>/<date-time>."),
     steps: int = typer.Option(None, "--steps", help="Override total_timesteps."),
     backend: str = typer.Option("sb3", "--backend", help="sb3 (MaskablePPO, this machine) or rllib (Ray RLlib "
-                                "league self-play; needs the extra: pip install \"ultimata[rllib]\")."),
+                                "league self-play; needs the extra: pip install \"ultimata\\[rllib]\")."),
     num_env_runners: int = typer.Option(None, "--num-env-runners", min=0,
                                         help="rllib: sampling processes (default: the config's rllib section, 0)."),
     address: str = typer.Option(None, "--address", help="rllib: a Ray cluster to join, e.g. 10.0.0.5:6379."),

@@ -29,3 +29,13 @@ def test_the_backend_without_ray_names_the_extra(monkeypatch):
     monkeypatch.setitem(sys.modules, "ray.rllib", None)  # as if Ray were not installed
     with pytest.raises(ConfigError, match=r'pip install "ultimata\[rllib\]"'):
         require_ray()
+
+
+def test_the_cli_names_the_extra_when_ray_is_missing(monkeypatch):
+    from typer.testing import CliRunner
+
+    from ultimata.cli import app
+
+    monkeypatch.setitem(sys.modules, "ray.rllib", None)
+    result = CliRunner().invoke(app, ["train", "ultimatum_cards_v1", "--backend", "rllib"])
+    assert result.exit_code == 2 and 'pip install "ultimata[rllib]"' in result.output
