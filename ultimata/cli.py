@@ -26,17 +26,18 @@ def bench(
     game: list[str] = typer.Option(None, "--game", help="Only these envs (repeatable); default all."),
     as_json: bool = typer.Option(False, "--json", help="Print one JSON object instead of a table."),
     mcts: bool = typer.Option(False, "--mcts", help="Also time the mcts agent's default budget per decision."),
+    rounds: int = typer.Option(10, min=1, help="Interleaved rounds: the envs take turns, each ratio is the median."),
 ) -> None:
     """Random-play speed of every env, as a ratio to PettingZoo's connect_four_v3 in the same run."""
     from ultimata.bench import run
 
     with console.status("benchmarking random play..."):
-        results = run(steps, game or None, mcts=mcts)
+        results = run(steps, game or None, mcts=mcts, rounds=rounds)
     if as_json:
-        print(json.dumps({"steps": steps, "results": [r.as_dict() for r in results]}, indent=1))
+        print(json.dumps({"steps": steps, "rounds": rounds, "results": [r.as_dict() for r in results]}, indent=1))
         return
-    table = Table(title=f"random masked play, {steps} steps each")
-    columns = ["env", "env() steps/s", "x connect_four", "raw_env steps/s", "x raw", "engine decisions/s",
+    table = Table(title=f"random masked play, {steps} steps each in {rounds} interleaved rounds (medians)")
+    columns = ["env", "env() steps/s", "x connect_four", "x range", "raw_env steps/s", "x raw", "engine decisions/s",
                "random game decisions: median (min-max)"]
     for column in columns + (["mcts s/decision"] if mcts else []):
         table.add_column(column, justify="right" if column != "env" else "left")
@@ -46,6 +47,7 @@ def bench(
             r.env,
             f"{r.aec_steps_per_s:,.0f}",
             f"{r.aec_ratio:.2f}",
+            "" if r.ratio_range is None else f"{r.ratio_range[0]:.2f}-{r.ratio_range[1]:.2f}",
             f"{r.raw_steps_per_s:,.0f}",
             f"{r.raw_ratio:.2f}",
             engine,
