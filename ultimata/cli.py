@@ -149,8 +149,9 @@ def train(
 @app.command()
 def arena(
     game: str = typer.Argument(..., help="Env name."),
-    specs: list[str] = typer.Argument(..., help="Agents: random, heuristic, pretrained or a checkpoint .zip. "
-                                      "With fewer agents than seats, the last one fills the rest."),
+    specs: list[str] = typer.Argument(..., help="Agents: random, heuristic, mcts, pretrained or a checkpoint .zip. "
+                                      "With fewer agents than seats, the last one fills the rest; with more, "
+                                      "every table of different agents plays (a round robin)."),
     games: int = typer.Option(400, "--games", min=1, help="Games to play (rounded up to whole seat rotations)."),
     seed: int = typer.Option(0, "--seed", min=0, help="Seed of the deals and of the agents."),
     as_json: bool = typer.Option(False, "--json", help="Print one JSON object instead of a table."),
@@ -161,7 +162,7 @@ def arena(
     """Agents against each other with seats rotated: win rates, 95% intervals, rewards, openskill."""
     from ultimata.envs.core.errors import UltimataError
     from ultimata.report import arena_table
-    from ultimata.training.arena import run_arena, spec_entries
+    from ultimata.training.arena import balanced_games, run_arena, spec_entries, tables
 
     try:
         game_obj, entries = spec_entries(specs, game, _rules(game, config), seed, deterministic=not stochastic)
@@ -171,7 +172,8 @@ def arena(
             from rich.progress import Progress
 
             with Progress(console=console, transient=True) as bar:
-                task = bar.add_task("playing", total=-(-games // game_obj.num_players) * game_obj.num_players)
+                n_tables = len(tables(len(entries), game_obj.num_players))
+                task = bar.add_task("playing", total=balanced_games(games, game_obj.num_players, n_tables))
                 result = run_arena(game_obj, entries, games, seed, replays,
                                    on_game=lambda g: bar.update(task, completed=g))
     except UltimataError as err:
