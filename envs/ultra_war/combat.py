@@ -82,7 +82,7 @@ def attack_score(state: UltraWarState, u: Unit, spec: AttackSpec, target_pos: in
     if defender is not None:
         if "Sneak Attack" in spec.tags and not defender.has("Stealth Reveal") or is_back_stab(u, defender):
             value += 2
-        if not melee and defender.has("Stealth") and not u.has("Stealth Reveal"):
+        if not melee and state.stealthed(defender):
             value -= manhattan(u.pos, target_pos)
         if u.has("Attack Support") or state.morale(u.side):
             value += sum(1 for o in state.units if o is not u and o.side == u.side and o.on_map and not o.imprisoned
@@ -194,9 +194,12 @@ def apply_effects(state: UltraWarState, u: Unit, spec: AttackSpec, defender: Uni
         retreat(state, defender)
     if "Acid" in tags:
         for part in ("weapon", "weapon2", "armor", "standard"):
-            if getattr(defender, part) and state.rng.roll(6) >= 4:
-                state.log(f"acid destroys {defender.name}'s {getattr(defender, part)}")
+            name = getattr(defender, part)
+            if name and state.rng.roll(6) >= 4:
+                state.log(f"acid destroys {defender.name}'s {name}")
                 setattr(defender, part, "")
+                if part == "standard" and state.card(defender.side, name).flight and not defender.has("Flight"):
+                    state._lose_flight(defender)
 
 
 def retreat(state: UltraWarState, u: Unit) -> None:

@@ -12,6 +12,7 @@ from ultimata.envs.ultra_war.actions import NUM_ACTIONS
 from ultimata.envs.ultra_war.board import Board
 from ultimata.envs.ultra_war.config import UltraWarConfig
 from ultimata.envs.ultra_war.content import SIZE, content
+from ultimata.envs.ultra_war.geometry import FIELDS, chebyshev
 from ultimata.envs.ultra_war.observation import OBS_SIZE, PLANES
 from ultimata.envs.ultra_war.state import UltraWarState
 
@@ -36,6 +37,12 @@ class UltraWarGame(Game[UltraWarConfig]):
         self.board = Board(self.content.maps[self.scenario.map])
         self.side_decks = tuple(self.content.decks[f] for f in self.scenario.factions)
         """Each seat's faction deck (card name -> card), looked up often."""
+        centre = FIELDS // 2 + 6
+        self.start_spaces = tuple(
+            sorted((f for f in range(FIELDS) if self.board.start[side][f]), key=lambda f: (chebyshev(f, centre), f))
+            for side in (0, 1))
+        """Each side's start spaces, nearest the map centre first: pawns go on the first, tokens on the last
+        (gap, ours)."""
 
     @property
     def num_players(self) -> int:

@@ -12,6 +12,7 @@ import pytest
 from ultimata.envs.core.errors import IllegalActionError
 from ultimata.envs.core.rng import Rng
 from ultimata.envs.ultra_war.game import UltraWarGame
+from ultimata.envs.ultra_war.observation import OWN_PAWNS
 
 SCENARIOS = ("street_clash", "relay_hold", "rooftop_rescue")
 
@@ -117,4 +118,4 @@ def test_observation_is_seat_relative():
     pa = a[: planes[0] * 144].reshape(planes[0], 144)
     pb = b[: planes[0] * 144].reshape(planes[0], 144)
     assert pa[8].sum() > 0 and np.flatnonzero(pa[8]).max() > 100 and np.flatnonzero(pb[8]).max() > 100
-    assert pa[14].sum() == 6 and pb[14].sum() == 5  # own pawns plane
+    assert pa[OWN_PAWNS].sum() == 6 and pb[OWN_PAWNS].sum() == 5  # own pawns plane

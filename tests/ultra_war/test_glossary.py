@@ -280,9 +280,8 @@ def test_front_arch_attacks_three_consecutive_front_spaces():
                    ("Void Shade", 1, (7, 4), N), ("Justice", 0, (11, 11), N), ("Vegron", 1, (0, 0), S)])
     st.units[3].ethereal_off = True
     st.active = 0
-    st.attack = [0, 1, field(6, 4)]
     force(st, *([1, 2, 1, 2] * 3))
-    st._resolve_attack()
+    st._resolve_attack(st.units[0], 1, field(6, 4), 0, {})
     assert sum("attacks (Sweep)" in e for e in st.events) == 3
 
 
@@ -346,7 +345,7 @@ def test_minion_hub_range_controls_droids():
 def test_tripod_range_controls_droids():
     st = position([("Edward Blackstone", 0, (0, 11), N), ("Vigil Droid", 0, (11, 0), N), ("Fogg", 1, (0, 0), S)],
                   scenario="relay_hold")
-    st.sources = [Source(0, "tripod", 0)]
+    st.sources = [Source(0, "Tripod Entity", 0)]
     st.sources[0].pos = field(10, 1)
     assert st.controlled(st.units[1])
 
@@ -530,9 +529,8 @@ def test_linear_attacks_every_character_in_a_straight_line():
     aurelia = st.units[0]
     assert st.target_ok(aurelia, 1, field(6, 2)) and not st.target_ok(aurelia, 1, field(6, 3))
     st.active = 0
-    st.attack = [0, 1, field(6, 2)]
     force(st, *([1, 2, 1, 2] * 3))
-    st._resolve_attack()
+    st._resolve_attack(st.units[0], 1, field(6, 2), 0, {})
     assert sum("attacks (Lance of Light)" in e for e in st.events) == 3  # friend and foe alike, range 4
 
 
@@ -624,7 +622,7 @@ def test_dual_wield_equips_two_weapons_and_attacks_with_the_second():
     st = position([("Warlord Kragg", 1, (6, 4), W), ("Sir Gareth", 0, (6, 3), E), ("Justice", 0, (11, 11), N)])
     kragg, gareth = st.units[0], st.units[1]
     st.turn, st.hands[1] = 1, ["Maxian Blade", "Acid Lance", "Maxian Blade"]
-    st.sources = [Source(1, "crystal", 10)]
+    st.sources = [Source(1, "Crystal of the Round", 10)]
     st.sources[0].bearer = 0
     rel = FIELDS - 1 - kragg.pos  # player_1's fields are turned 180 degrees
     for _ in range(2):

@@ -98,8 +98,7 @@ def test_explosion_resolves_one_attack_per_character_in_the_area():
     demo.reserves["ammunition"] = 2
     force(st, 2, 3, 1, 2, 2, 3, 1, 2, 2, 3, 1, 2)
     st.active = 0
-    st.attack = [0, 1, field(4, 2)]
-    st._resolve_attack()
+    st._resolve_attack(st.units[0], 1, field(4, 2), 0, {})
     # ring 0, the trooper: 5 + 6 = 11 vs 3 + 3 + 1 (Vegron's Affiliate Mod) = 7 -> 4 (defeated); ring 1 in
     # field order: the spitter 5 + 5 = 10 vs 3 + 4 = 7 -> 3, Spark (no Legion mod) 10 vs 3 + 3 = 6 -> 4
     assert not trooper.on_map and spitter.life == 2 and at(st, 5, 2).life == 1
