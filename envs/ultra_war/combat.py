@@ -26,13 +26,9 @@ def roll_pair(state: UltraWarState, dice: int) -> tuple[int, list[int]]:
 
 
 def is_weapon_attack(u: Unit, slot: int) -> bool:
-    """Equipped weapons, and the character's own munition weapons (paid with ammunition) (Gap (ours))."""
-    spec = attack_spec(u, slot)
-    return (
-        slot == 2
-        or is_second_weapon(u, slot)
-        or (spec is not None and spec.cost is not None and spec.cost.reserve == "ammunition")
-    )
+    """An equipped weapon card (glossary, Weapon Specialist: "Alternate Attacks are not considered Equipped
+    Weapons": a character's own attacks are its alternate forms of attack)."""
+    return slot == 2 or is_second_weapon(u, slot)
 
 
 def attack_spec(u: Unit, slot: int) -> AttackSpec | None:
@@ -84,9 +80,9 @@ def attack_score(state: UltraWarState, u: Unit, spec: AttackSpec, target_pos: in
             value += 2
         if not melee and state.stealthed(defender):
             value -= manhattan(u.pos, target_pos)
-        if u.has("Attack Support") or state.morale(u.side):
+        if state.supports(u):
             value += sum(1 for o in state.units if o is not u and o.side == u.side and o.on_map and not o.imprisoned
-                         and (o.has("Attack Support") or state.morale(u.side)) and chebyshev(o.pos, defender.pos) == 1)
+                         and chebyshev(o.pos, defender.pos) == 1 and state.supports(o))
     return value
 
 

@@ -242,9 +242,22 @@ class UltraWarState(DraftRules, PowerRules, WindowRules, State):
             return 0
         return g.ch.general_ability["Affiliate Mod"] or 0
 
-    def morale(self, side: int) -> bool:
+    def morale(self, side: int) -> Unit | None:
+        """The side's active general if its ability is Morale."""
         g = self.active_general(side)
-        return g is not None and "Morale" in g.ch.general_ability
+        return g if g is not None and "Morale" in g.ch.general_ability else None
+
+    def supports(self, u: Unit) -> bool:
+        """Attack Support: the icon, or Morale's gift to a character engaged to an opponent the Morale
+        character is engaged to (glossary, Morale; gap, ours: always on, and always Attack Support)."""
+        if u.has("Attack Support"):
+            return True
+        m = self.morale(u.side)
+        if m is None or u.pos < 0:
+            return False
+        near, mine = CHEBYSHEV[u.pos], CHEBYSHEV[m.pos]
+        return any(e.pos >= 0 and e.side != u.side and near[e.pos] == 1 and mine[e.pos] == 1
+                   for e in self.units)
 
     def movement(self, u: Unit, backward: bool | None = None) -> int:
         """Steps allowed this activation: movement (x2 charging), halved rounding up once moving backwards
@@ -253,16 +266,19 @@ class UltraWarState(DraftRules, PowerRules, WindowRules, State):
         return (m + 1) // 2 if (u.backward if backward is None else backward) else m
 
     def full_movement(self, u: Unit) -> int:
-        """Movement before halving for moving backwards: printed, standard and upgrades, halved when
-        deprived (unless flying), doubled charging (+2 with Charge Attack)."""
+        """Movement before halving for moving backwards: the printed (Base) movement plus its standard's and
+        upgrades'; charging, twice the Base movement ("twice their Base Movement number") plus those, or +2
+        with Charge Attack; then less half, rounded up, when deprived (unless flying)."""
         deck = self.game.side_decks[u.side]
-        m = u.ch.movement + (deck[u.standard].movement if u.standard else 0)
+        bonus = deck[u.standard].movement if u.standard else 0
         if u.upgrades:
-            m += sum(deck[c].movement for c in u.upgrades)
+            bonus += sum(deck[c].movement for c in u.upgrades)
+        base = u.ch.movement
+        if u.charging and not u.has("Charge Attack"):
+            base *= 2
+        m = base + bonus + (2 if u.charging and u.has("Charge Attack") else 0)
         if u.deprived and not u.flying:
             m -= (m + 1) // 2
-        if u.charging:
-            m = m + 2 if u.has("Charge Attack") else 2 * m
         return m
 
     def occupied_map(self) -> dict[int, bool]:
@@ -539,13 +555,17 @@ class UltraWarState(DraftRules, PowerRules, WindowRules, State):
         return out
 
     def can_perform(self, u: Unit, c: Card) -> bool:
-        """A feat's performer: not disabled, not turned (unless innate), not in the middle of a plain charge
-        (it turns "immediately afterwards"), and not the active character once it has attacked."""
-        if u.disabled or (u.turned and not self.innate(u, c)):
+        """A feat's performer: not disabled, not turned ("Turned Characters cannot move, Attack or make Feats
+        after being Turned"; Innate only spares the turning a feat causes), not in the middle of a plain
+        charge (it turns "immediately afterwards"), and not the active character once it has attacked unless
+        Empowered ("Movement and Feats may be played after an Empowered Character attacks")."""
+        if u.disabled or u.turned:
             return False
-        active = self.active >= 0 and u is self.units[self.active]
-        return not (active and (u.attacks_made or (u.charging and not (u.has("Double Movement")
-                                                                        or u.has("Charge Attack")))))
+        if self.active < 0 or u is not self.units[self.active]:
+            return True
+        if u.attacks_made and not u.has("Empowered"):
+            return False
+        return not (u.charging and not (u.has("Double Movement") or u.has("Charge Attack")))
 
     def innate(self, u: Unit, c: Card) -> bool:
         return (c.feat == "magic" and u.has("Magic Innate")) or (c.feat == "energy" and u.has("Energy Innate"))
@@ -677,7 +697,7 @@ class UltraWarState(DraftRules, PowerRules, WindowRules, State):
             out += [A.DROP + k for k, part in enumerate(A.GEAR) if getattr(u, part)
                     and not (part == "standard" and u.flying and self.card(seat, u.standard).flight)]
             out += self._own_turn_abilities(seat)
-            if u.attacks_made == 0:  # the movement event: Play cards too (book: Player Turns)
+            if u.attacks_made == 0 or u.has("Empowered"):  # movement event: Play cards too (book: Player Turns)
                 out += self._playable_cards(seat)
             if not u.turned:
                 out += FACES

@@ -154,6 +154,23 @@ def test_empowered_does_not_turn_to_attack_and_may_move_after():
     assert not st.units[0].turned and st.step_targets(st.units[0])
 
 
+def test_empowered_may_perform_a_feat_after_attacking():
+    st = position([("Ghost", 0, (6, 3), E), ("Maxian Trooper", 1, (6, 4), W), ("Kane", 0, (11, 11), N),
+                   ("Vegron", 1, (0, 0), S)])
+    gen = Source(0, "Street Generator", 5)
+    gen.pos = field(11, 0)
+    st.sources = [gen]
+    st.hands[0] = ["Holy Fire"]
+    st.units[2].pos = field(0, 11)  # (Kane out of Holy Fire's range: Ghost is the only performer)
+    st.apply(A.SELECT)
+    force(st, 1, 2, 1, 2)
+    st.apply(A.ATTACK + field(6, 4))
+    assert A.PLAY in st.legal_actions()  # "Movement and Feats may be played after an Empowered Character attacks"
+    st.units[0].ch = st.units[0].ch.model_copy(update={"abilities": {}})
+    st._mask = None
+    assert A.PLAY not in st.legal_actions()
+
+
 def test_energy_attack_is_a_tag_other_rules_read():
     st = position([("Shock Trooper", 0, (6, 3), E), ("Maxian Trooper", 1, (6, 4), W),
                    ("Edward Blackstone", 0, (11, 11), N), ("Vegron", 1, (0, 0), S)], scenario="relay_hold")
@@ -164,6 +181,15 @@ def test_energy_innate_performs_energy_feats_without_turning():
     st = position([("Spark", 0, (9, 5), N), ("Vegron", 1, (6, 5), S), ("Kane", 0, (11, 11), N)],
                   scenario="relay_hold")
     assert st.innate(st.units[0], st.card(1, "Overload"))
+
+
+def test_a_turned_innate_character_performs_no_feat():
+    st = position([("Skydas", 0, (9, 5), N), ("Vegron", 1, (6, 5), S), ("Justice", 0, (11, 11), N)])
+    st.hands[0] = ["Holy Fire"]
+    assert A.PLAY in st.legal_actions()
+    st.units[0].turned = True  # "Turned Characters cannot move, Attack or make Feats after being Turned"
+    st._mask = None
+    assert A.PLAY not in st.legal_actions()
 
 
 def test_magic_innate_performs_magic_feats_without_turning():
@@ -350,11 +376,17 @@ def test_tripod_range_controls_droids():
     assert st.controlled(st.units[1])
 
 
-def test_morale_gives_attack_support_to_the_army():
-    st, u, d = duel()
-    st.units[2].ch = st.units[2].ch.model_copy(update={"general_ability": {"Morale": None}})
-    st.units.append(st.units[2])  # keep Justice as general
-    assert st.morale(0)
+def test_morale_gives_attack_support_to_characters_engaged_to_the_morale_characters_opponent():
+    st = position([("Justice", 0, (6, 2), E), ("Sir Gareth", 0, (6, 4), W), ("Skydas", 0, (5, 3), S),
+                   ("Maxian Trooper", 1, (6, 3), N), ("Tristan the Bowman", 0, (9, 9), N), ("Vegron", 1, (0, 0), S)])
+    justice, gareth, skydas, trooper = st.units[:4]
+    assert score(st, gareth, trooper) == 4 + 1  # Gareth's Martial 1; no one supports
+    justice.ch = justice.ch.model_copy(update={"general_ability": {"Morale": None}})
+    # Justice (Morale) is engaged to the trooper: Gareth, Skydas and Justice all gain Attack Support
+    assert score(st, gareth, trooper) == 4 + 1 + 2
+    justice.pos = field(9, 2)  # Justice steps back: no longer engaged to the trooper, no support
+    assert score(st, gareth, trooper) == 4 + 1
+    assert not st.supports(st.units[4])  # Tristan, engaged to no one, never had it
 
 
 def test_movement_deprivation_halves_movement_but_not_for_flyers():
@@ -499,10 +531,17 @@ def test_targeting_plus_one_when_not_moving():
     assert score(st, u, st.units[1], u.ch.attacks[1]) == 5
 
 
-def test_weapon_specialist_criticals_on_10_or_more_with_a_weapon():
+def test_weapon_specialist_criticals_on_10_or_more_with_an_equipped_weapon_only():
     st = position([("David Barrett", 0, (9, 2), N), ("Maxian Trooper", 1, (5, 2), S), ("Vegron", 1, (0, 0), S)])
-    force(st, 5, 5, 1, 2, 3)  # 10 + 5 + 1 = 16 vs 3 + 4 = 7 -> 9 + 3
-    assert combat.resolve(st, st.units[0], st.units[0].ch.attacks[1], 1, field(5, 2)) == 12
+    barrett, trooper = st.units[0], st.units[1]
+    trooper.ch = trooper.ch.model_copy(update={"life": 20})
+    trooper.life = 20
+    barrett.weapon = "Scoped Rifle"  # ranged 6, attack 5
+    force(st, 5, 5, 1, 2, 3)  # 10 + 5 + 1 = 16 vs 3 + 3 + 1 = 7 -> 9, and a critical d6: 3
+    assert combat.resolve(st, barrett, combat.attack_spec(barrett, 2), 2, field(5, 2)) == 12
+    # his own Rifle (also attack 5) is an "Alternate Attack", not an Equipped Weapon: 10 is no critical
+    force(st, 5, 5, 1, 2, 3)
+    assert combat.resolve(st, barrett, barrett.ch.attacks[1], 1, field(5, 2)) == 9
 
 
 def test_level_change_movement_crosses_level_lines():

@@ -105,6 +105,17 @@ def test_charging_doubles_movement_then_the_character_is_turned():
     assert at(st, 3, 5).turned
 
 
+def test_charging_doubles_the_base_movement_and_adds_equipment_movement_once():
+    st = position([("Justice", 0, (11, 5), N), ("Vegron", 1, (0, 0), S)])
+    justice = st.units[0]
+    justice.standard = "Swift Boots"  # +1 movement
+    assert st.full_movement(justice) == 5
+    justice.charging = True
+    assert st.full_movement(justice) == 2 * 4 + 1  # "twice their Base Movement number"
+    justice.deprived = 1
+    assert st.full_movement(justice) == 4  # then less half, rounded up
+
+
 def test_turned_character_cannot_move_attack_or_be_selected_and_unturns_next_turn():
     st = position([("Justice", 0, (5, 5), N), ("Maxian Trooper", 1, (4, 5), S), ("Vegron", 1, (0, 0), S)])
     justice = at(st, 5, 5)
