@@ -282,10 +282,15 @@ class UltraWarState(DraftRules, PowerRules, WindowRules, State):
         return m
 
     def occupied_map(self) -> dict[int, bool]:
-        occ = {u.pos: "Gigantic" in u.ch.tags for u in self.units if u.pos >= 0}
+        """Field -> whether a Gigantic character stands there, for every field someone or a token occupies
+        (two pawns share a space only while one passes through: either being Gigantic counts)."""
+        occ: dict[int, bool] = {}
         for s in self.sources:
             if s.token and s.pos >= 0 and s.life > 0:
                 occ[s.pos] = False
+        for u in self.units:
+            if u.pos >= 0:
+                occ[u.pos] = occ.get(u.pos, False) or "Gigantic" in u.ch.tags
         return occ
 
     def sees(self, a: Unit, b_pos: int, target_flies: bool, occ: dict[int, bool] | None = None) -> bool:

@@ -321,6 +321,15 @@ def test_gigantic_blocks_sight_even_for_flyers():
     assert not st.target_ok(rayna, 1, field(5, 4))
 
 
+def test_a_gigantic_character_blocks_sight_while_another_passes_through_its_space():
+    """Found by the reference fuzz: the occupied map kept the flag of whichever pawn came last in the list."""
+    st = position([("Sir Gareth", 1, (5, 3), W), ("Void Shade", 1, (5, 3), W), ("Justice", 0, (11, 11), N),
+                   ("Vegron", 1, (0, 0), S)])
+    st.units[0].ch = st.units[0].ch.model_copy(update={"tags": ["Gigantic"]})
+    assert st.occupied_map()[field(5, 3)] is True
+    assert not st.board.sight_clear(field(5, 1), field(5, 5), st.occupied_map(), set(), True, False)
+
+
 def test_kamikaze_defeats_the_attacker_after_the_attack():
     st, u, d = duel()
     force(st, 1, 2, 1, 2)
