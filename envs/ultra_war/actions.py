@@ -1,4 +1,4 @@
-"""The fixed action space (1049 actions), seat-relative: player_1 sees the map turned 180 degrees, so
+"""The fixed action space (1050 actions), seat-relative: player_1 sees the map turned 180 degrees, so
 every seat plays "up" the board. Field-indexed verbs use the field as seen by the acting seat.
 
     [0, 144)      STEP to the neighbouring field f
@@ -12,12 +12,13 @@ every seat plays "up" the board. Field-indexed verbs use the field as seen by th
     1024          END the activation keeping the facing
     1025          CHARGE (declare before the first step)
     1026          FLY: take off (a grounded flyer) or land (a flying one)
-    1027          END TURN (in set-up: done paying, redraw to 5; in the draft: done drafting)
-    1028 + h      PLAY hand card h (0..7)
-    1036 + h      DISCARD hand card h (discard event)
-    1044 + k      DROP the active character's attached equipment k (0 weapon, 1 second weapon, 2 armour,
+    1027          PAUSE the activation: play cards, use power sources, transfer (PASS resumes it)
+    1028          END TURN (in set-up: done paying, redraw to 5; in the draft: done drafting)
+    1029 + h      PLAY hand card h (0..7)
+    1037 + h      DISCARD hand card h (discard event)
+    1045 + k      DROP the active character's attached equipment k (0 weapon, 1 second weapon, 2 armour,
                   3 standard)
-    1048          PASS (a quick-enhancement window; a deviation)
+    1049          PASS (a quick-enhancement window; a deviation; resume a paused activation)
 """
 
 from __future__ import annotations
@@ -36,7 +37,8 @@ FACE = SELECT + MAX_ARMY
 END_ACT = FACE + 8
 CHARGE = END_ACT + 1
 FLY = CHARGE + 1
-END_TURN = FLY + 1
+PAUSE = FLY + 1
+END_TURN = PAUSE + 1
 PLAY = END_TURN + 1
 DISCARD = PLAY + HAND_SLOTS
 DROP = DISCARD + HAND_SLOTS
@@ -77,6 +79,8 @@ def describe(action: int, seat: int) -> str:
         return "charge"
     if action == FLY:
         return "take off or land"
+    if action == PAUSE:
+        return "pause the activation"
     if action == END_TURN:
         return "end turn"
     if action < DISCARD:

@@ -4,7 +4,7 @@ step between two fields, and whether a sight line is clear. Breached walls are p
 from __future__ import annotations
 
 from ultimata.envs.ultra_war.content import MapSpec
-from ultimata.envs.ultra_war.geometry import BETWEEN, COL, FIELDS, ROW
+from ultimata.envs.ultra_war.geometry import BETWEEN, COL, FIELDS, ROW, STEP
 
 
 class Board:
@@ -25,6 +25,10 @@ class Board:
         self.escape = [m == "e" for _, _, m in cells]
         self.start = ([m == "A" for _, _, m in cells], [m == "a" for _, _, m in cells])
         self.prison = next((f for f in range(FIELDS) if cells[f][2] == "p"), -1)
+        self.exits = [tuple((b, d, self.wall[b], self.level_line(f, b)) for d, b in enumerate(STEP[f]) if b >= 0)
+                      for f in range(FIELDS)]
+        """exits[f]: (neighbour, direction, is a wall, crosses a level line) for each step off f: what a
+        step's legality reads from the map, looked up once."""
 
     def solid(self, f: int, breached: set[int]) -> bool:
         """A wall no one walks into: walls, and breachable walls not yet breached."""

@@ -114,6 +114,7 @@ def _phase(st: UltraWarState) -> None:
         FEAT_TARGET,
         MAIN,
         OVER,
+        PAUSE,
         PHASES,
         QUICK,
         SETUP,
@@ -123,10 +124,10 @@ def _phase(st: UltraWarState) -> None:
         raise ValueError("phase, turn or round out of range")
     if (st.phase == OVER) != (st.winner in (0, 1, 2)):
         raise ValueError("the winner does not fit the phase")
-    if st.first not in (0, 1) or st.setup_side not in (0, 1) or st._saved_phase not in (SETUP, MAIN, ACTIVE):
+    if st.first not in (0, 1) or st.setup_side not in (0, 1) or st._saved_phase not in (SETUP, MAIN, PAUSE):
         raise ValueError("first player, set-up side or saved phase out of range")
     active_ok = 0 <= st.active < len(st.units) and st.units[st.active].on_map and st.units[st.active].side == st.turn
-    if st.phase in (ACTIVE, DEVIATE) and not active_ok:
+    if st.phase in (ACTIVE, DEVIATE, PAUSE) and not active_ok:
         raise ValueError("the active character does not fit the activation phase")
     if st.phase in (SETUP, MAIN, DISCARD, OVER, DRAFT) and st.active != -1:
         raise ValueError("an active character outside an activation")
@@ -135,8 +136,8 @@ def _phase(st: UltraWarState) -> None:
     if st.phase in (CARD_TARGET, FEAT_TARGET):
         if not 0 <= st.pending < len(st.hands[st.current_player]):
             raise ValueError("the pending card is not in the hand")
-        if (st.active != -1) != (st._saved_phase == ACTIVE):
-            raise ValueError("a card played in an activation keeps its active character, and only then")
+        if (st.active != -1) != (st._saved_phase == PAUSE):
+            raise ValueError("a card played in a paused activation keeps its active character, and only then")
     if st.phase == FEAT_TARGET and not 0 <= st.performer < len(st.units):
         raise ValueError("the feat performer is missing")
     if st.phase not in (CARD_TARGET, FEAT_TARGET) and (st.pending != -1 or st.performer != -1):

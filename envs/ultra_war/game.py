@@ -13,7 +13,7 @@ from ultimata.envs.ultra_war.board import Board
 from ultimata.envs.ultra_war.config import UltraWarConfig
 from ultimata.envs.ultra_war.content import SIZE, content
 from ultimata.envs.ultra_war.geometry import FIELDS, chebyshev
-from ultimata.envs.ultra_war.observation import OBS_SIZE, PLANES
+from ultimata.envs.ultra_war.observation import OBS_SIZE, PLANES, observed_rules
 from ultimata.envs.ultra_war.state import UltraWarState
 
 
@@ -43,6 +43,7 @@ class UltraWarGame(Game[UltraWarConfig]):
             for side in (0, 1))
         """Each side's start spaces, nearest the map centre first: pawns go on the first, tokens on the last
         (gap, ours)."""
+        self.observed_rules = observed_rules(config, self.scenario.rounds)
 
     @property
     def num_players(self) -> int:

@@ -12,7 +12,7 @@ acted this turn, bears a crystal.
 Scalars: 20 per army slot (8 own then 8 enemy; the second attack range is the second weapon's for a
 Dual Wield character holding two), 16 hand-card counts (own faction's cards in data order), 8 pending-card
 one-hot, 34 stack counts (own faction's cards, the enemy faction's cards, own and enemy source abilities),
-32 globals (pools, decks, hands, round, draft budgets, the window, phase one-hot, rule settings...)."""
+33 globals (pools, decks, hands, round, draft budgets, the window, phase one-hot, rule settings...)."""
 
 from __future__ import annotations
 
@@ -22,8 +22,10 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
+from ultimata.envs.ultra_war.config import UltraWarConfig
 from ultimata.envs.ultra_war.content import HAND_SLOTS, MAX_ARMY, SIZE, content
 from ultimata.envs.ultra_war.geometry import DIRS, FIELDS, ORIENT
+from ultimata.envs.ultra_war.power import CRYSTAL_USERS
 
 if TYPE_CHECKING:
     from ultimata.envs.ultra_war.state import UltraWarState
@@ -34,7 +36,8 @@ OWN_PAWNS, ENEMY_PAWNS = 16, 26
 UNIT_BLOCK = 20
 CARD_KINDS = 16
 STACK_BLOCK = 2 * CARD_KINDS + 2
-OBS_SIZE = PLANES * FIELDS + 2 * MAX_ARMY * UNIT_BLOCK + CARD_KINDS + HAND_SLOTS + STACK_BLOCK + 32
+GLOBALS = 33
+OBS_SIZE = PLANES * FIELDS + 2 * MAX_ARMY * UNIT_BLOCK + CARD_KINDS + HAND_SLOTS + STACK_BLOCK + GLOBALS
 
 
 TAIL = OBS_SIZE - PLANES * FIELDS
@@ -44,7 +47,8 @@ PENDING_AT = HAND_AT + CARD_KINDS
 STACK_AT = PENDING_AT + HAND_SLOTS
 GLOBALS_AT = STACK_AT + STACK_BLOCK
 PHASE_AT = 16
-"""The phase one-hot's place in the globals (10 phases)."""
+"""The phase one-hot's place in the globals (11 phases); the rule settings follow it."""
+RULES_AT = PHASE_AT + 11
 
 UNIT_CELLS = tuple(tuple(struct.pack(f"{PAWN_PLANES}q", *((base + k) * FIELDS + f for k in range(PAWN_PLANES)))
                          for f in range(FIELDS)) for base in (OWN_PAWNS, ENEMY_PAWNS))
@@ -89,7 +93,8 @@ def _template(board, seat: int) -> np.ndarray:
 
 def observe(state: UltraWarState, seat: int) -> np.ndarray:
     """Static planes come from a per-map template; the rest is written as sparse plane entries and one
-    run of scalars (tests/ultra_war/test_observation.py checks it against a plain encoding)."""
+    run of scalars, each loop doing several jobs at once (tests/ultra_war/test_observation.py checks it
+    against a plain encoding)."""
     obs = _template(state.board, seat).copy()
     o = ORIENT[seat]
     idx: list[int] = []
@@ -97,42 +102,65 @@ def observe(state: UltraWarState, seat: int) -> np.ndarray:
     for f in state.breached:
         idx.append(2 * FIELDS + o[f])
         val.append(0.0)
-    bearers: dict[int, int] = {}
+    units = state.units
+    borne: dict[int, int] = {}
+    points: dict[int, int] = {}
+    """Crystals each character bears, and the points of the one it is equipped with (the first)."""
+    pools = [0, 0]  # (state.pools(), folded into this pass)
     for s in state.sources:
-        if s.pos >= 0 and (s.kind == "crystal" or s.life > 0):
-            plane = 10 if s.kind == "crystal" else 11 if s.side == seat else 12
-            idx.append(plane * FIELDS + o[s.pos])
-            val.append(1.0)
+        if s.token:
+            if s.pos >= 0 and s.life > 0:
+                idx.append((11 if s.side == seat else 12) * FIELDS + o[s.pos])
+                val.append(1.0)
+                if s.side in (0, 1):
+                    pools[s.side] += s.points
         elif s.bearer >= 0:
-            bearers[s.bearer] = bearers.get(s.bearer, 0) + 1
+            b = s.bearer
+            if b in borne:
+                borne[b] += 1
+                continue
+            borne[b] = 1
+            points[b] = s.points
+            u = units[b]
+            if u.pos >= 0 and (u.ch.faction in CRYSTAL_USERS or u.ch.magic > 0) and s.side in (0, 1):
+                pools[s.side] += s.points
+        elif s.pos >= 0:
+            idx.append(10 * FIELDS + o[s.pos])
+            val.append(1.0)
     if state.active >= 0:
-        idx.append(13 * FIELDS + o[state.units[state.active].pos])
+        idx.append(13 * FIELDS + o[units[state.active].pos])
         val.append(1.0)
     if state.attack:
-        idx.append(14 * FIELDS + o[state.units[state.attack[0]].pos])
+        idx.append(14 * FIELDS + o[units[state.attack[0]].pos])
         val.append(1.0)
         for f in _window_fields(state):
             idx.append(15 * FIELDS + o[f])
             val.append(1.0)
     face_x, face_y = FACE_X[seat], FACE_Y[seat]
-    generals = state.active_generals()
+    general: list[int] = [-1, -1]
+    """Where in `val` each side's active general's flag goes (the first General on the board)."""
     slots = [_EMPTY_SLOT] * (2 * MAX_ARMY)
     cells = [struct.pack(f"{len(idx)}q", *idx)]
-    for i, u in enumerate(state.units):
-        pos, life = u.pos, u.life
-        borne = bearers.get(i, 0)
+    for i, u in enumerate(units):
+        pos, life, side = u.pos, u.life, u.side
+        has = borne.get(i, 0)
         if pos >= 0:
-            cells.append(UNIT_CELLS[u.side != seat][o[pos]])
-            val += (1.0, life / u.ch.life, 1.0 if u.flying else 0.0, 1.0 if u.turned else 0.0,
-                    1.0 if u is generals[u.side] else 0.0, face_x[u.facing], face_y[u.facing],
-                    1.0 if u.disabled else 0.0, 1.0 if u.acted else 0.0, 1.0 if borne else 0.0)
-        slot = (0 if u.side == seat else MAX_ARMY) + u.slot
+            cells.append(UNIT_CELLS[side != seat][o[pos]])
+            ch = u.ch
+            if general[side] < 0 and ch.rank == "General" and not u.imprisoned:
+                general[side] = len(val) + 4
+            val += (1.0, life / ch.life, 1.0 if u.flying else 0.0, 1.0 if u.turned else 0.0, 0.0,
+                    face_x[u.facing], face_y[u.facing], 1.0 if u.stun or u.stasis or u.powered_down else 0.0,
+                    1.0 if u.acted else 0.0, 1.0 if has else 0.0)
+        slot = (0 if side == seat else MAX_ARMY) + u.slot
         if slot < 2 * MAX_ARMY:  # the slot's values, looked up by what they are computed from
-            crystal = state.equipped_crystal(u) if borne else None
             key = (u.name, pos >= 0, life, sum(u.reserves.values()), u.weapon != "", u.armor != "",
-                   u.standard, len(u.upgrades), u.enh_off, u.enh_def, u.weapon2, u.void > 0, borne,
-                   crystal.points if crystal is not None else 0)
+                   u.standard, len(u.upgrades), u.enh_off, u.enh_def, u.weapon2, u.void > 0, has,
+                   points[i] if has else 0)
             slots[slot] = _SLOTS.get(key) or _slot_block(key)
+    for k in general:
+        if k >= 0:
+            val[k] = 1.0
     obs[np.frombuffer(b"".join(cells), np.int64)] = _float32(val)
     tail = [0.0] * (TAIL - HAND_AT)
     names = _card_index(state.game.scenario.factions[seat])
@@ -142,23 +170,29 @@ def observe(state: UltraWarState, seat: int) -> np.ndarray:
         tail[PENDING_AT - HAND_AT + state.pending] = 1.0
     if state.stack:
         _stack_counts(state, seat, tail)
-    sc, cfg = state.game.scenario, state.game.config
-    cap = cfg.rounds or sc.rounds
-    pools = state.pools()
+    rules = state.game.observed_rules
     at = GLOBALS_AT - HAND_AT
     window = state.attack
+    draft = rules[3] == 1.0
     tail[at: at + 16] = (
         _capped(pools[seat], 20), _capped(pools[1 - seat], 20), len(state.decks[seat]) / 50,
         len(state.decks[1 - seat]) / 50, len(state.hands[seat]) / HAND_SLOTS, len(state.hands[1 - seat]) / HAND_SLOTS,
-        _capped(state.round, cap), 1.0 if state.first == seat else 0.0, 1.0 if state.turn == seat else 0.0,
+        _capped(state.round, rules[4]), 1.0 if state.first == seat else 0.0, 1.0 if state.turn == seat else 0.0,
         _capped(state.hold[seat], 10), _capped(state.hold[1 - seat], 10), _capped(len(state.stack), 4),
-        _budget(state, seat), _budget(state, 1 - seat),
-        1.0 if window and state.units[window[0]].side == seat else 0.0, window[3] / 3 if window else 0.0)
+        _budget(state, seat) if draft else 0.0, _budget(state, 1 - seat) if draft else 0.0,
+        1.0 if window and units[window[0]].side == seat else 0.0, window[3] / 3 if window else 0.0)
     tail[at + PHASE_AT + state.phase] = 1.0
-    tail[at + 26: at + 32] = (1.0 if cfg.initiative_mode == "sum" else 0.0, cfg.hand_limit / HAND_SLOTS, cap / 50,
-                              1.0 if cfg.army == "draft" else 0.0, float(state.passes), _capped(len(state.strikes), 4))
+    tail[at + RULES_AT: at + GLOBALS] = (*rules[:4], float(state.passes), _capped(len(state.strikes), 4))
     obs[PLANES * FIELDS:] = np.frombuffer(b"".join(slots) + _REST.pack(*tail), np.float32)
     return obs
+
+
+def observed_rules(cfg: UltraWarConfig, scenario_rounds: int) -> tuple[float, float, float, float, int]:
+    """The rule settings' four observed values (initiative mode, hand limit, round cap, army mode), and the
+    round cap: fixed for a game, so the game keeps them."""
+    cap = cfg.rounds or scenario_rounds
+    return (1.0 if cfg.initiative_mode == "sum" else 0.0, cfg.hand_limit / HAND_SLOTS, cap / 50,
+            1.0 if cfg.army == "draft" else 0.0, cap)
 
 
 def _window_fields(state: UltraWarState) -> list[int]:
@@ -186,9 +220,7 @@ def _stack_counts(state: UltraWarState, seat: int, tail: list[float]) -> None:
 
 
 def _budget(state: UltraWarState, side: int) -> float:
-    """The army value a side may still draft, as a fraction of the army total (0 outside the draft)."""
-    if state.game.config.army != "draft":
-        return 0.0
+    """The army value a side may still draft, as a fraction of the army total (`army: draft` only)."""
     total = state.game.scenario.army_total
     return max(0.0, total - state.army_value(side)) / total
 

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
+from ultimata.envs.ultra_war.content import content
 from ultimata.envs.ultra_war.geometry import CHEBYSHEV
 
 if TYPE_CHECKING:
@@ -15,6 +16,9 @@ if TYPE_CHECKING:
 ENERGY = ("electrical", "fuel", "alien")
 MAGIC = ("magic", "crystal_magic")
 CRYSTAL_USERS = ("order", "legion")
+TRANSFERRERS = frozenset(n for n, c in content().characters.items()
+                         if "Magic Transfer" in c.abilities or "Energy Transfer" in c.abilities)
+"""The characters with Magic or Energy Transfer (few: transfers are looked for from them)."""
 """Factions that use crystals as a power source (book: "only Order of the Round, Legion of Maximus or
 Characters with Magic Familiarity can pick up the Crystal and use it as an Energy Source")."""
 
@@ -77,12 +81,33 @@ class PowerRules:
             return look.pools[side]
         return self.pools()[side]
 
-    def pools(self) -> list[int]:
-        """Both sides' usable power points, in one pass over the sources (a source of no side, as a bad
-        state dict may hold, counts for neither)."""
-        out = [0, 0]
+    def usable_sources(self) -> list[Source]:
+        """Every usable source, in one pass over them (source_usable for each, without its rescans: a
+        crystal is usable only as the first one its bearer bears)."""
+        out = []
+        first: set[int] = set()
+        units = self.units
         for s in self.sources:
-            if s.points and s.side in (0, 1) and self.source_usable(s):
+            if s.token:
+                if s.pos >= 0 and s.life > 0:
+                    out.append(s)
+                continue
+            b = s.bearer
+            if b < 0 or b in first:
+                continue
+            first.add(b)
+            u = units[b]
+            if u.pos >= 0 and (u.ch.faction in CRYSTAL_USERS or u.ch.magic > 0):
+                out.append(s)
+        return out
+
+    def pools(self) -> list[int]:
+        """Both sides' usable power points (a source of no side, as a bad state dict may hold, counts for
+        neither)."""
+        out = [0, 0]
+        look = self._look
+        for s in look.usable() if look is not None else self.usable_sources():
+            if s.side in (0, 1):
                 out[s.side] += s.points
         return out
 
@@ -106,10 +131,10 @@ class PowerRules:
             if s.bearer == idx and not s.token:
                 s.bearer, s.pos, s.points = -1, u.pos, 0
 
-    def give_targets(self, u: Unit) -> list[int]:
-        """Where `u` may give the crystal it is equipped with: an own character within one space (book: "A
-        Crystal may be given to another Character within one space")."""
-        if self.equipped_crystal(u) is None:
+    def give_targets(self, u: Unit, idx: int) -> list[int]:
+        """Where `u` (unit `idx`) may give the crystal it is equipped with: an own character within one space
+        (book: "A Crystal may be given to another Character within one space")."""
+        if self._first_borne(idx) is None:
             return []
         near = CHEBYSHEV[u.pos]
         return [o.pos for o in self.units if o is not u and o.side == u.side and o.pos >= 0 and not o.imprisoned
@@ -146,6 +171,8 @@ class PowerRules:
         else:
             own = (kind,)
         out = [(u.reserves, k) for k in own]
+        if kind == "ammunition":
+            return out  # a character's own
         magicish = kind in ("magic", "any", "magic_ability")
         for o in self.transfer_partners(u):
             if magicish and o.has("Magic Transfer"):
@@ -160,6 +187,10 @@ class PowerRules:
     def feat_pool(self, performer: Unit, kind: str) -> int:
         """What the performer's own reserves and its Transfer partners can put towards a feat of `kind`."""
         return sum(r.get(k, 0) for r, k in self._payers(performer, kind))
+
+    def can_pay_ability(self, u: Unit, reserve: str, amount: int) -> bool:
+        """ability_budget(u, reserve) >= amount, without counting the others when its own reserve suffices."""
+        return u.reserves.get(reserve, 0) >= amount or self.ability_budget(u, reserve) >= amount
 
     def ability_budget(self, u: Unit, reserve: str) -> int:
         """What `u` can pay towards an ability cost in `reserve` (book: Magic Points are paid from the
@@ -192,8 +223,7 @@ class PowerRules:
         if performer is not None and kind is not None:
             for reserves, key in self._payers(performer, kind):
                 cost = _take(reserves, key, cost)
-        for s in sorted((s for s in self.sources if s.side == side and self.source_usable(s)),
-                        key=lambda s: -s.points):
+        for s in sorted((s for s in self.usable_sources() if s.side == side), key=lambda s: -s.points):
             taken = min(cost, s.points)
             s.points -= taken
             cost -= taken
@@ -212,11 +242,12 @@ class PowerRules:
         (`victims` None) heal, reboot and recharge; in a window only heal (its bearer attacked or targeted)
         and defence (an own defender in reach). Paid only from that source's points."""
         out = []
-        for s in self.sources:
+        look = self._look
+        usable = look.usable() if look is not None else self.usable_sources()
+        for s in usable:
             a = s.spec.ability
-            if a is None or s.side != side or s.points < a.cost or not self.source_usable(s):
-                continue
-            if self.ability_fits(s, victims):
+            if (a is not None and s.side == side and s.points >= a.cost and (victims is not None or not a.defense)
+                    and self.ability_fits(s, victims)):
                 out.append(self.source_field(s))
         return out
 
@@ -288,23 +319,33 @@ class PowerRules:
         Transfer character next to it in army order; magic before energy; into magic before crystal magic)."""
         if to.pos < 0 or to.imprisoned:
             return None
+        room = to.ch.reserves
         for o in self.transfer_partners(to):
+            if not _gives(o, to):
+                continue
             if o.has("Magic Transfer") and o.reserves.get("magic", 0) > 0:
                 for k in MAGIC:
-                    if k in to.ch.reserves and to.reserves[k] < to.ch.reserves[k]:
+                    if k in room and to.reserves[k] < room[k]:
                         return o, "magic", k
             if o.has("Energy Transfer"):
                 for k in ENERGY:
-                    if o.reserves.get(k, 0) > 0 and k in to.ch.reserves and to.reserves[k] < to.ch.reserves[k]:
+                    if o.reserves.get(k, 0) > 0 and k in room and to.reserves[k] < room[k]:
                         return o, k, k
         return None
 
     def transfer_targets(self, side: int) -> list[int]:
-        """Own characters a Transfer neighbour can move a reserve point into."""
+        """Own characters a Transfer neighbour can move a reserve point into (found from the givers: few
+        characters have Transfer)."""
+        givers = [o for o in self.units if o.name in TRANSFERRERS and o.side == side and o.pos >= 0
+                  and not o.imprisoned and not o.powered_down]
+        if not givers:
+            return []
         out = []
         for u in self.units:
-            if u.side == side and u.pos >= 0 and u.ch.reserves and self.transfer_move(u) is not None:
-                out.append(u.pos)
+            if u.side == side and u.pos >= 0 and u.ch.reserves and not u.imprisoned:
+                near = CHEBYSHEV[u.pos]
+                if any(near[g.pos] == 1 and _gives(g, u) for g in givers):
+                    out.append(u.pos)
         return out
 
     def _transfer(self, f: int) -> None:
@@ -327,6 +368,18 @@ class PowerRules:
             left -= add
         if left and "magic" in u.ch.reserves:
             u.reserves["magic"] = min(u.ch.reserves["magic"], u.reserves["magic"] + left)
+
+
+def _gives(g: Unit, to: Unit) -> bool:
+    """Whether Transfer character g (next to `to`) has a point to move into one of to's reserves: the test
+    transfer_move makes for one partner."""
+    room = to.ch.reserves
+    if g.has("Magic Transfer") and g.reserves.get("magic", 0) > 0 and any(
+            k in room and to.reserves[k] < room[k] for k in MAGIC):
+        return True
+    if g.has("Energy Transfer"):
+        return any(g.reserves.get(k, 0) > 0 and k in room and to.reserves[k] < room[k] for k in ENERGY)
+    return False
 
 
 def _take(reserves: dict[str, int], key: str, amount: int) -> int:

@@ -41,12 +41,13 @@ from ultimata.envs.ultra_war.windows import ATTACK, DEVIATED, FEAT, FREE_STRIKE,
 if TYPE_CHECKING:
     from ultimata.envs.ultra_war.game import UltraWarGame
 
-SETUP, MAIN, ACTIVE, CARD_TARGET, FEAT_TARGET, QUICK, DISCARD, OVER, DEVIATE, DRAFT = range(10)
+SETUP, MAIN, ACTIVE, CARD_TARGET, FEAT_TARGET, QUICK, DISCARD, OVER, DEVIATE, DRAFT, PAUSE = range(11)
 assert OVER == combat.OVER_PHASE and QUICK == windows.QUICK_PHASE
 PHASES = ("setup", "main", "activation", "card target", "feat target", "quick window", "discard", "over", "deviate",
-          "draft")
+          "draft", "pause")
 EQUIP_KINDS = ("weapon", "armor", "standard")
 FACES = [A.FACE + d for d in range(8)]
+PAUSE_END = [A.PAUSE, A.END_ACT]
 AREA_TAGS = ("Explosive", "Front Arch", "Linear")
 
 
@@ -83,8 +84,9 @@ class UltraWarState(DraftRules, PowerRules, WindowRules, State):
         self._saved_phase = MAIN
         self._look: _Lookups | None = None
         """Set only while legal actions are computed (nothing moves then): what is read over and over."""
-        self._legal: list[int] = []
-        """The sorted legal actions behind `_mask` (set together with it)."""
+        self._raw: list[int] = []
+        self._legal: list[int] | None = None
+        """The legal actions behind `_mask` (set with it), and sorted (when first asked for)."""
         self._setup()
 
     # -- set-up (book: The Game Setup, steps 1-7) ----------------------------------------------
@@ -319,19 +321,28 @@ class UltraWarState(DraftRules, PowerRules, WindowRules, State):
         return self.movement(u, backward)
 
     def step_targets(self, u: Unit) -> list[int]:
+        """Where u may step now: a space it may stop on (can_enter), or pass through (can_pass), within its
+        allowance (halved once moving backwards, or for a step backwards)."""
         if not self.can_move(u):
             return []
         out: list[int] = []
         full = self.full_movement(u)
         behind = (full + 1) // 2  # as movement(u, backward=True)
         ahead = behind if u.backward else full
-        if u.steps + 1 > ahead and u.steps + 1 > behind:
+        nxt = u.steps + 1
+        if nxt > ahead and nxt > behind:
             return out
         free = self.level_free(u)
-        for b, back in zip(STEP[u.pos], BACKWARD[u.facing]):
-            if b < 0 or u.steps + 1 > (behind if back else ahead):
+        passer = u.flying or self.ethereal(u)
+        occupied, breachable, breached = self.occupied(), self.board.breachable, self.breached
+        back = BACKWARD[u.facing]
+        for b, d, wall, line in self.board.exits[u.pos]:
+            if nxt > (behind if back[d] else ahead):
                 continue
-            if self.can_enter(u, u.pos, b, free) or self.can_pass(u, b, behind):
+            if wall or b in occupied or (breachable[b] and b not in breached) or (line and not free):
+                if passer and self.can_pass(u, b, behind):  # (as can_enter refused: solid, taken, or a level line)
+                    out.append(b)
+            else:
                 out.append(b)
         return out
 
@@ -405,12 +416,19 @@ class UltraWarState(DraftRules, PowerRules, WindowRules, State):
         return limit + (u.param("Multi-Shot") if spec is None or spec.kind == "ranged" else 0)
 
     def affordable_attack(self, u: Unit, spec: Any) -> bool:
-        return spec.cost is None or self.ability_budget(u, spec.cost.reserve) >= spec.cost.amount
+        return spec.cost is None or self.can_pay_ability(u, spec.cost.reserve, spec.cost.amount)
 
     def target_ok(self, u: Unit, slot: int, f: int, counter: bool = False) -> bool:
-        """Whether `u` may attack field f with attack `slot` now: range, sight, who may be hit."""
+        """Whether `u` may attack field f with attack `slot` now: range, sight, who may be hit, and (not for
+        a counter-attack) the cost."""
         spec = combat.attack_spec(u, slot)
-        if spec is None or f == u.pos or (not counter and not self.affordable_attack(u, spec)):
+        if spec is None or (not counter and not self.affordable_attack(u, spec)):
+            return False
+        return self.aim_ok(u, spec, f)
+
+    def aim_ok(self, u: Unit, spec: Any, f: int) -> bool:
+        """target_ok once the attack and its cost are settled."""
+        if f == u.pos:
             return False
         explosive = "Explosive" in spec.tags
         target = self.unit_at(f)
@@ -463,12 +481,16 @@ class UltraWarState(DraftRules, PowerRules, WindowRules, State):
             occupied = self.occupied()
             cands = [f for f in NEIGHBOURS[u.pos] if f in occupied]
         else:
-            cands = [x.pos for x in self.units if x.pos >= 0 and x.side != u.side]
-            cands += [s.pos for s in self.sources if s.token and s.pos >= 0 and s.life > 0 and s.side != u.side]
+            cands = self._look.marks(u.side) if self._look is not None else self.marks(u.side)
             if "Linear" not in spec.tags:  # target_ok refuses whatever is out of range
-                dist = MANHATTAN[u.pos]
-                cands = [f for f in cands if dist[f] <= spec.range]
-        return [f for f in cands if self.target_ok(u, slot, f)]
+                dist, reach = MANHATTAN[u.pos], spec.range
+                cands = [f for f in cands if dist[f] <= reach]
+        return [f for f in cands if self.aim_ok(u, spec, f)]
+
+    def marks(self, side: int) -> list[int]:
+        """Where the enemies of `side` stand: their characters and their power tokens."""
+        out = [x.pos for x in self.units if x.pos >= 0 and x.side != side]
+        return out + [s.pos for s in self.sources if s.token and s.pos >= 0 and s.life > 0 and s.side != side]
 
     def attacked_fields(self, u: Unit, spec: Any, f: int) -> list[int]:
         """The fields an attack declared at f rolls against now: the blast's rings (Explosive), the line
@@ -538,9 +560,7 @@ class UltraWarState(DraftRules, PowerRules, WindowRules, State):
             return out
         if c.kind == "feat" and self.closest_foe(side) > c.range:
             return out  # no performer has a target in range (most feats, most of the time: checked once)
-        for u in self.units:
-            if u.side != side or u.pos < 0 or u.imprisoned:
-                continue
+        for u in self._look.mine(side) if self._look is not None else self.able(side):
             if c.kind in EQUIP_KINDS:
                 if u.weapon_slots_full() if c.kind == "weapon" else getattr(u, c.kind):
                     continue
@@ -558,6 +578,10 @@ class UltraWarState(DraftRules, PowerRules, WindowRules, State):
             if first:
                 break
         return out
+
+    def able(self, side: int) -> list[Unit]:
+        """The side's characters on the board and free (those cards go on)."""
+        return [u for u in self.units if u.side == side and u.pos >= 0 and not u.imprisoned]
 
     def can_perform(self, u: Unit, c: Card) -> bool:
         """A feat's performer: not disabled, not turned ("Turned Characters cannot move, Attack or make Feats
@@ -580,8 +604,13 @@ class UltraWarState(DraftRules, PowerRules, WindowRules, State):
         if self._look is not None and side in self._look.closest:
             return self._look.closest[side]
         foes = [x.pos for x in self.foes(side)]
-        out = min([MANHATTAN[u.pos][f] for u in self.units if u.pos >= 0 and u.side == side for f in foes],
-                  default=FIELDS)
+        out = FIELDS
+        if foes:
+            for u in self.units:
+                if u.pos >= 0 and u.side == side:
+                    near = min(map(MANHATTAN[u.pos].__getitem__, foes))
+                    if near < out:
+                        out = near
         if self._look is not None:
             self._look.closest[side] = out
         return out
@@ -612,7 +641,30 @@ class UltraWarState(DraftRules, PowerRules, WindowRules, State):
             return c.kind == "quick" and c.cost <= self.pool(side) and self.quick_fits(side, c)
         if c.kind == "quick" or (self.phase == SETUP and c.kind == "feat"):
             return False
-        return bool(self.card_targets(side, c, name, first=True))
+        if c.kind == "feat":
+            return bool(self.card_targets(side, c, name, first=True))
+        if c.cost > self.pool(side) or (c.ultra and c.kind in EQUIP_KINDS and self.ultra_in_play(name)):
+            return False
+        look = self._look
+        if look is None:
+            return self.opening(side, c.kind)
+        key = (side, c.kind)
+        if key not in look.openings:
+            look.openings[key] = self.opening(side, c.kind)
+        return look.openings[key]
+
+    def opening(self, side: int, kind: str) -> bool:
+        """Whether some own character could take a card of this kind (not a feat) now: what card_targets
+        looks for, leaving out the cost and ULTRA (the first one found will do)."""
+        for u in self._look.mine(side) if self._look is not None else self.able(side):
+            if kind == "enhancement" or (kind == "weapon" and not u.weapon_slots_full()):
+                return True
+            if kind in ("armor", "standard"):
+                if not getattr(u, kind):
+                    return True
+            elif kind == "upgrade" and (u.is_droid or "Bionic" in u.ch.tags) and len(u.upgrades) < u.ch.upgrades:
+                return True
+        return False
 
     # -- the contract --------------------------------------------------------------------------
     @property
@@ -648,17 +700,21 @@ class UltraWarState(DraftRules, PowerRules, WindowRules, State):
             self._look = None
 
     def legal_action_mask(self) -> np.ndarray:
-        """As the engine's, keeping the sorted list too: legal_actions() needs no scan of the mask."""
+        """As the engine's, keeping the list too: legal_actions() sorts it when asked (the AEC loop and apply
+        read only the mask) and needs no scan of the mask."""
         if self._mask is None:
-            self._legal = sorted(set(self._legal_actions()))
+            raw = self._legal_actions()
             mask = bytearray(A.NUM_ACTIONS)  # (set byte by byte: cheaper than numpy's list indexing)
-            for a in self._legal:
+            for a in raw:
                 mask[a] = 1
             self._mask = np.frombuffer(mask, dtype=np.int8)
+            self._raw, self._legal = raw, None
         return self._mask
 
     def legal_actions(self) -> list[int]:
         self.legal_action_mask()
+        if self._legal is None:
+            self._legal = sorted(set(self._raw))
         return list(self._legal)
 
     def _playable_cards(self, seat: int) -> list[int]:
@@ -693,20 +749,26 @@ class UltraWarState(DraftRules, PowerRules, WindowRules, State):
                 return out
             if self.can_attack(u):
                 for slot in range(A.ATTACK_SLOTS):
-                    out += [A.ATTACK + slot * FIELDS + rel[f] for f in self.attack_targets(u, slot)]
-            out += [A.TARGET + rel[f] for f in self.breach_targets(u) + self.give_targets(u)]
+                    targets = self.attack_targets(u, slot)
+                    if targets:
+                        base = A.ATTACK + slot * FIELDS
+                        out += [base + rel[f] for f in targets]
+            out += [A.TARGET + rel[f] for f in self.breach_targets(u) + self.give_targets(u, self.active)]
             if u.steps == 0 and not u.charging and u.attacks_made == 0 and stepping:
                 out.append(A.CHARGE)
             if self.can_fly(u) and not u.turned and not u.disabled and (u.flying or u.attacks_made == 0):
                 out.append(A.FLY)
             out += [A.DROP + k for k, part in enumerate(A.GEAR) if getattr(u, part)
                     and not (part == "standard" and u.flying and self.card(seat, u.standard).flight)]
-            out += self._own_turn_abilities(seat)
-            if u.attacks_made == 0 or u.has("Empowered"):  # movement event: Play cards too (book: Player Turns)
-                out += self._playable_cards(seat)
             if not u.turned:
                 out += FACES
-            out.append(A.END_ACT)
+            out += PAUSE_END
+        elif p == PAUSE:  # the activation paused: what the main phase offers besides activations
+            out += self._own_turn_abilities(seat)
+            u = self.units[self.active]
+            if u.attacks_made == 0 or u.has("Empowered"):  # the movement event (book: Player Turns)
+                out += self._playable_cards(seat)
+            out.append(A.PASS)
         elif p == CARD_TARGET:
             name = self.hands[seat][self.pending]
             out += [A.TARGET + rel[f] for f in self.card_targets(seat, self.card(seat, name), name)]
@@ -796,6 +858,8 @@ class UltraWarState(DraftRules, PowerRules, WindowRules, State):
             self.units[self.active].charging = True
         elif action == A.FLY:
             self._fly(self.units[self.active])
+        elif action == A.PAUSE:
+            self.phase = PAUSE
         elif A.PLAY <= action < A.DISCARD:
             self._play(seat, action - A.PLAY)
         elif A.DISCARD <= action < A.DROP:
@@ -806,7 +870,9 @@ class UltraWarState(DraftRules, PowerRules, WindowRules, State):
         elif action < A.PASS:
             self._drop_gear(self.units[self.active], A.GEAR[action - A.DROP])
         elif action == A.PASS:
-            if p == DEVIATE:
+            if p == PAUSE:
+                self.phase = ACTIVE
+            elif p == DEVIATE:
                 self.phase, self.attack = ACTIVE, []
                 self._after_attack(self.units[self.active])
             elif not self._window_pass():
@@ -1305,6 +1371,7 @@ class UltraWarState(DraftRules, PowerRules, WindowRules, State):
     _last_mode = ATTACK
     """The mode of the last window that closed, read within the same decision (not saved)."""
 
+
     def _check_consistency(self) -> None:
         from ultimata.envs.ultra_war.consistency import check
 
@@ -1315,7 +1382,7 @@ class UltraWarState(DraftRules, PowerRules, WindowRules, State):
         """A copy that shares what never changes (the game, its map and content) and copies the rest: much
         cheaper than the engine's deep copy, which copied the map and the content with it."""
         other = copy.copy(self)
-        other.rng = copy.deepcopy(self.rng)
+        other.rng = Rng.from_state_dict(self.rng.state_dict())
         other.units = [u.copy() for u in self.units]
         other.sources = [s.copy() for s in self.sources]
         other.hands, other.decks = [list(h) for h in self.hands], [list(d) for d in self.decks]
@@ -1323,7 +1390,7 @@ class UltraWarState(DraftRules, PowerRules, WindowRules, State):
         other.stack, other.attack = [list(x) for x in self.stack], list(self.attack)
         other.strikes, other.events = list(self.strikes), list(self.events)
         other._look = None
-        other._legal = list(self._legal)
+        other._raw = list(self._raw)
         return other
 
     def sample_consistent(self, viewer: int, rng: Rng) -> UltraWarState:
@@ -1371,7 +1438,8 @@ class _Lookups:
     """What one legal-action computation reads over and over, each part built when first asked for
     (nothing moves while legal actions are computed)."""
 
-    __slots__ = ("state", "_occupied", "_units", "_tokens", "pools", "foes", "closest", "feat_targets")
+    __slots__ = ("state", "_occupied", "_units", "_tokens", "pools", "foes", "closest", "feat_targets", "_usable",
+                 "_mine", "openings", "_marks")
 
     def __init__(self, state: UltraWarState) -> None:
         self.state = state
@@ -1382,6 +1450,27 @@ class _Lookups:
         self.foes: dict[int, list[Unit]] = {}
         self.closest: dict[int, int] = {}
         self.feat_targets: dict[tuple[int, int], list[int]] = {}
+        self._usable: list[Source] | None = None
+        self._mine: dict[int, list[Unit]] = {}
+        self.openings: dict[tuple[int, str], bool] = {}
+        self._marks: dict[int, list[int]] = {}
+
+    def marks(self, side: int) -> list[int]:
+        """state.marks(side)."""
+        if side not in self._marks:
+            self._marks[side] = self.state.marks(side)
+        return self._marks[side]
+
+    def usable(self) -> list[Source]:
+        if self._usable is None:
+            self._usable = self.state.usable_sources()
+        return self._usable
+
+    def mine(self, side: int) -> list[Unit]:
+        """state.able(side)."""
+        if side not in self._mine:
+            self._mine[side] = self.state.able(side)
+        return self._mine[side]
 
     def occupied(self) -> dict[int, bool]:
         if self._occupied is None:

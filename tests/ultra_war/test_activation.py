@@ -9,7 +9,7 @@ from tests.ultra_war.position import E, N, S, W, at, force, legal, position, sel
 from ultimata.envs.core.errors import IllegalActionError
 from ultimata.envs.ultra_war import actions as A
 from ultimata.envs.ultra_war.geometry import field
-from ultimata.envs.ultra_war.state import ACTIVE, CARD_TARGET, MAIN, QUICK
+from ultimata.envs.ultra_war.state import ACTIVE, CARD_TARGET, MAIN, PAUSE, QUICK
 from ultimata.envs.ultra_war.units import Source
 
 
@@ -29,15 +29,35 @@ def test_play_cards_are_played_in_the_movement_event_but_not_after_the_attack():
     st.hands[0] = ["Swift Boots"]
     select(st, 9, 5)
     step(st, 8, 5)
+    assert A.PLAY not in legal(st)  # the activation's own decisions: cards wait for a pause
+    st.apply(A.PAUSE)
+    assert st.phase == PAUSE and legal(st) == {A.PLAY, A.PASS}
     st.apply(A.PLAY)  # Swift Boots (+1 movement) on Ghost, in the middle of its move
     assert st.phase == CARD_TARGET
     st.apply(A.TARGET + field(8, 5))
-    assert st.phase == ACTIVE and st.units[0].standard == "Swift Boots" and st.full_movement(st.units[0]) == 6
+    assert st.phase == PAUSE and st.units[0].standard == "Swift Boots" and st.full_movement(st.units[0]) == 6
+    st.apply(A.PASS)  # resume
+    assert st.phase == ACTIVE and st.units[0].steps == 1
     step(st, 7, 5)
     force(st, 1, 2, 1, 1)
     st.apply(A.ATTACK + field(6, 5))  # the attack event: only quick cards from now on
     assert st.phase == ACTIVE and st.units[0].attacks_made == 1  # Empowered: the activation goes on
-    assert A.PLAY not in legal(st)
+    st.hands[0] = ["Round Shield"]
+    st.apply(A.PAUSE)
+    assert A.PLAY in legal(st)  # Ghost is Empowered: it may still play cards after attacking
+
+
+def test_a_pause_after_the_attack_event_offers_no_play_cards():
+    st = position([("Justice", 0, (6, 3), E), ("Vegron", 1, (6, 4), W), ("Sir Gareth", 0, (9, 9), N)])
+    generator(st, 0, 5, field(11, 0))
+    st.hands[0] = ["Round Shield"]
+    st.units[0].ch = st.units[0].ch.model_copy(update={"abilities": {"Dual Attack": None}})
+    select(st, 6, 3)
+    force(st, 1, 1, 1, 2, 2)
+    st.apply(A.ATTACK + field(6, 4))  # a critical miss; Dual Attack keeps the activation going
+    assert st.phase == ACTIVE
+    st.apply(A.PAUSE)
+    assert legal(st) == {A.PASS}  # the Attack Event: Play cards only before the character's attack
 
 
 def test_a_feat_in_the_middle_of_an_activation_turns_its_performer_and_ends_its_moves():
@@ -46,12 +66,14 @@ def test_a_feat_in_the_middle_of_an_activation_turns_its_performer_and_ends_its_
     st.hands[0] = ["Holy Fire"]
     select(st, 9, 5)
     step(st, 8, 5)
+    st.apply(A.PAUSE)
     st.apply(A.PLAY)
     st.apply(A.TARGET + field(8, 5))
     force(st, 6, 6, 1, 1)
     st.apply(A.TARGET + field(6, 5))
     justice = st.units[0]
-    assert st.phase == ACTIVE and justice.turned and st.units[1].life == 7
+    assert st.phase == PAUSE and justice.turned and st.units[1].life == 7
+    st.apply(A.PASS)
     assert steps(st) == set() and not any(A.ATTACK <= a < A.TARGET for a in legal(st))
     assert A.END_ACT in legal(st) and A.FACE not in legal(st)
 
@@ -62,7 +84,8 @@ def test_a_character_that_declared_a_plain_charge_performs_no_feat():
     st.hands[0] = ["Holy Fire"]
     select(st, 9, 5)
     st.apply(A.CHARGE)
-    assert A.PLAY not in legal(st)  # Justice is the only possible performer
+    st.apply(A.PAUSE)
+    assert legal(st) == {A.PASS}  # Justice is the only possible performer
 
 
 # -- flight: landing and taking off (book: Flying, Engagement and Flight Ability) ------------------

@@ -165,6 +165,7 @@ def test_empowered_may_perform_a_feat_after_attacking():
     st.apply(A.SELECT)
     force(st, 1, 2, 1, 2)
     st.apply(A.ATTACK + field(6, 4))
+    st.apply(A.PAUSE)
     assert A.PLAY in st.legal_actions()  # "Movement and Feats may be played after an Empowered Character attacks"
     st.units[0].ch = st.units[0].ch.model_copy(update={"abilities": {}})
     st._mask = None

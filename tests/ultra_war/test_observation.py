@@ -155,7 +155,7 @@ def reference(state, seat: int) -> np.ndarray:
     obs[at + 16 + state.phase] = 1
     rules = (cfg.initiative_mode == "sum", cfg.hand_limit / 8, cap / 50, cfg.army == "draft", state.passes,
              min(1.0, len(state.strikes) / 4))
-    obs[at + 26 : at + 32] = rules
+    obs[at + 27 : at + 33] = rules
     return obs
 
 

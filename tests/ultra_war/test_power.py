@@ -9,7 +9,7 @@ from tests.ultra_war.position import E, N, S, W, crystal, force, legal, position
 from ultimata.envs.core.errors import IllegalActionError
 from ultimata.envs.ultra_war import actions as A
 from ultimata.envs.ultra_war.geometry import field
-from ultimata.envs.ultra_war.state import ACTIVE, MAIN, OVER
+from ultimata.envs.ultra_war.state import ACTIVE, MAIN, OVER, PAUSE
 from ultimata.envs.ultra_war.units import Source
 
 
@@ -168,8 +168,11 @@ def test_energy_transfer_moves_an_energy_point_of_the_same_kind():
     barrett = st.units[1]
     barrett.reserves["electrical"] = 0
     select(st, 9, 5)
-    st.apply(A.TRANSFER + field(8, 5))  # in the middle of Spark's own activation, too
-    assert st.units[0].reserves["electrical"] == 3 and barrett.reserves["electrical"] == 1 and st.phase == ACTIVE
+    st.apply(A.PAUSE)  # in the middle of Spark's own activation, too
+    st.apply(A.TRANSFER + field(8, 5))
+    assert st.units[0].reserves["electrical"] == 3 and barrett.reserves["electrical"] == 1 and st.phase == PAUSE
+    st.apply(A.PASS)
+    assert st.phase == ACTIVE
 
 
 def test_energy_transfer_helps_pay_a_neighbours_energy_attack():
