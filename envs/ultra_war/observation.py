@@ -141,23 +141,28 @@ def observe(state: UltraWarState, seat: int) -> np.ndarray:
     """Where in `val` each side's active general's flag goes (the first General on the board)."""
     slots = [_EMPTY_SLOT] * (2 * MAX_ARMY)
     cells = [struct.pack(f"{len(idx)}q", *idx)]
+    add_cell, slot_of = cells.append, _SLOTS.get
+    own_cells, enemy_cells = UNIT_CELLS
     for i, u in enumerate(units):
         pos, life, side = u.pos, u.life, u.side
         has = borne.get(i, 0)
+        mine = side == seat
         if pos >= 0:
-            cells.append(UNIT_CELLS[side != seat][o[pos]])
+            add_cell((own_cells if mine else enemy_cells)[o[pos]])
             ch = u.ch
             if general[side] < 0 and ch.rank == "General" and not u.imprisoned:
                 general[side] = len(val) + 4
+            facing = u.facing
             val += (1.0, life / ch.life, 1.0 if u.flying else 0.0, 1.0 if u.turned else 0.0, 0.0,
-                    face_x[u.facing], face_y[u.facing], 1.0 if u.stun or u.stasis or u.powered_down else 0.0,
+                    face_x[facing], face_y[facing], 1.0 if u.stun or u.stasis or u.powered_down else 0.0,
                     1.0 if u.acted else 0.0, 1.0 if has else 0.0)
-        slot = (0 if side == seat else MAX_ARMY) + u.slot
+        slot = (0 if mine else MAX_ARMY) + u.slot
         if slot < 2 * MAX_ARMY:  # the slot's values, looked up by what they are computed from
-            key = (u.name, pos >= 0, life, sum(u.reserves.values()), u.weapon != "", u.armor != "",
-                   u.standard, len(u.upgrades), u.enh_off, u.enh_def, u.weapon2, u.void > 0, has,
+            reserves = u.reserves
+            key = (u.name, pos >= 0, life, sum(reserves.values()) if reserves else 0, u.weapon != "",
+                   u.armor != "", u.standard, len(u.upgrades), u.enh_off, u.enh_def, u.weapon2, u.void > 0, has,
                    points[i] if has else 0)
-            slots[slot] = _SLOTS.get(key) or _slot_block(key)
+            slots[slot] = slot_of(key) or _slot_block(key)
     for k in general:
         if k >= 0:
             val[k] = 1.0

@@ -252,11 +252,12 @@ class PowerRules:
         return out
 
     def ability_fits(self, s: Source, victims: list[Unit] | None) -> bool:
+        """Whether usable source s's ability does something now (a usable crystal's bearer is its user)."""
         a = s.spec.ability
         assert a is not None
         if a.heal:
-            u = self.crystal_user(s)
-            return u is not None and u.life < u.ch.life and (victims is None or u in victims)
+            u = self.units[s.bearer]
+            return u.life < u.ch.life and (victims is None or u in victims)
         if a.defense:
             return victims is not None and bool(self.guarded(s, victims))
         if victims is not None:
