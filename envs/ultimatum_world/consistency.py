@@ -58,7 +58,7 @@ def check(s: WorldState) -> None:
             s.sea_owner[t] == s.player or s.ready_bs[t] + s.ready_subs[t] == 0 or s.phase == WINDOW,
             f"sea place {t}: only the player whose turn it is has vessels ready",
         )
-    _need(all(b >= 0 for b in s.bank) and s.turn_money >= 0, "money is never negative")
+    _need(all(b >= 0 for b in s.bank) and s.turn_money >= 0 and s.embargo_money >= 0, "money is never negative")
     _need(all(x >= 0 for x in s.lasers), "lasers are never negative")
     _need(all(len(d) == 3 and 0 <= d[0] < n and 0 <= d[1] < n and d[2] > 0 for d in s.debts), "bad embargo debt")
     total = Counter(s.rules.deck)
@@ -72,14 +72,29 @@ def check(s: WorldState) -> None:
     if s.phase in (BUY, ACT, BATTLE, MOVE_IN, WINDOW):
         _need(0 <= s.player < n and not s.out[s.player], "the player whose turn it is must be in the game")
     if s.phase in (BATTLE, MOVE_IN, WINDOW):
-        _need(len(s.attack) == 7 and 0 <= s.attack[3] < A.NATIONS + A.SEAS, "an attack needs its target")
+        _need(len(s.attack) == 5 and 0 <= s.attack[3] < A.PLACES, "an attack needs its target")
         _need(0 <= s.attack[2] < n and s.attack[1] == s.player, "an attack names its attacker and defender")
-    if s.phase in (BATTLE, MOVE_IN):
+        _need(0 <= s.attack[0] < 4, "an attack is a troop attack, jet bomber, laser or naval attack")
+    troop_battle = s.phase in (BATTLE, MOVE_IN, WINDOW) and s.attack[0] == 0
+    if troop_battle:
         _need(
             0 <= s.attack[4] < A.NATIONS and s.owner[s.attack[4]] == s.player,
             "a troop battle starts from a held nation",
         )
         _need(s.attack[3] < A.NATIONS, "a troop battle is fought over a nation")
+    naval = s.phase in (BATTLE, WINDOW) and s.attack[0] == 3
+    _need(len(s.force) == 2 and min(s.force) >= 0, "the attacking force is two counts, never negative")
+    if naval:
+        t = s.attack[3] - A.NATIONS
+        _need(t >= 0 and s.sea_owner[t] == s.attack[2] and any(s.force), "a naval battle has both sides' vessels")
+    _need(-1 <= s.aim < 4 and (s.aim < 0 or naval), "a naval pair is announced only in a naval battle")
+    _need(s.phase != WINDOW or s.attack[0] != 3 or s.aim >= 0, "a window in a naval battle follows an announcement")
+    _need(
+        len(s.placing) == 3 and min(s.placing) >= 0 and (s.placing == [0, 0, 0] or s.phase in (BUY, ACT)),
+        "reinforcements are placed during the player's own turn",
+    )
+    _need(s.place_at < 0 or s.placing != [0, 0, 0], "a place is chosen only for reinforcements")
+    _need(all(0 <= t < 14 and s.sea_owner[t] < 0 for t in s.emptied), "emptied blockades are vacant")
     _need(s.rolls >= 0, "a battle's roll count is never negative")
     if s.phase == MOVE_IN:
         _need(s.troops[s.attack[3]] == 0 and s.troops[s.attack[4]] >= 2, "moving in needs a conquered nation")

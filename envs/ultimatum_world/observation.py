@@ -2,18 +2,21 @@
 Everything on the table is public; a seat sees its own hand and what its Intelligence cards showed it,
 never another hand or the deck order.
 
-Layout (957 floats):
+Layout (1,028 floats):
   nations   37 x 7: holder (relative seat one-hot, 6), troops / 20
-  seas      23 x 10: holder (6), battleships / 10, submarines / 10, ready to move this turn (2, / 10)
+  seas      23 x 11: holder (6), battleships / 10, submarines / 10, ready to move this turn (2, / 10),
+            a blockade emptied this turn by the player on turn (moving in conquers it)
   players    6 x 12: present, out, bank / 50, lasers / 5, cards held / 10, whole alliances held (4),
             embargo debt owed / 10, whose turn it is, nations held / 37
   hand      13: my cards per kind / 4
   intel      5 x 16: per opponent, which branches I have seen (army, navy, air) and the counts I saw / 4
   phase      9 one-hot
-  pending   30 + 60 + 60: the verb being built and the places chosen so far
-  attack     4 + 6 + 6 + 60 + 60 + 2: kind, attacker, defender, target, source, vessels / 10, laser answered
-  scalars    6: money to spend now / 50, conquest money / 50, round / cap, nations and blockades
-            conquered this turn / 3, the two-player winning rule
+  pending   34 + 60 + 60: the verb being built and the places chosen so far
+  placing   3 + 60: troops, battleships, submarines still to place / 10, the place chosen for them
+  attack     4 + 6 + 6 + 60 + 60 + 2 + 4 + 2: kind, attacker, defender, target, source, attacking
+            battleships and submarines / 10, the announced naval pair, blitzing, laser answered
+  scalars    8: on turn: money for troops and vessels now / 50, for a laser now / 50, conquest money / 50,
+            embargo money / 50; round / cap, nations and blockades conquered this turn / 3, the two-player rule
 """
 
 from __future__ import annotations
@@ -30,19 +33,21 @@ if TYPE_CHECKING:
     from ultimata.envs.ultimatum_world.state import WorldState
 
 W = world()
-PLACES = A.NATIONS + A.SEAS
+PLACES = A.PLACES
 VERBS = A.NUM_ACTIONS - A.BUY_TROOPS_1
 KINDS = len(CARD_KINDS)
+SEA_WIDTH = 11
 SIZES = {
     "nations": A.NATIONS * 7,
-    "seas": A.SEAS * 10,
+    "seas": A.SEAS * SEA_WIDTH,
     "players": MAX_PLAYERS * 12,
     "hand": KINDS,
     "intel": (MAX_PLAYERS - 1) * (3 + KINDS),
     "phase": 9,
     "pending": VERBS + 2 * PLACES,
-    "attack": 4 + 2 * MAX_PLAYERS + 2 * PLACES + 2,
-    "scalars": 6,
+    "placing": 3 + PLACES,
+    "attack": 4 + 2 * MAX_PLAYERS + 2 * PLACES + 2 + 4 + 2,
+    "scalars": 8,
 }
 AT: dict[str, int] = {}
 _start = 0
@@ -64,14 +69,16 @@ def _board(s: WorldState, rel: list[int], mine: bool) -> np.ndarray:
     board[at + 6 : at + 7 * A.NATIONS : 7] = np.divide(s.troops, 20)
     at = AT["seas"]
     held = [t for t in range(A.SEAS) if s.sea_owner[t] >= 0]
+    w, end = SEA_WIDTH, at + SEA_WIDTH * A.SEAS
     if held:
-        board[[at + 10 * t + rel[s.sea_owner[t]] for t in held]] = 1.0
-        end = at + 10 * A.SEAS
-        board[at + 6 : end : 10] = np.divide(s.bs, 10)
-        board[at + 7 : end : 10] = np.divide(s.subs, 10)
+        board[[at + w * t + rel[s.sea_owner[t]] for t in held]] = 1.0
+        board[at + 6 : end : w] = np.divide(s.bs, 10)
+        board[at + 7 : end : w] = np.divide(s.subs, 10)
         if mine:
-            board[at + 8 : end : 10] = np.divide(s.ready_bs, 10)
-            board[at + 9 : end : 10] = np.divide(s.ready_subs, 10)
+            board[at + 8 : end : w] = np.divide(s.ready_bs, 10)
+            board[at + 9 : end : w] = np.divide(s.ready_subs, 10)
+    for t in s.emptied:
+        board[at + w * t + 10] = 1.0
     return board
 
 
@@ -90,6 +97,8 @@ def observe(s: WorldState, viewer: int) -> np.ndarray:
         *s.bs,
         *s.subs,
         *(s.ready_bs + s.ready_subs if mine else ()),
+        -1,
+        *s.emptied,
     )
     board = _BOARD_CACHE.get(key)
     if board is None:
@@ -135,8 +144,13 @@ def observe(s: WorldState, viewer: int) -> np.ndarray:
         for i, arg in enumerate(s.pending[1:3]):
             if arg < PLACES:
                 obs[AT["pending"] + VERBS + i * PLACES + arg] = 1.0
+    if s.placing != [0, 0, 0]:
+        b = AT["placing"]
+        obs[b : b + 3] = np.divide(s.placing, 10)
+        if s.place_at >= 0:
+            obs[b + 3 + s.place_at] = 1.0
     if s.attack and s.phase in (BATTLE, MOVE_IN, WINDOW):
-        kind, attacker, defender, target, source, _, count = s.attack
+        kind, attacker, defender, target, source = s.attack
         b = AT["attack"]
         obs[b + kind] = 1.0
         obs[b + 4 + rel[attacker]] = 1.0
@@ -144,13 +158,19 @@ def observe(s: WorldState, viewer: int) -> np.ndarray:
         obs[b + 16 + target] = 1.0
         if source >= 0:
             obs[b + 16 + PLACES + source] = 1.0
-        obs[b + 16 + 2 * PLACES] = count / 10
-        obs[b + 17 + 2 * PLACES] = float(s.laser_answered)
+        b += 16 + 2 * PLACES
+        obs[b : b + 2] = np.divide(s.force, 10)
+        if s.aim >= 0:
+            obs[b + 2 + s.aim] = 1.0
+        obs[b + 6] = float(s.blitz)
+        obs[b + 7] = float(s.laser_answered)
     b = AT["scalars"]
-    spend = s.spendable() if s.player == viewer and s.phase in (BUY, ACT) else 0
-    obs[b : b + 6] = (
-        spend / 50,
-        (s.turn_money if s.player == viewer else 0) / 50,
+    turn = s.phase in (BUY, ACT, BATTLE, MOVE_IN, WINDOW)
+    obs[b : b + 8] = (
+        (s.troop_money() if turn else 0) / 50,
+        (s.laser_money() if turn else 0) / 50,
+        s.turn_money / 50,
+        s.embargo_money / 50,
         s.round / s.cfg.max_rounds,
         s.conquered_nations / 3,
         s.conquered_blockades / 3,

@@ -23,8 +23,12 @@ VERBS = {
     A.MOVE_BATTLESHIPS: "move battleships",
     A.MOVE_SUBMARINES: "move submarines",
     A.ROLL: "roll the dice once",
-    A.BLITZ: "roll until the nation falls or the attack must stop",
+    A.BLITZ: "roll until the battle is decided",
     A.STOP: "stop the attack",
+    A.AIM: "a battleship attacks a battleship",
+    A.AIM + 1: "a battleship attacks a submarine",
+    A.AIM + 2: "a submarine attacks a battleship",
+    A.AIM + 3: "a submarine attacks a submarine",
     A.AMOUNT_ONE: "one",
     A.AMOUNT_HALF: "half",
     A.AMOUNT_ALL: "all (troops: all but one)",
@@ -39,6 +43,8 @@ def place_text(i: int) -> str:
 
 def action_text(s: WorldState, action: int) -> str:
     if action < A.BUY_TROOPS_1:
+        if s.placing != [0, 0, 0] and not s.pending:
+            return f"place on {place_text(action)}"
         if s.pending:
             roles = PLACE_ROLE.get(s.pending[0])
             step = len(s.pending) - 1
@@ -52,7 +58,9 @@ def action_text(s: WorldState, action: int) -> str:
     if action == A.DONE:
         from ultimata.envs.ultimatum_world.state import ACT, BUY, WINDOW
 
-        return {BUY: "done buying", ACT: "end the turn", WINDOW: "no (more) defence"}.get(s.phase, "done")
+        return {BUY: "done buying", ACT: "end the turn", WINDOW: "no (more) defence now"}.get(s.phase, "done")
+    if action in A.AMOUNTS and s.placing != [0, 0, 0]:
+        return {A.AMOUNT_ONE: "one", A.AMOUNT_HALF: "half", A.AMOUNT_ALL: "all"}[action]
     return VERBS.get(action, f"action {action}")
 
 
@@ -83,7 +91,9 @@ def render(s: WorldState, viewer: int | None = None) -> str:
         if s.sea_owner[t] >= 0
     ]
     lines.append("Seas: " + "; ".join(seas))
-    if s.turn_money:
-        lines.append(f"money to spend this turn: ${s.turn_money}bn")
+    if s.turn_money or s.embargo_money:
+        lines.append(f"money to spend this turn: ${s.turn_money}bn conquest, ${s.embargo_money}bn embargo")
+    if s.placing != [0, 0, 0]:
+        lines.append(f"to place: {s.placing[0]} troop(s), {s.placing[1]} battleship(s), {s.placing[2]} submarine(s)")
     lines += s.events[-4:]
     return "\n".join(lines)

@@ -21,14 +21,15 @@ def view(state: WorldState, seat: int | None) -> dict[str, Any]:
     over = state.phase == OVER
     attack = None
     if state.phase in (BATTLE, MOVE_IN, WINDOW):
-        kind, attacker, defender, target, source, _, count = state.attack
+        kind, attacker, defender, target, source = state.attack
         attack = {
             "kind": ATTACK_KINDS[kind],
             "attacker": attacker,
             "defender": defender,
             "target": target,
             "source": source,
-            "vessels": count,
+            "battleships": state.force[0] if kind != 1 else 0,
+            "submarines": state.force[1],
         }
     return {
         "kind": "ultimatum_world",
@@ -84,7 +85,8 @@ def view(state: WorldState, seat: int | None) -> dict[str, Any]:
         "round": state.round,
         "max_rounds": state.cfg.max_rounds,
         "phase": PHASES[state.phase],
-        "money_now": state.spendable() if not over and state.player >= 0 else 0,
+        "money_now": state.troop_money() if not over and state.player >= 0 else 0,
+        "placing": list(state.placing),
         "attack": attack,
         "events": list(state.events[-8:]),
         "to_move": None if over else state.current_player,

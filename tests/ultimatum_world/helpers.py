@@ -66,6 +66,12 @@ def position(n: int = 3, to_move: int = 0, nations: dict[str, tuple[int, int]] |
     return s
 
 
+def aim(mine: str, theirs: str) -> int:
+    """The naval announcement 'my battleship/submarine attacks their battleship/submarine'."""
+    kinds = ("battleship", "submarine")
+    return A.AIM + 2 * kinds.index(mine) + kinds.index(theirs)
+
+
 def play(s: S.WorldState, *actions: int) -> S.WorldState:
     for a in actions:
         s.apply(a)
