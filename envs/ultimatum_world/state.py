@@ -257,6 +257,7 @@ class WorldState(AttackRules, State):
         if t in self.emptied:
             self.emptied.remove(t)
             self.conquered_blockades += 1
+            self._log(f"player_{p} occupies {W.sea_names[t]}, emptied this turn: a blockade conquered")
         self.sea_owner[t] = p
         if battleship:
             self.bs[t] += count
