@@ -115,6 +115,8 @@ def choose_action(state: WorldState, rng: Rng) -> int:
     legal = s.legal_actions()
     if s.phase in (S.SETUP_START, S.SETUP_FILL, S.SETUP_FLEET):
         return _setup_pick(s, p, legal)
+    if s.transferring() and not s.pending:
+        return A.DONE
     if s.placing_now() and not s.pending:
         if s.place_at >= 0:
             return A.AMOUNT_ALL

@@ -166,11 +166,10 @@ class AttackRules:
 
     # -- troop battles -----------------------------------------------------------------------
     def _move_in(self: Any, action: int) -> None:
+        """Book: 'at least one troop' moves in and one stays behind; more may follow (`transfer`)."""
         _, p, q, target, source = self.attack
-        moved = self._amount(action, self.troops[source] - 1)
-        self.troops[source] -= moved
-        self.troops[target] = moved
         self._end_attack()
+        moved = self._move_troops(source, target, action)
         self._log(f"player_{p} conquers {W.names[target]} from player_{q} and moves in {moved}")
         self._take_nation(p, target)
 
@@ -324,9 +323,7 @@ class AttackRules:
             self._declare(JET, args[0])
         elif kind == K["airlift"]:
             source, into = (args[0], self.attack[3]) if self.phase == WINDOW else (args[0], args[1])
-            moved = self._amount(args[-1], self.troops[source] - 1)
-            self.troops[source] -= moved
-            self.troops[into] += moved
+            moved = self._move_troops(source, into, args[-1])
             self._log(f"player_{p} airlifts {moved} troops from {W.names[source]} to {W.names[into]}")
         elif kind == K["minefield"]:
             src = self.attack[4]

@@ -94,6 +94,16 @@ def check(s: WorldState) -> None:
         "reinforcements are placed during the player's own turn",
     )
     _need(s.place_at < 0 or s.placing != [0, 0, 0], "a place is chosen only for reinforcements")
+    if s.transfer != [-1, -1]:
+        source, into = s.transfer
+        _need(
+            0 <= source < A.NATIONS and 0 <= into < A.NATIONS and source != into and s.phase in (BUY, ACT, WINDOW),
+            "troops move on between two nations during a turn",
+        )
+        _need(
+            s.owner[source] == s.owner[into] == s.current_player and s.troops[source] >= 2,
+            "more troops move only between two nations of the deciding player with a troop to spare",
+        )
     _need(all(0 <= t < 14 and s.sea_owner[t] < 0 for t in s.emptied), "emptied blockades are vacant")
     _need(s.rolls >= 0, "a battle's roll count is never negative")
     if s.phase == MOVE_IN:
@@ -103,3 +113,38 @@ def check(s: WorldState) -> None:
     if s.phase <= SETUP_FLEET:
         _need(s.player == -1 and not s.pending, "no turns are played during the set-up")
     _need(s.round >= 1 and s.turn >= 0, "round and turn count from 1 and 0")
+    _check_decision(s)
+
+
+def _check_decision(s: WorldState) -> None:
+    """The decision under way was reachable: at most one of a verb chain, reinforcements to place or
+    troops moving on; the chain's verb and each choice were offered; an attack names its parties."""
+    from ultimata.envs.ultimatum_world import legal as L
+    from ultimata.envs.ultimatum_world.state import BATTLE, MOVE_IN, WINDOW
+
+    busy = [bool(s.pending), s.placing != [0, 0, 0], s.transfer != [-1, -1]]
+    _need(sum(busy) <= 1, "one decision at a time: a verb's choices, reinforcements or troops moving on")
+    if s.phase in (BATTLE, MOVE_IN, WINDOW):
+        kind, attacker, defender, target, source = s.attack
+        _need(s.owner_of(target) == defender != attacker, "the attack's target is the defender's")
+        _need(kind != 3 or target >= A.NATIONS, "a naval attack is fought at sea")
+        _need(kind == 3 or s.force[1] == 0, "only a naval attack has submarines in it")
+    if s.pending:
+        verb, args = s.pending[0], s.pending[1:]
+        _need(A.BUY_TROOPS_1 <= verb < A.NUM_ACTIONS, f"pending verb {verb} is not a verb")
+        chain = list(s.pending)
+        s.pending = []
+        try:
+            _need(verb in L.legal_actions(s), f"pending verb {verb} is not legal here")
+            for step, arg in enumerate(args):
+                options = L.verb_options(s, verb, args[:step])
+                _need(options is not None and arg in options, f"pending choice {arg} was not offered")
+        finally:
+            s.pending = chain
+    if s.place_at >= 0:
+        place_at, s.place_at = s.place_at, -1
+        try:
+            _need(A.PLACE + place_at in L.legal_actions(s), f"reinforcements cannot go on place {place_at}")
+        finally:
+            s.place_at = place_at
+    L.legal_actions(s)  # a position whose legal set cannot be computed is refused

@@ -263,6 +263,8 @@ def legal_actions(s: WorldState) -> list[int]:
     phase = s.phase
     if s.placing_now():
         return placing_options(s)
+    if s.transferring():
+        return AMOUNTS + [A.DONE]
     if phase == SETUP_START:
         return [A.PLACE + x for x in start_picks(s, s.current_player)]
     if phase == SETUP_FILL:

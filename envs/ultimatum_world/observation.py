@@ -2,7 +2,7 @@
 Everything on the table is public; a seat sees its own hand and what its Intelligence cards showed it,
 never another hand or the deck order.
 
-Layout (1,028 floats):
+Layout (1,102 floats):
   nations   37 x 7: holder (relative seat one-hot, 6), troops / 20
   seas      23 x 11: holder (6), battleships / 10, submarines / 10, ready to move this turn (2, / 10),
             a blockade emptied this turn by the player on turn (moving in conquers it)
@@ -13,6 +13,7 @@ Layout (1,028 floats):
   phase      9 one-hot
   pending   34 + 60 + 60: the verb being built and the places chosen so far
   placing   3 + 60: troops, battleships, submarines still to place / 10, the place chosen for them
+  transfer  37 + 37: troops moving on (after moving in or an airlift): from, to
   attack     4 + 6 + 6 + 60 + 60 + 2 + 4 + 2: kind, attacker, defender, target, source, attacking
             battleships and submarines / 10, the announced naval pair, blitzing, laser answered
   scalars    8: on turn: money for troops and vessels now / 50, for a laser now / 50, conquest money / 50,
@@ -46,6 +47,7 @@ SIZES = {
     "phase": 9,
     "pending": VERBS + 2 * PLACES,
     "placing": 3 + PLACES,
+    "transfer": 2 * A.NATIONS,
     "attack": 4 + 2 * MAX_PLAYERS + 2 * PLACES + 2 + 4 + 2,
     "scalars": 8,
 }
@@ -149,6 +151,9 @@ def observe(s: WorldState, viewer: int) -> np.ndarray:
         obs[b : b + 3] = np.divide(s.placing, 10)
         if s.place_at >= 0:
             obs[b + 3 + s.place_at] = 1.0
+    if s.transfer[0] >= 0:
+        obs[AT["transfer"] + s.transfer[0]] = 1.0
+        obs[AT["transfer"] + A.NATIONS + s.transfer[1]] = 1.0
     if s.attack and s.phase in (BATTLE, MOVE_IN, WINDOW):
         kind, attacker, defender, target, source = s.attack
         b = AT["attack"]

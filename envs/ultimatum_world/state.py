@@ -97,6 +97,8 @@ class WorldState(AttackRules, State):
         """Troops, battleships, submarines bought or given by a card and still to be placed."""
         self.place_at = -1
         """The place chosen for the reinforcements, waiting for how many go there."""
+        self.transfer = [-1, -1]
+        """[from, to] while troops moving in or airlifted may be followed by more (book: 'any number')."""
         self.attack: list[int] = []
         """[kind, attacker, defender, target place, source place] of the attack under way."""
         self.force = [0, 0]
@@ -159,6 +161,9 @@ class WorldState(AttackRules, State):
     def placing_now(self) -> bool:
         return self.placing != [0, 0, 0]
 
+    def transferring(self) -> bool:
+        return self.transfer[0] >= 0
+
     def troop_money(self) -> int:
         """Money for troops and vessels now: embargo and conquest money, and the bank before any attack."""
         return self.embargo_money + self.turn_money + (self.bank[self.player] if self.phase == BUY else 0)
@@ -180,6 +185,8 @@ class WorldState(AttackRules, State):
                 self._do(verb, args)
         elif self.placing_now():
             self._place(action)
+        elif self.transferring():
+            self._top_up(action)
         elif self.phase in (SETUP_START, SETUP_FILL, SETUP_FLEET):
             self._setup(action - A.PLACE)
         elif self.phase == BATTLE:
@@ -192,9 +199,10 @@ class WorldState(AttackRules, State):
             self._do(action, [])
         else:
             self.pending = [action]
-        if self.phase == WINDOW and not self.pending and not L.window_verbs(self):
+        if self.phase == WINDOW and not self.pending and not self.transferring() and not L.window_verbs(self):
             self._close_window()
-        if self.phase == BUY and not self.pending and not self.placing_now() and not L.purchases(self):
+        busy = self.pending or self.placing_now() or self.transferring()
+        if self.phase == BUY and not busy and not L.purchases(self):
             self.phase = ACT  # nothing more to buy with the bank's money: the purchases are over
 
     def _log(self, text: str) -> None:
@@ -263,6 +271,22 @@ class WorldState(AttackRules, State):
             self.bs[t] += count
         else:
             self.subs[t] += count
+
+    def _move_troops(self, source: int, into: int, action: int) -> int:
+        """Troops move between two of a player's nations, one always staying behind; more may follow."""
+        moved = self._amount(action, self.troops[source] - 1)
+        self.troops[source] -= moved
+        self.troops[into] += moved
+        self.transfer = [source, into] if self.troops[source] >= 2 else [-1, -1]
+        return moved
+
+    def _top_up(self, action: int) -> None:
+        source, into = self.transfer
+        if action == A.DONE:
+            self.transfer = [-1, -1]
+            return
+        moved = self._move_troops(source, into, action)
+        self._log(f"player_{self.owner[into]} moves {moved} more troops from {W.names[source]} to {W.names[into]}")
 
     @staticmethod
     def _amount(action: int, available: int) -> int:
@@ -388,7 +412,7 @@ class WorldState(AttackRules, State):
 
     def _finish(self, winners: list[int], why: str) -> None:
         self.winners, self.phase, self.pending = winners, OVER, []
-        self.placing, self.place_at = [0, 0, 0], -1
+        self.placing, self.place_at, self.transfer = [0, 0, 0], -1, [-1, -1]
         self._log(f"{' and '.join(f'player_{q}' for q in winners)} {why}")
 
     def returns(self) -> list[float]:
@@ -534,6 +558,7 @@ class WorldState(AttackRules, State):
         "pending",
         "placing",
         "place_at",
+        "transfer",
         "attack",
         "force",
         "aim",

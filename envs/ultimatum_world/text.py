@@ -55,12 +55,21 @@ def action_text(s: WorldState, action: int) -> str:
         return place_text(action)
     if A.CARD <= action < A.ATTACK:
         return "play " + CARD_KINDS[action - A.CARD].replace("_", " ")
+    if action == A.DONE and s.transfer[0] >= 0 and not s.pending:
+        return "no more troops"
     if action == A.DONE:
         from ultimata.envs.ultimatum_world.state import ACT, BUY, WINDOW
 
         return {BUY: "done buying", ACT: "end the turn", WINDOW: "no (more) defence now"}.get(s.phase, "done")
     if action in A.AMOUNTS and s.placing != [0, 0, 0]:
         return {A.AMOUNT_ONE: "one", A.AMOUNT_HALF: "half", A.AMOUNT_ALL: "all"}[action]
+    if s.transfer[0] >= 0 and not s.pending and action in A.AMOUNTS:
+        spare = s.troops[s.transfer[0]] - 1
+        return {
+            A.AMOUNT_ONE: "one more troop",
+            A.AMOUNT_HALF: f"{max(1, spare // 2)} more troops",
+            A.AMOUNT_ALL: f"all {spare} spare troops",
+        }[action]
     return VERBS.get(action, f"action {action}")
 
 

@@ -87,6 +87,7 @@ def view(state: WorldState, seat: int | None) -> dict[str, Any]:
         "phase": PHASES[state.phase],
         "money_now": state.troop_money() if not over and state.player >= 0 else 0,
         "placing": list(state.placing),
+        "transfer": list(state.transfer),
         "attack": attack,
         "events": list(state.events[-8:]),
         "to_move": None if over else state.current_player,

@@ -120,6 +120,7 @@ class Reference:
             "alliance_flag": [[False] * 4 for _ in range(n)], "out": [False] * n, "phase": SETUP4,
             "setup_first": -1, "setup_count": 0, "start_picks": [], "fleet_first": -1, "order_first": -1,
             "player": -1, "turn": 0, "round": 1, "pending": [], "placing": [0, 0, 0], "place_at": -1,
+            "transfer": [-1, -1],
             "attack": [], "force": [0, 0], "aim": -1, "blitz": False, "laser_answered": False, "rolls": 0,
             "conquered_nations": 0, "conquered_blockades": 0, "emptied": [], "winners": [],
         }  # fmt: skip
@@ -384,6 +385,8 @@ class Reference:
             if g["placing"][0]:
                 return set(self.my_nations(g["player"]))
             return {SEA0 + t for t in self.new_vessel_blockades(g["player"])}
+        if g["transfer"][0] != -1:
+            return set(AMOUNTS) | {DONE}
         if phase == SETUP4:
             return set(self.start_options(self.who()))
         if phase == SETUP1:
@@ -413,6 +416,11 @@ class Reference:
                 self.do(verb, args)
         elif g["placing"] != [0, 0, 0]:
             self.place(action)
+        elif g["transfer"][0] != -1:
+            if action == DONE:
+                g["transfer"] = [-1, -1]
+            else:
+                self.shift(g["transfer"][0], g["transfer"][1], action)
         elif g["phase"] in (SETUP4, SETUP1, SETUPSEA):
             self.setup(action)
         elif g["phase"] == BATTLE:
@@ -430,9 +438,11 @@ class Reference:
             g["pending"] = [action]
         else:
             self.do(action, [])
-        if g["phase"] == DEFENCE and not g["pending"] and not self.defence_options():
+        moving_on = g["transfer"][0] != -1
+        if g["phase"] == DEFENCE and not g["pending"] and not moving_on and not self.defence_options():
             self.close_window()
-        if g["phase"] == PURCHASES and not g["pending"] and g["placing"] == [0, 0, 0] and not self.can_buy():
+        idle = not g["pending"] and g["placing"] == [0, 0, 0] and not moving_on
+        if g["phase"] == PURCHASES and idle and not self.can_buy():
             g["phase"] = ATTACKS
         if log is not None and self.dice.log:
             raise Mismatch(f"the engine made draws the reference did not: {self.dice.log}")
@@ -440,6 +450,15 @@ class Reference:
     @staticmethod
     def amount(action: int, available: int) -> int:
         return {ONE: 1, HALF: max(1, available // 2), ALL: available}[action]
+
+    def shift(self, source: int, into: int, action: int) -> None:
+        """Troops move between two nations of one player, one staying behind; any number in all, as
+        long as the player asks for more."""
+        g = self.g
+        moved = self.amount(action, g["troops"][source] - 1)
+        g["troops"][source] -= moved
+        g["troops"][into] += moved
+        g["transfer"] = [source, into] if g["troops"][source] > 1 else [-1, -1]
 
     def do(self, verb: int, args: list[int]) -> None:
         g = self.g
@@ -605,6 +624,7 @@ class Reference:
     def finish(self, winners: list[int]) -> None:
         g = self.g
         g["winners"], g["phase"], g["pending"], g["placing"], g["place_at"] = winners, OVER, [], [0, 0, 0], -1
+        g["transfer"] = [-1, -1]
 
     def conquer(self, p: int, x: int) -> None:
         g = self.g
@@ -792,10 +812,8 @@ class Reference:
     def move_in(self, action: int) -> None:
         g = self.g
         _, p, _, target, source = g["attack"]
-        moved = self.amount(action, g["troops"][source] - 1)
-        g["troops"][source] -= moved
-        g["troops"][target] = moved
         self.over()
+        self.shift(source, target, action)
         self.conquer(p, target)
 
     def sail_away(self, kind: int, s: int, amount: int) -> int:
@@ -852,10 +870,8 @@ class Reference:
             g["force"] = [1, 0]
             self.declare(JET, args[0], -1)
         elif name == "airlift":
-            source, into = (args[0], g["attack"][3]) if g["phase"] == DEFENCE else (args[0], args[1])
-            moved = self.amount(args[-1], g["troops"][source] - 1)
-            g["troops"][source] -= moved
-            g["troops"][into] += moved
+            into = g["attack"][3] if g["phase"] == DEFENCE else args[1]
+            self.shift(args[0], into, args[-1])
         elif name == "minefield":
             source = g["attack"][4]
             g["troops"][source] -= min(5, g["troops"][source] - 1)

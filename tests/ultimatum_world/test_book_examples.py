@@ -43,7 +43,7 @@ def test_book_britain_2_blockade_2_france_2():
                  rolls=[BLACK[28], BLACK[2]])
     play(s, A.ATTACK, place(GB))
     assert place(FR) in s.legal_actions() and place(SPAIN) not in s.legal_actions(), "Spain carries no #2"
-    play(s, place(FR), A.ROLL, A.AMOUNT_ONE)
+    play(s, place(FR), A.ROLL, A.AMOUNT_ONE, A.DONE)
     assert s.owner[FR] == 0
     s = position(nations={"Great Britain": (0, 5), "France": (1, 1)}, seas={2: (1, 2, 0)})
     play(s, A.ATTACK, place(GB))
@@ -126,7 +126,7 @@ def test_book_two_players_win_with_oil_and_two_more_alliances():
     holdings = {W.names[x]: (0, 3) for a in (1, 3) for x in W.members[a]}
     holdings["Iraq"], holdings["Iran"] = (1, 1), (0, 10)
     s = position(n=2, nations=holdings, rolls=[BLACK[28], BLACK[2]])
-    play(s, A.ATTACK, place(nation("Iran")), place(nation("Iraq")), A.ROLL, A.AMOUNT_ONE)
+    play(s, A.ATTACK, place(nation("Iran")), place(nation("Iraq")), A.ROLL, A.AMOUNT_ONE, A.DONE)
     assert not s.is_terminal(), "Oil and Communist are not enough for two players"
     holdings.update({W.names[x]: (0, 1) for x in W.members[2]})
     holdings["Iraq"], holdings["India"], holdings["China"] = (0, 3), (1, 1), (0, 10)

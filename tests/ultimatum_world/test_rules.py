@@ -118,13 +118,13 @@ def test_a_laser_costs_10_and_needs_the_whole_western_or_communist_alliance():
 
 def test_conquest_money_oil_2_worldpower_5_spent_that_turn_and_lost_at_its_end():
     s = position(nations={"Iran": (0, 10), "Iraq": (1, 1)}, rolls=[BLACK[28], BLACK[2]])
-    play(s, A.ATTACK, place(nation("Iran")), place(nation("Iraq")), A.ROLL, A.AMOUNT_ONE)
+    play(s, A.ATTACK, place(nation("Iran")), place(nation("Iraq")), A.ROLL, A.AMOUNT_ONE, A.DONE)
     assert s.owner[nation("Iraq")] == 0 and s.turn_money == 2
     assert A.BUY_TROOPS_1 in s.legal_actions(), "conquest money is spent during the turn"
     play(s, A.DONE)
     assert s.bank[0] == 2, "only the income: 2 nations (the conquest money was not spent and is lost)"
     s = position(nations={"U.S.A.": (1, 1), "Canada": (0, 10)}, rolls=[BLACK[28], BLACK[2]], turn_money_kept=True)
-    play(s, A.ATTACK, place(nation("Canada")), place(US), A.ROLL, A.AMOUNT_ONE)
+    play(s, A.ATTACK, place(nation("Canada")), place(US), A.ROLL, A.AMOUNT_ONE, A.DONE)
     assert s.turn_money == 5, "a Worldpower pays $5 billion"
     play(s, A.DONE)
     assert s.bank[0] == 2 + 5, "turn_money_kept: what was not spent is saved"
@@ -139,7 +139,7 @@ def test_whole_alliance_money_western_20_communist_15_peace_25(alliance, money):
     holdings[W.names[last]] = (1, 1)
     holdings[W.names[source]] = (0, 10)
     s = position(nations=holdings, rolls=[BLACK[28], BLACK[2]])
-    play(s, A.ATTACK, place(source), place(last), A.ROLL, A.AMOUNT_ONE)
+    play(s, A.ATTACK, place(source), place(last), A.ROLL, A.AMOUNT_ONE, A.DONE)
     assert s.turn_money == money, "a non-Worldpower completes the alliance: only the alliance's money"
 
 
@@ -149,7 +149,7 @@ def test_alliance_money_is_paid_each_time_the_alliance_is_regained():
     communist["Mongolia"] = (0, 10)
     communist["India"] = (1, 6)
     s = position(nations=communist, rolls=[BLACK[28], BLACK[2]])
-    play(s, A.ATTACK, place(nation("Mongolia")), place(nation("China")), A.ROLL, A.AMOUNT_ONE)
+    play(s, A.ATTACK, place(nation("Mongolia")), place(nation("China")), A.ROLL, A.AMOUNT_ONE, A.DONE)
     assert s.turn_money == 5 + 15
     play(s, A.DONE)
     s._start_turn(1)
@@ -160,7 +160,7 @@ def test_alliance_money_is_paid_each_time_the_alliance_is_regained():
     s._start_turn(0)
     s.phase, s._mask = S.ACT, None
     s.rng.rolls = [BLACK[28], BLACK[2]]
-    play(s, A.ATTACK, place(nation("Mongolia")), place(nation("China")), A.ROLL, A.AMOUNT_ONE)
+    play(s, A.ATTACK, place(nation("Mongolia")), place(nation("China")), A.ROLL, A.AMOUNT_ONE, A.DONE)
     assert s.turn_money == 5 + 15, "... lost and regained: the Communist money is paid again"
 
 
@@ -169,7 +169,7 @@ def test_oil_embargo_6_from_each_opponent_and_a_debt_when_short():
     oil["Iraq"], oil["Iran"] = (1, 1), (0, 10)
     s = position(n=3, nations=oil, rolls=[BLACK[28], BLACK[2]])
     s.bank = [0, 10, 4]
-    play(s, A.ATTACK, place(nation("Iran")), place(nation("Iraq")), A.ROLL, A.AMOUNT_ONE)
+    play(s, A.ATTACK, place(nation("Iran")), place(nation("Iraq")), A.ROLL, A.AMOUNT_ONE, A.DONE)
     assert s.bank == [0, 4, 0] and s.turn_money == 2 and s.embargo_money == 6 + 4 and s.debts == [[2, 0, 2]]
     play(s, A.DONE)
     s._earn(2, 5, "bank")
@@ -181,7 +181,7 @@ def test_embargo_money_buys_troops_and_vessels_but_not_lasers():
     holdings["Iraq"], holdings["Iran"] = (1, 1), (0, 10)
     s = position(n=2, nations=holdings, seas={10: (0, 1, 0)}, rolls=[BLACK[28], BLACK[2]] * 2)
     s.bank = [0, 20]
-    play(s, A.ATTACK, place(nation("Iran")), place(nation("Iraq")), A.ROLL, A.AMOUNT_ONE)
+    play(s, A.ATTACK, place(nation("Iran")), place(nation("Iraq")), A.ROLL, A.AMOUNT_ONE, A.DONE)
     assert (s.turn_money, s.embargo_money) == (2, 6) and not s.is_terminal()
     assert A.BUY_LASER not in s.legal_actions(), "book: embargo money buys 'troops and/or naval vessels'"
     play(s, A.BUY_SUBMARINE, at_sea(10))
@@ -197,7 +197,7 @@ def test_embargo_money_received_pays_the_receivers_own_debt_first():
     s = position(n=3, nations=oil, rolls=[BLACK[28], BLACK[2]])
     s.bank = [0, 6, 6]
     s.debts = [[0, 2, 4]]
-    play(s, A.ATTACK, place(nation("Iran")), place(nation("Iraq")), A.ROLL, A.AMOUNT_ONE)
+    play(s, A.ATTACK, place(nation("Iran")), place(nation("Iraq")), A.ROLL, A.AMOUNT_ONE, A.DONE)
     assert s.debts == [] and (s.turn_money, s.embargo_money) == (0, 12 - 2) and s.bank[2] == 4, (
         "the Oil nation's $2 and then the embargo money pay the debt of 4 first")
 
@@ -238,6 +238,15 @@ def test_conquest_moves_in_at_least_one_and_leaves_one_behind():
     assert s.phase == S.MOVE_IN and s.legal_actions() == list(A.AMOUNTS)
     play(s, A.AMOUNT_ALL)
     assert (s.troops[FR], s.troops[SPAIN], s.owner[SPAIN]) == (1, 8, 0)
+    assert s.phase == S.ACT and not s.transferring(), "nothing more can move in: the turn goes on"
+
+
+def test_any_number_of_troops_moves_in_one_at_a_time_if_wished():
+    s = position(nations={"France": (0, 10), "Spain": (1, 1)}, rolls=[BLACK[28], BLACK[2]])
+    play(s, A.ATTACK, place(FR), place(SPAIN), A.ROLL, A.AMOUNT_ONE)
+    assert s.owner[SPAIN] == 0 and s.legal_actions() == [*A.AMOUNTS, A.DONE]
+    play(s, A.AMOUNT_ONE, A.AMOUNT_ONE, A.DONE)
+    assert (s.troops[FR], s.troops[SPAIN]) == (7, 3), "three moved in: neither one, half nor all but one"
 
 
 def test_card_troops_go_on_one_or_any_number_of_own_nations():
@@ -432,10 +441,12 @@ def test_anti_aircraft_missile_cancels_the_jet_bomber_and_airlift_reinforces_the
     assert s.phase == S.ACT and s.troops[SPAIN] == 11 and s.rng.rolls == [RED[4]], "the bomber is lost unrolled"
 
 
-def test_attacker_airlift_from_one_nation_to_another_anywhere():
+def test_attacker_airlift_any_number_from_one_nation_to_another_anywhere():
     s = position(nations={"Australia": (0, 6), "Canada": (0, 1)}, hands={0: {"airlift": 1}})
     play(s, CARD["airlift"], place(nation("Australia")), place(nation("Canada")), A.AMOUNT_HALF)
     assert (s.troops[nation("Australia")], s.troops[nation("Canada")]) == (4, 3)
+    play(s, A.AMOUNT_ONE, A.DONE)
+    assert (s.troops[nation("Australia")], s.troops[nation("Canada")]) == (3, 4) and s.legal_actions()[-1] == A.DONE
 
 
 def test_a_laser_is_answered_by_one_laser_on_any_of_the_attackers_places():
@@ -471,14 +482,14 @@ def test_cards_one_per_nation_two_per_blockade_at_most_three_at_the_end_of_the_t
     s = position(nations={"France": (0, 20), "Spain": (1, 1), "Italy": (1, 1), "West Germany": (1, 1)},
                  rolls=[BLACK[28], BLACK[2]] * 3)
     for target in ("Spain", "Italy", "West Germany"):
-        play(s, A.ATTACK, place(FR), place(nation(target)), A.ROLL, A.AMOUNT_ONE)
+        play(s, A.ATTACK, place(FR), place(nation(target)), A.ROLL, A.AMOUNT_ONE, A.DONE)
         assert sum(s.hands[0]) == 0, "cards come at the end of the turn"
     top = s.deck[:3]
     play(s, A.DONE)
     assert sum(s.hands[0]) == 3 and sorted(k for k, c in enumerate(s.hands[0]) for _ in range(c)) == sorted(top)
     s = position(nations={"France": (0, 20), "Spain": (1, 1)}, seas={(2, 5, 7): (0, 2, 0), 2: (1, 1, 0)},
                  rolls=[BLACK[28], BLACK[2], GREEN["WIN"]])
-    play(s, A.ATTACK, place(FR), place(SPAIN), A.ROLL, A.AMOUNT_ONE)
+    play(s, A.ATTACK, place(FR), place(SPAIN), A.ROLL, A.AMOUNT_ONE, A.DONE)
     play(s, A.MOVE_BATTLESHIPS, at_sea((2, 5, 7)), at_sea(2), A.AMOUNT_ALL, A.BLITZ, A.DONE)
     assert sum(s.hands[0]) == 3, "1 + 2 = 3"
 
@@ -515,7 +526,7 @@ def test_oil_and_one_more_alliance_wins_with_3_players_two_more_with_2():
     play(s, A.ATTACK, place(nation("Iran")), place(nation("Iraq")), A.ROLL, A.AMOUNT_ONE)
     assert s.is_terminal() and s.winners == [0] and s.returns() == [1.0, -0.5, -0.5]
     s = position(n=2, nations=holdings, rolls=[BLACK[28], BLACK[2]])
-    play(s, A.ATTACK, place(nation("Iran")), place(nation("Iraq")), A.ROLL, A.AMOUNT_ONE)
+    play(s, A.ATTACK, place(nation("Iran")), place(nation("Iraq")), A.ROLL, A.AMOUNT_ONE, A.DONE)
     assert not s.is_terminal(), "two players need Oil and two more alliances"
 
 
@@ -530,7 +541,7 @@ def test_the_round_cap_ends_the_game_and_ranks_by_alliances_then_nations():
 
 def test_a_player_with_nothing_left_is_out_at_the_end_of_a_turn_and_skipped():
     s = position(n=3, nations={"France": (0, 9), "Spain": (1, 1)}, rolls=[BLACK[28], BLACK[2]])
-    play(s, A.ATTACK, place(FR), place(SPAIN), A.ROLL, A.AMOUNT_ONE)
+    play(s, A.ATTACK, place(FR), place(SPAIN), A.ROLL, A.AMOUNT_ONE, A.DONE)
     assert not s.out[1], "out only at the end of a turn"
     play(s, A.DONE)
     assert s.out[1] and s.player == 2
