@@ -303,7 +303,9 @@ class AttackRules:
     def _play_card(self: Any, kind: int, args: list[int]) -> None:
         p = self.current_player
         self.hands[p][kind] -= 1
-        self.deck.append(kind)  # book: a used card goes to the bottom of the deck
+        self.known[p][kind] = max(0, self.known[p][kind] - 1)
+        self.deck.append(kind)  # book: a used card goes to the bottom of the deck, seen by all
+        self.used += 1
         name = CARD_KINDS[kind].replace("_", " ")
         spec = self.rules.cards[kind]
         if kind in L.REINFORCE:

@@ -69,6 +69,12 @@ def check(s: WorldState) -> None:
             held[k] += c
     _need(held == total, "the cards in hands and deck are not the game's deck")
     _need(all(0 <= k < len(CARD_KINDS) for k in s.deck), "unknown card in the deck")
+    _need(0 <= s.used <= len(s.deck), "the used cards are part of the deck")
+    _need(
+        len(s.known) == n
+        and all(0 <= known <= held for q in range(n) for known, held in zip(s.known[q], s.hands[q], strict=True)),
+        "the cards everyone knows a player holds are in its hand",
+    )
     if s.phase in (BUY, ACT, BATTLE, MOVE_IN, WINDOW):
         _need(0 <= s.player < n and not s.out[s.player], "the player whose turn it is must be in the game")
     if s.phase in (BATTLE, MOVE_IN, WINDOW):

@@ -48,15 +48,20 @@ def enemy_nations(s: WorldState, p: int) -> list[int]:
     return [x for x in range(NATIONS) if s.owner[x] not in (-1, p)]
 
 
-def fleet_places(s: WorldState, p: int) -> list[int]:
+def fleet_places(s: WorldState, p: int, mine: list[int] | None = None) -> list[int]:
     """Where new vessels go: blockades p holds; once p's whole navy is gone, a vacant blockade (the
     Q&A's only way back to sea), but only for a player still on the board (with no nation and no
-    vessel the only way back is a Helicopter Commando)."""
-    if s.fleet(p):
+    vessel the only way back is a Helicopter Commando). `mine`: p's nations, when already known."""
+    if s.has_fleet(p):
         return [NATIONS + t for t in range(BLOCKADES) if s.sea_owner[t] == p]
-    if not s.nations_of(p):
+    if not (s.nations_of(p) if mine is None else mine):
         return []
     return [NATIONS + t for t in range(BLOCKADES) if s.sea_owner[t] < 0]
+
+
+def _open_crossing(s: WorldState, p: int, b: int, t: int) -> bool:
+    """An opponent's nation b reached by land (t < 0) or across blockade t held by p or vacant."""
+    return s.owner[b] not in (-1, p) and (t < 0 or s.sea_owner[t] in (-1, p))
 
 
 def attack_targets(s: WorldState, p: int, a: int) -> list[int]:
@@ -64,8 +69,12 @@ def attack_targets(s: WorldState, p: int, a: int) -> list[int]:
     blockade that p holds or that is vacant (not held by an opponent)."""
     if s.troops[a] < 3:
         return []
-    owner, sea = s.owner, s.sea_owner
-    return sorted({b for b, t in W.crossings[a] if owner[b] not in (-1, p) and (t < 0 or sea[t] in (-1, p))})
+    return sorted({b for b, t in W.crossings[a] if _open_crossing(s, p, b, t)})
+
+
+def can_attack_from(s: WorldState, p: int, a: int) -> bool:
+    """attack_targets(s, p, a) is not empty (without building it: asked for every nation, every turn)."""
+    return s.troops[a] >= 3 and any(_open_crossing(s, p, b, t) for b, t in W.crossings[a])
 
 
 def airlift_sources(s: WorldState, p: int, into: int | None) -> list[int]:
@@ -94,7 +103,7 @@ def verb_options(s: WorldState, verb: int, args: list[int]) -> list[int] | None:
     p, step = s.current_player, len(args)
     if verb == A.ATTACK:
         if step == 0:
-            return [a for a in s.nations_of(p) if attack_targets(s, p, a)]
+            return [a for a in s.nations_of(p) if can_attack_from(s, p, a)]
         return attack_targets(s, p, args[0]) if step == 1 else None
     if verb == A.LASER:
         if step:
@@ -138,23 +147,17 @@ def verb_usable(s: WorldState, verb: int) -> bool:
     return options is None or bool(options)
 
 
-def reinforcement_placeable(s: WorldState, p: int, kind: int) -> bool:
-    card = s.rules.cards[kind]
-    return (not card.troops or bool(s.nations_of(p))) and (
-        not (card.battleships or card.submarines) or bool(fleet_places(s, p))
-    )
-
-
-def purchases(s: WorldState) -> list[int]:
+def purchases(s: WorldState, mine: list[int] | None = None) -> list[int]:
     """What the money the player may spend now buys, where the pieces have somewhere to go."""
     p, money = s.player, s.troop_money()
+    mine = s.nations_of(p) if mine is None else mine
     out = []
-    if money and s.nations_of(p):
+    if money and mine:
         out += [v for v, k in A.BUY_TROOPS.items() if money >= k] + [A.BUY_TROOPS_ALL]
-    if money >= COST["battleship"] and fleet_places(s, p):
+    if money >= COST["battleship"] and fleet_places(s, p, mine):
         out.append(A.BUY_BATTLESHIP)
-    if money >= COST["submarine"] and fleet_places(s, p):
-        out.append(A.BUY_SUBMARINE)
+        if money >= COST["submarine"]:
+            out.append(A.BUY_SUBMARINE)
     if s.laser_money() >= COST["laser"] and (s.holds_alliance(p, WESTERN) or s.holds_alliance(p, COMMUNIST)):
         out.append(A.BUY_LASER)
     return out
@@ -164,15 +167,21 @@ def turn_verbs(s: WorldState) -> list[int]:
     """Purchases, attacker cards, attacks, lasers and fleet moves, then DONE. Attacker cards are usable
     'any time during the attacking player's turn', so during the purchases too."""
     p = s.player
-    out = purchases(s)
+    mine = s.nations_of(p)
+    out = purchases(s, mine)
     for kind, held in enumerate(s.hands[p]):
-        if not held or s.rules.cards[kind].user == "defender":
+        card = s.rules.cards[kind]
+        if not held or card.user == "defender":
             continue
-        if kind in REINFORCE and not reinforcement_placeable(s, p, kind):
+        if kind in REINFORCE:  # every piece it gives needs a place
+            if (card.troops and not mine) or ((card.battleships or card.submarines) and not fleet_places(s, p, mine)):
+                continue
+        elif not verb_usable(s, A.CARD + kind):
             continue
-        if verb_usable(s, A.CARD + kind):
-            out.append(A.CARD + kind)
-    out += [v for v in (A.ATTACK, A.MOVE_BATTLESHIPS, A.MOVE_SUBMARINES) if verb_usable(s, v)]
+        out.append(A.CARD + kind)
+    if any(can_attack_from(s, p, a) for a in mine):
+        out.append(A.ATTACK)
+    out += [v for v in (A.MOVE_BATTLESHIPS, A.MOVE_SUBMARINES) if verb_usable(s, v)]
     if s.lasers[p] and verb_usable(s, A.LASER):
         out.append(A.LASER)
     return sorted(out) + [A.DONE]

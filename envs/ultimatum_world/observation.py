@@ -2,7 +2,7 @@
 Everything on the table is public; a seat sees its own hand and what its Intelligence cards showed it,
 never another hand or the deck order.
 
-Layout (1,102 floats):
+Layout (1,181 floats):
   nations   37 x 7: holder (relative seat one-hot, 6), troops / 20
   seas      23 x 11: holder (6), battleships / 10, submarines / 10, ready to move this turn (2, / 10),
             a blockade emptied this turn by the player on turn (moving in conquers it)
@@ -10,6 +10,8 @@ Layout (1,102 floats):
             embargo debt owed / 10, whose turn it is, nations held / 37
   hand      13: my cards per kind / 4
   intel      5 x 16: per opponent, which branches I have seen (army, navy, air) and the counts I saw / 4
+  cards     5 x 13 + 13 + 1: per opponent, the cards everyone knows it holds (drawn back from the used
+            cards) / 4; the used cards at the bottom of the deck per kind / 10; unseen cards above them / 72
   phase      9 one-hot
   pending   34 + 60 + 60: the verb being built and the places chosen so far
   placing   3 + 60: troops, battleships, submarines still to place / 10, the place chosen for them
@@ -44,6 +46,7 @@ SIZES = {
     "players": MAX_PLAYERS * 12,
     "hand": KINDS,
     "intel": (MAX_PLAYERS - 1) * (3 + KINDS),
+    "cards": (MAX_PLAYERS - 1) * KINDS + KINDS + 1,
     "phase": 9,
     "pending": VERBS + 2 * PLACES,
     "placing": 3 + PLACES,
@@ -59,87 +62,94 @@ for _name, _size in SIZES.items():
 OBS_SIZE = _start
 
 
-_BOARD_CACHE: dict[tuple, np.ndarray] = {}
-"""The nations and seas blocks by position and viewer: over half the decisions of a turn (choosing a
-verb, a place, an amount) leave the board as it was (bounded, read-only)."""
+HOLDER = np.vstack([np.eye(MAX_PLAYERS, dtype=np.float32), np.zeros((1, MAX_PLAYERS), dtype=np.float32)])
+"""Row r: relative seat r one-hot; the last row, for nobody, is empty."""
+RELATIVE = {
+    (n, viewer): np.array([(q - viewer) % n for q in range(n)] + [MAX_PLAYERS])
+    for n in range(2, MAX_PLAYERS + 1)
+    for viewer in range(n)
+}
+"""Relative seats indexed by holder, holder -1 (nobody) reading the last entry: the empty row."""
+UNSEEN = [-1] * KINDS
+BRANCH_OF_KIND: list[int] = []
+"""Filled on first use from the rules data (the card branches)."""
 
 
-def _board(s: WorldState, rel: list[int], mine: bool) -> np.ndarray:
-    board = np.zeros(AT["players"], dtype=np.float32)
-    at = AT["nations"]
-    board[[at + 7 * x + rel[o] for x, o in enumerate(s.owner) if o >= 0]] = 1.0
-    board[at + 6 : at + 7 * A.NATIONS : 7] = np.divide(s.troops, 20)
-    at = AT["seas"]
-    held = [t for t in range(A.SEAS) if s.sea_owner[t] >= 0]
-    w, end = SEA_WIDTH, at + SEA_WIDTH * A.SEAS
-    if held:
-        board[[at + w * t + rel[s.sea_owner[t]] for t in held]] = 1.0
-        board[at + 6 : end : w] = np.divide(s.bs, 10)
-        board[at + 7 : end : w] = np.divide(s.subs, 10)
-        if mine:
-            board[at + 8 : end : w] = np.divide(s.ready_bs, 10)
-            board[at + 9 : end : w] = np.divide(s.ready_subs, 10)
-    for t in s.emptied:
-        board[at + w * t + 10] = 1.0
-    return board
+def _board(s: WorldState, obs: np.ndarray, rel: np.ndarray, mine: bool) -> None:
+    """Nations and seas as (place x feature) views of the observation, written a column at a time."""
+    nations = obs[AT["nations"] : AT["seas"]].reshape(A.NATIONS, 7)
+    nations[:, :MAX_PLAYERS] = HOLDER[rel[s.owner]]
+    nations[:, 6] = s.troops
+    nations[:, 6] /= 20
+    seas = obs[AT["seas"] : AT["players"]].reshape(A.SEAS, SEA_WIDTH)
+    seas[:, :MAX_PLAYERS] = HOLDER[rel[s.sea_owner]]
+    seas[:, 6] = s.bs
+    seas[:, 7] = s.subs
+    if mine:
+        seas[:, 8] = s.ready_bs
+        seas[:, 9] = s.ready_subs
+    seas[:, 6:10] /= 10
+    seas[s.emptied, 10] = 1.0
 
 
-def observe(s: WorldState, viewer: int) -> np.ndarray:
-    n = s.n
-    rel = [(q - viewer) % n for q in range(n)]
-    obs = np.zeros(OBS_SIZE, dtype=np.float32)
-    mine = s.player == viewer
-    key = (
-        viewer,
-        n,
-        mine,
-        *s.owner,
-        *s.troops,
-        *s.sea_owner,
-        *s.bs,
-        *s.subs,
-        *(s.ready_bs + s.ready_subs if mine else ()),
-        -1,
-        *s.emptied,
-    )
-    board = _BOARD_CACHE.get(key)
-    if board is None:
-        board = _board(s, rel, mine)
-        if len(_BOARD_CACHE) > 1024:
-            _BOARD_CACHE.clear()
-        _BOARD_CACHE[key] = board
-    obs[: AT["players"]] = board
+def _players(s: WorldState, obs: np.ndarray, rel: np.ndarray) -> None:
+    owner, n = s.owner, s.n
     owed = [0] * n
     for debtor, _, amount in s.debts:
         owed[debtor] += amount
-    alliance_holder = [s.owner[m[0]] if len({s.owner[x] for x in m}) == 1 else -1 for m in W.members]
-    block = [0.0] * (12 * MAX_PLAYERS)  # written into the observation once: one conversion, not n
-    for q in range(n):
-        b = 12 * rel[q]
-        block[b : b + 12] = (
-            1.0,
-            float(s.out[q]),
-            s.bank[q] / 50,
-            s.lasers[q] / 5,
-            sum(s.hands[q]) / 10,
-            *[float(h == q) for h in alliance_holder],
-            owed[q] / 10,
-            float(s.player == q),
-            s.owner.count(q) / 37,
-        )
-    obs[AT["players"] : AT["hand"]] = block
-    obs[AT["hand"] : AT["hand"] + KINDS] = np.asarray(s.hands[viewer], dtype=np.float32) / 4
-    branch_of = None
-    for q in range(n):
+    whole = []
+    for members in W.members:
+        first = owner[members[0]]
+        whole.append(first if all(owner[x] == first for x in members) else -1)
+    rows = [
+        (1.0, s.out[q], s.bank[q] / 50, s.lasers[q] / 5, sum(s.hands[q]) / 10, *[h == q for h in whole],
+         owed[q] / 10, s.player == q, owner.count(q) / 37)
+        for q in range(n)
+    ]  # fmt: skip
+    obs[AT["players"] : AT["hand"]].reshape(MAX_PLAYERS, 12)[rel[:n]] = rows
+
+
+def _intel(s: WorldState, obs: np.ndarray, viewer: int, rel: np.ndarray) -> None:
+    if not BRANCH_OF_KIND:
+        BRANCH_OF_KIND.extend(BRANCHES.index(s.rules.cards[k].branch) for k in range(KINDS))
+    for q in range(s.n):
         seen = s.revealed[viewer][q]
-        if q == viewer or max(seen) < 0:  # nothing seen of q: most calls stop here
+        if q == viewer or seen == UNSEEN:  # nothing seen of q: most calls stop here
             continue
-        branch_of = branch_of or [s.rules.cards[k].branch for k in range(KINDS)]
         b = AT["intel"] + (3 + KINDS) * (rel[q] - 1)
         for k, count in enumerate(seen):
             if count >= 0:
-                obs[b + BRANCHES.index(branch_of[k])] = 1.0
+                obs[b + BRANCH_OF_KIND[k]] = 1.0
                 obs[b + 3 + k] = count / 4
+
+
+def _public_cards(s: WorldState, obs: np.ndarray, viewer: int, rel: np.ndarray) -> None:
+    """Used cards go to the bottom of the deck in an order everyone saw; once the unseen cards above
+    them run out, everyone knows which card a player draws."""
+    b = AT["cards"]
+    top = len(s.deck) - s.used
+    if s.used:
+        used = obs[b + (MAX_PLAYERS - 1) * KINDS : b + MAX_PLAYERS * KINDS]
+        used[:] = np.bincount(s.deck[top:], minlength=KINDS)
+        used /= 10
+    obs[b + MAX_PLAYERS * KINDS] = top / 72
+    for q in range(s.n):
+        if q != viewer and any(s.known[q]):
+            row = obs[b + KINDS * (rel[q] - 1) : b + KINDS * rel[q]]
+            row[:] = s.known[q]
+            row /= 4
+
+
+def observe(s: WorldState, viewer: int) -> np.ndarray:
+    rel = RELATIVE[s.n, viewer]
+    obs = np.zeros(OBS_SIZE, dtype=np.float32)
+    _board(s, obs, rel, s.player == viewer)
+    _players(s, obs, rel)
+    hand = obs[AT["hand"] : AT["hand"] + KINDS]
+    hand[:] = s.hands[viewer]
+    hand /= 4
+    _intel(s, obs, viewer, rel)
+    _public_cards(s, obs, viewer, rel)
     obs[AT["phase"] + s.phase] = 1.0
     if s.pending:
         obs[AT["pending"] + s.pending[0] - A.BUY_TROOPS_1] = 1.0
@@ -164,7 +174,8 @@ def observe(s: WorldState, viewer: int) -> np.ndarray:
         if source >= 0:
             obs[b + 16 + PLACES + source] = 1.0
         b += 16 + 2 * PLACES
-        obs[b : b + 2] = np.divide(s.force, 10)
+        obs[b : b + 2] = s.force
+        obs[b : b + 2] /= 10
         if s.aim >= 0:
             obs[b + 2 + s.aim] = 1.0
         obs[b + 6] = float(s.blitz)
@@ -179,6 +190,6 @@ def observe(s: WorldState, viewer: int) -> np.ndarray:
         s.round / s.cfg.max_rounds,
         s.conquered_nations / 3,
         s.conquered_blockades / 3,
-        float(n == 2),
+        float(s.n == 2),
     )
     return obs

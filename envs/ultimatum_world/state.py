@@ -4,6 +4,7 @@ is a chain of small decisions; `pending` holds the verb and the places chosen so
 
 from __future__ import annotations
 
+from itertools import compress
 from typing import Any
 
 import numpy as np
@@ -46,6 +47,7 @@ COST = L.COST
 K = L.K
 PIECES = ("troop", "battleship", "submarine")
 EVENTS_KEPT = 12
+ALL_NATIONS = range(NATIONS)
 
 
 def place_name(place: int) -> str:
@@ -77,6 +79,11 @@ class WorldState(AttackRules, State):
         self.lasers = [0] * n
         self.hands = [[0] * len(CARD_KINDS) for _ in range(n)]
         self.deck: list[int] = rng.shuffled(list(self.rules.deck))
+        self.used = 0
+        """How many cards at the bottom of the deck were played, in an order everyone saw."""
+        self.known = [[0] * len(CARD_KINDS) for _ in range(n)]
+        """known[q][kind]: cards q drew back from the used ones, which everyone could follow (a lower
+        bound of q's hand: playing a card of that kind may have been one of them)."""
         self.revealed = [[[-1] * len(CARD_KINDS) for _ in range(n)] for _ in range(n)]
         """revealed[viewer][q][kind]: q's count of that kind when an Intelligence card showed it (-1 unseen)."""
         self.alliance_flag = [[False] * 4 for _ in range(n)]
@@ -135,7 +142,7 @@ class WorldState(AttackRules, State):
         return self.phase == OVER
 
     def nations_of(self, p: int) -> list[int]:
-        return [i for i, o in enumerate(self.owner) if o == p]
+        return list(compress(ALL_NATIONS, map(p.__eq__, self.owner)))  # the C-speed [x for x if owner[x] == p]
 
     def blockades_of(self, p: int) -> int:
         return sum(1 for t in range(BLOCKADES) if self.sea_owner[t] == p)
@@ -152,8 +159,9 @@ class WorldState(AttackRules, State):
         others = sum(self.holds_alliance(p, a) for a in (WESTERN, COMMUNIST, PEACE))
         return self.holds_alliance(p, OIL) and others >= (2 if self.n == 2 else 1)
 
-    def fleet(self, p: int) -> int:
-        return sum(self.bs[t] + self.subs[t] for t in range(SEAS) if self.sea_owner[t] == p)
+    def has_fleet(self, p: int) -> bool:
+        """A sea place is held exactly while its holder's vessels are on it."""
+        return p in self.sea_owner
 
     def owner_of(self, place: int) -> int:
         return self.owner[place] if place < NATIONS else self.sea_owner[place - NATIONS]
@@ -362,8 +370,12 @@ class WorldState(AttackRules, State):
         drawn = 0
         for _ in range(earned):
             if self.deck:
-                self.hands[p][self.deck.pop(0)] += 1
+                card = self.deck.pop(0)
+                self.hands[p][card] += 1
                 drawn += 1
+                if self.used > len(self.deck):  # the unseen cards ran out: this one was seen played
+                    self.used -= 1
+                    self.known[p][card] += 1
         income = len(self.nations_of(p)) + 2 * self.blockades_of(p)
         if self.cfg.turn_money_kept:
             income += self.turn_money + self.embargo_money
@@ -394,7 +406,7 @@ class WorldState(AttackRules, State):
             if (
                 not self.out[q]
                 and not self.nations_of(q)
-                and not self.fleet(q)
+                and not self.has_fleet(q)
                 and not self.hands[q][K["helicopter_commando"]]
             ):
                 self.out[q] = True
@@ -508,22 +520,24 @@ class WorldState(AttackRules, State):
 
     # -- search --------------------------------------------------------------------------------
     def sample_consistent(self, viewer: int, rng: Rng) -> WorldState:
-        """Other hands and the deck re-dealt from the cards the viewer cannot see (hand sizes kept)."""
+        """The cards the viewer cannot see re-dealt: other hands (sizes and the cards everyone knows
+        they drew back kept) and the unseen top of the deck (the used cards below it stay in order)."""
         other = self.clone()
         other.rng = Rng(rng.below(2**62))
-        unseen = list(self.deck)
+        top = len(self.deck) - self.used
+        unseen = list(self.deck[:top])
         for q in range(self.n):
             if q != viewer:
-                unseen += [k for k, c in enumerate(self.hands[q]) for _ in range(c)]
+                unseen += [k for k, c in enumerate(self.hands[q]) for _ in range(c - self.known[q][k])]
         unseen = rng.shuffled(unseen)
         for q in range(self.n):
             if q != viewer:
-                size = sum(self.hands[q])
-                other.hands[q] = [0] * len(CARD_KINDS)
+                size = sum(self.hands[q]) - sum(self.known[q])
+                other.hands[q] = list(self.known[q])
                 for k in unseen[:size]:
                     other.hands[q][k] += 1
                 unseen = unseen[size:]
-        other.deck = unseen
+        other.deck = unseen + self.deck[top:]
         other._mask = None
         return other
 
@@ -543,6 +557,8 @@ class WorldState(AttackRules, State):
         "lasers",
         "hands",
         "deck",
+        "used",
+        "known",
         "revealed",
         "alliance_flag",
         "out",

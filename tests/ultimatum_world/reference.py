@@ -115,7 +115,8 @@ class Reference:
             "owner": [-1] * N_NATIONS, "troops": [0] * N_NATIONS, "sea_owner": [-1] * N_SEAS,
             "bs": [0] * N_SEAS, "subs": [0] * N_SEAS, "ready_bs": [0] * N_SEAS, "ready_subs": [0] * N_SEAS,
             "bank": [0] * n, "turn_money": 0, "embargo_money": 0, "debts": [], "lasers": [0] * n,
-            "hands": [[0] * len(CARD_KINDS) for _ in range(n)], "deck": [],
+            "hands": [[0] * len(CARD_KINDS) for _ in range(n)], "deck": [], "used": 0,
+            "known": [[0] * len(CARD_KINDS) for _ in range(n)],
             "revealed": [[[-1] * len(CARD_KINDS) for _ in range(n)] for _ in range(n)],
             "alliance_flag": [[False] * 4 for _ in range(n)], "out": [False] * n, "phase": SETUP4,
             "setup_first": -1, "setup_count": 0, "start_picks": [], "fleet_first": -1, "order_first": -1,
@@ -587,7 +588,12 @@ class Reference:
         p = g["player"]
         for _ in range(min(3, g["conquered_nations"] + 2 * g["conquered_blockades"])):
             if g["deck"]:
-                g["hands"][p][g["deck"].pop(0)] += 1
+                from_used_pile = g["used"] == len(g["deck"])  # nothing unseen is left above them
+                card = g["deck"].pop(0)
+                g["hands"][p][card] += 1
+                if from_used_pile:
+                    g["used"] -= 1
+                    g["known"][p][card] += 1
         income = len(self.my_nations(p)) + 2 * sum(1 for t in range(N_BLOCKADES) if g["sea_owner"][t] == p)
         if self.keep_money:
             income += g["turn_money"] + g["embargo_money"]
@@ -838,7 +844,9 @@ class Reference:
         g = self.g
         p = self.who()
         g["hands"][p][kind] -= 1
+        g["known"][p][kind] = max(0, g["known"][p][kind] - 1)
         g["deck"].append(kind)
+        g["used"] += 1
         name, spec = CARD_KINDS[kind], self.rules.cards[kind]
         if spec.troops or spec.battleships or spec.submarines:
             g["placing"] = [g["placing"][0] + spec.troops, g["placing"][1] + spec.battleships,

@@ -85,3 +85,17 @@ def test_config_overrides_dice_and_card_counts_and_refuses_unknown_kinds():
         game_class("ultimatum_world_v0").from_config({"cards": {"nuke": 1}})
     with pytest.raises(ConfigError, match="max_rounds"):
         game_class("ultimatum_world_v0").from_config({"max_rounds": 0})
+
+
+def test_the_rules_doc_states_the_action_and_observation_sizes_the_game_has():
+    import re
+    from pathlib import Path
+
+    from ultimata.envs.ultimatum_world.actions import NUM_ACTIONS
+    from ultimata.envs.ultimatum_world.observation import OBS_SIZE, SIZES
+
+    doc = (Path(__file__).parents[2] / "docs" / "games" / "ultimatum_world.md").read_text()
+    assert f"## Actions ({NUM_ACTIONS}, fixed" in doc
+    assert re.search(rf"## Observation \({OBS_SIZE:,} float32", doc)
+    for block in SIZES:
+        assert f"\n| {block} |" in doc, f"the observation block {block} is in the doc's table"

@@ -502,6 +502,26 @@ def test_no_cards_for_conquering_an_anchor():
     assert sum(s.hands[0]) == 0
 
 
+def test_used_cards_go_to_the_bottom_and_everyone_knows_them_when_they_are_drawn_again():
+    s = position(nations={"France": (0, 20), "Spain": (1, 1), "Italy": (1, 1)}, hands={0: {"jet_bomber": 1}},
+                 rolls=[RED[1]] + [BLACK[28], BLACK[2]] * 2)
+    s.deck = s.deck[-1:]  # one unseen card left (the rest are in a box: not this test's business)
+    s.hands[2] = [c + s.rules.deck.count(k) - (k == KIND["jet_bomber"]) - s.deck.count(k)
+                  for k, c in enumerate(s.hands[2])]
+    s._mask = None
+    s._check_consistency()
+    play(s, CARD["jet_bomber"], place(ITALY))
+    assert s.deck[-1] == KIND["jet_bomber"] and s.used == 1
+    play(s, A.ATTACK, place(FR), place(SPAIN), A.ROLL, A.AMOUNT_ONE, A.DONE)
+    play(s, A.ATTACK, place(FR), place(ITALY), A.ROLL, A.AMOUNT_ONE, A.DONE, A.DONE)
+    assert sum(s.hands[0]) == 2 and s.known[0][KIND["jet_bomber"]] == 1 and s.used == 0, (
+        "the unseen card, then the jet bomber everyone saw played")
+    seen = s.observation(1)
+    for draw in range(5):
+        other = s.sample_consistent(1, Rng(draw))
+        assert other.hands[0][KIND["jet_bomber"]] >= 1 and (other.observation(1) == seen).all()
+
+
 def test_intelligence_shows_one_branch_of_every_opponents_cards():
     s = position(hands={0: {"army_intelligence": 1}, 1: {"minefield": 2, "jet_bomber": 1}, 2: {"troops_5": 1}})
     before = s.observation(0).copy()
