@@ -4,6 +4,7 @@ sets against an independent model written from the rules doc."""
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from typing import TYPE_CHECKING
 
 from ultimata.envs.ultimatum_world import actions as A
@@ -59,22 +60,24 @@ def fleet_places(s: WorldState, p: int, mine: list[int] | None = None) -> list[i
     return [NATIONS + t for t in range(BLOCKADES) if s.sea_owner[t] < 0]
 
 
-def _open_crossing(s: WorldState, p: int, b: int, t: int) -> bool:
-    """An opponent's nation b reached by land (t < 0) or across blockade t held by p or vacant."""
-    return s.owner[b] not in (-1, p) and (t < 0 or s.sea_owner[t] in (-1, p))
+def _targets(s: WorldState, p: int, a: int) -> Iterator[int]:
+    """Book: 3+ troops; a shared border (t < 0), or water between two nations carrying the number of a
+    blockade t that p holds or that is vacant (not held by an opponent). May repeat a target."""
+    if s.troops[a] < 3:
+        return
+    owner, sea = s.owner, s.sea_owner
+    for b, t in W.crossings[a]:
+        if owner[b] != p and owner[b] >= 0 and (t < 0 or sea[t] == p or sea[t] < 0):
+            yield b
 
 
 def attack_targets(s: WorldState, p: int, a: int) -> list[int]:
-    """Book: 3+ troops; a shared border, or water between two nations carrying the number of a
-    blockade that p holds or that is vacant (not held by an opponent)."""
-    if s.troops[a] < 3:
-        return []
-    return sorted({b for b, t in W.crossings[a] if _open_crossing(s, p, b, t)})
+    return sorted(set(_targets(s, p, a)))
 
 
 def can_attack_from(s: WorldState, p: int, a: int) -> bool:
     """attack_targets(s, p, a) is not empty (without building it: asked for every nation, every turn)."""
-    return s.troops[a] >= 3 and any(_open_crossing(s, p, b, t) for b, t in W.crossings[a])
+    return next(_targets(s, p, a), None) is not None
 
 
 def airlift_sources(s: WorldState, p: int, into: int | None) -> list[int]:
@@ -98,21 +101,34 @@ def join_sources(s: WorldState, battleships: bool) -> list[int]:
 
 
 # -- one verb at a time --------------------------------------------------------------------------
+def chain_length(s: WorldState, verb: int) -> int:
+    """How many choices follow a verb before it happens (0: it happens at once)."""
+    if verb == A.ATTACK:
+        return 2
+    if verb == A.LASER or verb in (A.CARD + K["helicopter_commando"], A.CARD + K["jet_bomber"]):
+        return 1
+    if verb in (A.MOVE_BATTLESHIPS, A.MOVE_SUBMARINES):
+        return 2 if s.phase == BATTLE else 3  # in a battle: join it from where, how many
+    if verb == A.CARD + K["airlift"]:
+        return 2 if s.phase == WINDOW else 3  # for the defender the destination is the nation attacked
+    return 0
+
+
 def verb_options(s: WorldState, verb: int, args: list[int]) -> list[int] | None:
     """The next choices of a verb given its arguments so far, or None when it is complete."""
     p, step = s.current_player, len(args)
+    if step >= chain_length(s, verb):
+        return None
     if verb == A.ATTACK:
         if step == 0:
             return [a for a in s.nations_of(p) if can_attack_from(s, p, a)]
-        return attack_targets(s, p, args[0]) if step == 1 else None
+        return attack_targets(s, p, args[0])
     if verb == A.LASER:
-        if step:
-            return None
         return holder_places(s, s.attack[1]) if s.phase == WINDOW else enemy_places(s, p)
     if verb in (A.MOVE_BATTLESHIPS, A.MOVE_SUBMARINES):
         battleships = verb == A.MOVE_BATTLESHIPS
-        if s.phase == BATTLE:  # joining the naval battle: from where, how many
-            return (join_sources(s, battleships) if step == 0 else AMOUNTS) if step < 2 else None
+        if s.phase == BATTLE:
+            return join_sources(s, battleships) if step == 0 else AMOUNTS
         ready = s.ready_bs if battleships else s.ready_subs
         if step == 0:
             return [NATIONS + t for t in range(SEAS) if s.sea_owner[t] == p and ready[t]]
@@ -121,30 +137,17 @@ def verb_options(s: WorldState, verb: int, args: list[int]) -> list[int] | None:
             if battleships:
                 return [NATIONS + t for t in W.sea_links[here]]
             return [NATIONS + t for t in range(SEAS) if t != here]
-        return AMOUNTS if step == 2 else None
-    kind = verb - A.CARD
-    if not 0 <= kind < len(CARD_KINDS) or kind in REINFORCE:
-        return None  # purchases and reinforcements are placed afterwards (see placing_options)
-    if kind == K["helicopter_commando"]:
-        return enemy_nations(s, p) if step == 0 else None
-    if kind == K["jet_bomber"]:
-        return jet_targets(s, p) if step == 0 else None
-    if kind == K["airlift"]:
-        if s.phase == WINDOW:
-            if step == 0:
-                return airlift_sources(s, p, s.attack[3])
-            return AMOUNTS if step == 1 else None
-        if step == 0:
-            return airlift_sources(s, p, None)
-        if step == 1:
-            return [b for b in s.nations_of(p) if b != args[0]]
-        return AMOUNTS if step == 2 else None
-    return None  # intelligence and the defence cards need no choice
-
-
-def verb_usable(s: WorldState, verb: int) -> bool:
-    options = verb_options(s, verb, [])
-    return options is None or bool(options)
+        return AMOUNTS
+    if verb == A.CARD + K["helicopter_commando"]:
+        return enemy_nations(s, p)
+    if verb == A.CARD + K["jet_bomber"]:
+        return jet_targets(s, p)
+    # the airlift
+    if s.phase == WINDOW:
+        return airlift_sources(s, p, s.attack[3]) if step == 0 else AMOUNTS
+    if step == 0:
+        return airlift_sources(s, p, None)
+    return [b for b in s.nations_of(p) if b != args[0]] if step == 1 else AMOUNTS
 
 
 def purchases(s: WorldState, mine: list[int] | None = None) -> list[int]:
@@ -163,26 +166,40 @@ def purchases(s: WorldState, mine: list[int] | None = None) -> list[int]:
     return out
 
 
+def _card_usable(s: WorldState, p: int, kind: int, mine: list[int]) -> bool:
+    """An attacker card with somewhere to go (its first choice, asked as yes/no)."""
+    card = s.rules.cards[kind]
+    enemy_nation = len(mine) < NATIONS  # every nation is held after the set-up
+    if card.user == "defender":
+        return False
+    if kind in REINFORCE:  # every piece it gives needs a place
+        return (not card.troops or bool(mine)) and (
+            not (card.battleships or card.submarines) or bool(fleet_places(s, p, mine))
+        )
+    if kind == K["helicopter_commando"]:
+        return enemy_nation
+    if kind == K["jet_bomber"]:
+        return enemy_nation or any(o != p and o >= 0 and bs for o, bs in zip(s.sea_owner, s.bs))
+    if kind == K["airlift"]:
+        return len(mine) > 1 and any(s.troops[a] >= 2 for a in mine)
+    return True  # intelligence
+
+
 def turn_verbs(s: WorldState) -> list[int]:
-    """Purchases, attacker cards, attacks, lasers and fleet moves, then DONE. Attacker cards are usable
-    'any time during the attacking player's turn', so during the purchases too."""
-    p = s.player
+    """Purchases, attacker cards, attacks, lasers and fleet moves, then DONE; a verb is offered when its
+    first choice has an option (the first step of verb_options, asked as yes/no: this runs for most
+    decisions). Attacker cards are usable 'any time during the attacking player's turn', purchases too."""
+    p, sea_owner = s.player, s.sea_owner
     mine = s.nations_of(p)
     out = purchases(s, mine)
-    for kind, held in enumerate(s.hands[p]):
-        card = s.rules.cards[kind]
-        if not held or card.user == "defender":
-            continue
-        if kind in REINFORCE:  # every piece it gives needs a place
-            if (card.troops and not mine) or ((card.battleships or card.submarines) and not fleet_places(s, p, mine)):
-                continue
-        elif not verb_usable(s, A.CARD + kind):
-            continue
-        out.append(A.CARD + kind)
+    out += [A.CARD + kind for kind, held in enumerate(s.hands[p]) if held and _card_usable(s, p, kind, mine)]
     if any(can_attack_from(s, p, a) for a in mine):
         out.append(A.ATTACK)
-    out += [v for v in (A.MOVE_BATTLESHIPS, A.MOVE_SUBMARINES) if verb_usable(s, v)]
-    if s.lasers[p] and verb_usable(s, A.LASER):
+    if any(o == p and ready for o, ready in zip(sea_owner, s.ready_bs)):
+        out.append(A.MOVE_BATTLESHIPS)
+    if any(o == p and ready for o, ready in zip(sea_owner, s.ready_subs)):
+        out.append(A.MOVE_SUBMARINES)
+    if s.lasers[p] and (len(mine) < NATIONS or any(o != p and o >= 0 for o in sea_owner)):
         out.append(A.LASER)
     return sorted(out) + [A.DONE]
 

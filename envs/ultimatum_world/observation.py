@@ -24,6 +24,9 @@ Layout (1,181 floats):
 
 from __future__ import annotations
 
+from array import array
+from collections.abc import Callable
+from operator import itemgetter
 from typing import TYPE_CHECKING
 
 import numpy as np
@@ -60,129 +63,181 @@ for _name, _size in SIZES.items():
     AT[_name] = _start
     _start += _size
 OBS_SIZE = _start
+NATION_AT, SEA_AT, PLAYER_AT, HAND_AT, INTEL_AT, CARDS_AT, PHASE_AT = (
+    AT[b] for b in ("nations", "seas", "players", "hand", "intel", "cards", "phase")
+)
 
-
-HOLDER = np.vstack([np.eye(MAX_PLAYERS, dtype=np.float32), np.zeros((1, MAX_PLAYERS), dtype=np.float32)])
-"""Row r: relative seat r one-hot; the last row, for nobody, is empty."""
-RELATIVE = {
-    (n, viewer): np.array([(q - viewer) % n for q in range(n)] + [MAX_PLAYERS])
-    for n in range(2, MAX_PLAYERS + 1)
-    for viewer in range(n)
-}
-"""Relative seats indexed by holder, holder -1 (nobody) reading the last entry: the empty row."""
+EMPTY = array("f", bytes(4 * OBS_SIZE))
+"""The observation is written value by value into a copy of this float32 buffer and handed over as
+one numpy array: at this size numpy's per-call cost is larger than Python's per-value one."""
+RELATIVE = {(n, viewer): [(q - viewer) % n for q in range(n)] for n in range(2, MAX_PLAYERS + 1) for viewer in range(n)}
 UNSEEN = [-1] * KINDS
+ALLIANCE_MEMBERS = [itemgetter(*members) for members in W.members]
+"""Each alliance's holders as one tuple, read from the owner list at C speed."""
 BRANCH_OF_KIND: list[int] = []
 """Filled on first use from the rules data (the card branches)."""
 
 
-def _board(s: WorldState, obs: np.ndarray, rel: np.ndarray, mine: bool) -> None:
-    """Nations and seas as (place x feature) views of the observation, written a column at a time."""
-    nations = obs[AT["nations"] : AT["seas"]].reshape(A.NATIONS, 7)
-    nations[:, :MAX_PLAYERS] = HOLDER[rel[s.owner]]
-    nations[:, 6] = s.troops
-    nations[:, 6] /= 20
-    seas = obs[AT["seas"] : AT["players"]].reshape(A.SEAS, SEA_WIDTH)
-    seas[:, :MAX_PLAYERS] = HOLDER[rel[s.sea_owner]]
-    seas[:, 6] = s.bs
-    seas[:, 7] = s.subs
-    if mine:
-        seas[:, 8] = s.ready_bs
-        seas[:, 9] = s.ready_subs
-    seas[:, 6:10] /= 10
-    seas[s.emptied, 10] = 1.0
+_BLOCKS: dict[tuple, array] = {}
+"""Nations and seas blocks by their content and viewer: in random play the nations block is the same
+as at this seat's last decision 69% of the time, the seas block 82% (bounded; blocks are never
+written after they are stored)."""
 
 
-def _players(s: WorldState, obs: np.ndarray, rel: np.ndarray) -> None:
-    owner, n = s.owner, s.n
-    owed = [0] * n
-    for debtor, _, amount in s.debts:
-        owed[debtor] += amount
-    whole = []
-    for members in W.members:
-        first = owner[members[0]]
-        whole.append(first if all(owner[x] == first for x in members) else -1)
-    rows = [
-        (1.0, s.out[q], s.bank[q] / 50, s.lasers[q] / 5, sum(s.hands[q]) / 10, *[h == q for h in whole],
-         owed[q] / 10, s.player == q, owner.count(q) / 37)
-        for q in range(n)
-    ]  # fmt: skip
-    obs[AT["players"] : AT["hand"]].reshape(MAX_PLAYERS, 12)[rel[:n]] = rows
+def _cached(key: tuple, write: Callable[[array], None], size: int) -> array:
+    block = _BLOCKS.get(key)
+    if block is None:
+        if len(_BLOCKS) > 4096:
+            _BLOCKS.clear()
+        block = _BLOCKS[key] = array("f", bytes(4 * size))
+        write(block)
+    return block
 
 
-def _intel(s: WorldState, obs: np.ndarray, viewer: int, rel: np.ndarray) -> None:
+def _board(s: WorldState, o: array, rel: list[int], mine: bool) -> None:
+    def nations(block: array) -> None:
+        for x, (holder, troops) in enumerate(zip(s.owner, s.troops)):
+            if holder >= 0:
+                block[7 * x + rel[holder]] = 1.0
+            block[7 * x + 6] = troops / 20
+
+    def seas(block: array) -> None:
+        for t, holder in enumerate(s.sea_owner):
+            if holder >= 0:
+                at = SEA_WIDTH * t
+                block[at + rel[holder]] = 1.0
+                block[at + 6] = s.bs[t] / 10
+                block[at + 7] = s.subs[t] / 10
+                if mine:
+                    block[at + 8] = s.ready_bs[t] / 10
+                    block[at + 9] = s.ready_subs[t] / 10
+        for t in s.emptied:
+            block[SEA_WIDTH * t + 10] = 1.0
+
+    seat = (s.n, rel[0])
+    o[NATION_AT:SEA_AT] = _cached((*seat, *s.owner, *s.troops), nations, SEA_AT - NATION_AT)
+    ready = (*s.ready_bs, *s.ready_subs) if mine else ()
+    key = (*seat, *s.sea_owner, *s.bs, *s.subs, -1, *ready, -1, *s.emptied)
+    o[SEA_AT:PLAYER_AT] = _cached(key, seas, PLAYER_AT - SEA_AT)
+
+
+def _players(s: WorldState, o: array, rel: list[int]) -> None:
+    owner = s.owner
+    for q, (out, bank, lasers, cards) in enumerate(zip(s.out, s.bank, s.lasers, map(sum, s.hands))):
+        at = PLAYER_AT + 12 * rel[q]
+        o[at] = 1.0
+        o[at + 1] = out
+        o[at + 2] = bank / 50
+        o[at + 3] = lasers / 5
+        o[at + 4] = cards / 10
+        o[at + 11] = owner.count(q) / 37
+    for a, members in enumerate(ALLIANCE_MEMBERS):
+        holders = members(owner)
+        if holders[0] >= 0 and holders.count(holders[0]) == len(holders):
+            o[PLAYER_AT + 12 * rel[holders[0]] + 5 + a] = 1.0
+    if s.debts:
+        owed = [0] * s.n
+        for debtor, _, amount in s.debts:
+            owed[debtor] += amount
+        for q, amount in enumerate(owed):
+            o[PLAYER_AT + 12 * rel[q] + 9] = amount / 10
+    if s.player >= 0:
+        o[PLAYER_AT + 12 * rel[s.player] + 10] = 1.0
+
+
+def _intel(s: WorldState, o: array, viewer: int, rel: list[int]) -> None:
+    if s.revealed[viewer].count(UNSEEN) == s.n:  # nothing seen of anyone: most calls stop here
+        return
     if not BRANCH_OF_KIND:
         BRANCH_OF_KIND.extend(BRANCHES.index(s.rules.cards[k].branch) for k in range(KINDS))
-    for q in range(s.n):
-        seen = s.revealed[viewer][q]
-        if q == viewer or seen == UNSEEN:  # nothing seen of q: most calls stop here
+    for q, seen in enumerate(s.revealed[viewer]):
+        if q == viewer or seen == UNSEEN:
             continue
-        b = AT["intel"] + (3 + KINDS) * (rel[q] - 1)
+        at = INTEL_AT + (3 + KINDS) * (rel[q] - 1)
         for k, count in enumerate(seen):
             if count >= 0:
-                obs[b + BRANCH_OF_KIND[k]] = 1.0
-                obs[b + 3 + k] = count / 4
+                o[at + BRANCH_OF_KIND[k]] = 1.0
+                o[at + 3 + k] = count / 4
 
 
-def _public_cards(s: WorldState, obs: np.ndarray, viewer: int, rel: np.ndarray) -> None:
+def _public_cards(s: WorldState, o: array, viewer: int, rel: list[int]) -> None:
     """Used cards go to the bottom of the deck in an order everyone saw; once the unseen cards above
     them run out, everyone knows which card a player draws."""
-    b = AT["cards"]
     top = len(s.deck) - s.used
+    used_at = CARDS_AT + (MAX_PLAYERS - 1) * KINDS
     if s.used:
-        used = obs[b + (MAX_PLAYERS - 1) * KINDS : b + MAX_PLAYERS * KINDS]
-        used[:] = np.bincount(s.deck[top:], minlength=KINDS)
-        used /= 10
-    obs[b + MAX_PLAYERS * KINDS] = top / 72
-    for q in range(s.n):
-        if q != viewer and any(s.known[q]):
-            row = obs[b + KINDS * (rel[q] - 1) : b + KINDS * rel[q]]
-            row[:] = s.known[q]
-            row /= 4
+        counts = [0] * KINDS
+        for k in s.deck[top:]:
+            counts[k] += 1
+        for k, count in enumerate(counts):
+            if count:
+                o[used_at + k] = count / 10
+    o[used_at + KINDS] = top / 72
+    for q, known in enumerate(s.known):
+        if q != viewer and any(known):
+            at = CARDS_AT + KINDS * (rel[q] - 1)
+            for k, count in enumerate(known):
+                o[at + k] = count / 4
+
+
+def _choices(s: WorldState, o: array | np.ndarray) -> None:
+    """The pending and placing blocks: the verb being built, the places chosen, the pieces to place."""
+    if s.pending:
+        o[AT["pending"] + s.pending[0] - A.BUY_TROOPS_1] = 1.0
+        for i, arg in enumerate(s.pending[1:3]):
+            if arg < PLACES:
+                o[AT["pending"] + VERBS + i * PLACES + arg] = 1.0
+    if s.placing != [0, 0, 0]:
+        b = AT["placing"]
+        for k, count in enumerate(s.placing):
+            o[b + k] = count / 10
+        if s.place_at >= 0:
+            o[b + 3 + s.place_at] = 1.0
+
+
+def after_choice(s: WorldState, previous: np.ndarray) -> np.ndarray:
+    """The observation after a decision that only chose a verb, a place or a piece's place (the state
+    changed in `pending` or `place_at` alone): the previous one with those blocks rewritten. A third of
+    random play's decisions are such choices."""
+    obs = previous.copy()
+    obs[AT["pending"] : AT["transfer"]] = 0.0
+    _choices(s, obs)
+    return obs
 
 
 def observe(s: WorldState, viewer: int) -> np.ndarray:
     rel = RELATIVE[s.n, viewer]
-    obs = np.zeros(OBS_SIZE, dtype=np.float32)
-    _board(s, obs, rel, s.player == viewer)
-    _players(s, obs, rel)
-    hand = obs[AT["hand"] : AT["hand"] + KINDS]
-    hand[:] = s.hands[viewer]
-    hand /= 4
-    _intel(s, obs, viewer, rel)
-    _public_cards(s, obs, viewer, rel)
-    obs[AT["phase"] + s.phase] = 1.0
-    if s.pending:
-        obs[AT["pending"] + s.pending[0] - A.BUY_TROOPS_1] = 1.0
-        for i, arg in enumerate(s.pending[1:3]):
-            if arg < PLACES:
-                obs[AT["pending"] + VERBS + i * PLACES + arg] = 1.0
-    if s.placing != [0, 0, 0]:
-        b = AT["placing"]
-        obs[b : b + 3] = np.divide(s.placing, 10)
-        if s.place_at >= 0:
-            obs[b + 3 + s.place_at] = 1.0
+    o = array("f", EMPTY)
+    _board(s, o, rel, s.player == viewer)
+    _players(s, o, rel)
+    for k, count in enumerate(s.hands[viewer]):
+        if count:
+            o[HAND_AT + k] = count / 4
+    _intel(s, o, viewer, rel)
+    _public_cards(s, o, viewer, rel)
+    o[PHASE_AT + s.phase] = 1.0
+    _choices(s, o)
     if s.transfer[0] >= 0:
-        obs[AT["transfer"] + s.transfer[0]] = 1.0
-        obs[AT["transfer"] + A.NATIONS + s.transfer[1]] = 1.0
+        o[AT["transfer"] + s.transfer[0]] = 1.0
+        o[AT["transfer"] + A.NATIONS + s.transfer[1]] = 1.0
     if s.attack and s.phase in (BATTLE, MOVE_IN, WINDOW):
         kind, attacker, defender, target, source = s.attack
         b = AT["attack"]
-        obs[b + kind] = 1.0
-        obs[b + 4 + rel[attacker]] = 1.0
-        obs[b + 10 + rel[defender]] = 1.0
-        obs[b + 16 + target] = 1.0
+        o[b + kind] = 1.0
+        o[b + 4 + rel[attacker]] = 1.0
+        o[b + 10 + rel[defender]] = 1.0
+        o[b + 16 + target] = 1.0
         if source >= 0:
-            obs[b + 16 + PLACES + source] = 1.0
+            o[b + 16 + PLACES + source] = 1.0
         b += 16 + 2 * PLACES
-        obs[b : b + 2] = s.force
-        obs[b : b + 2] /= 10
+        o[b], o[b + 1] = s.force[0] / 10, s.force[1] / 10
         if s.aim >= 0:
-            obs[b + 2 + s.aim] = 1.0
-        obs[b + 6] = float(s.blitz)
-        obs[b + 7] = float(s.laser_answered)
+            o[b + 2 + s.aim] = 1.0
+        o[b + 6] = float(s.blitz)
+        o[b + 7] = float(s.laser_answered)
     b = AT["scalars"]
     turn = s.phase in (BUY, ACT, BATTLE, MOVE_IN, WINDOW)
-    obs[b : b + 8] = (
+    scalars = (
         (s.troop_money() if turn else 0) / 50,
         (s.laser_money() if turn else 0) / 50,
         s.turn_money / 50,
@@ -190,6 +245,8 @@ def observe(s: WorldState, viewer: int) -> np.ndarray:
         s.round / s.cfg.max_rounds,
         s.conquered_nations / 3,
         s.conquered_blockades / 3,
-        float(s.n == 2),
+        s.n == 2,
     )
-    return obs
+    for k, value in enumerate(scalars):
+        o[b + k] = value
+    return np.array(o)  # float32, from the buffer's typecode

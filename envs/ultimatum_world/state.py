@@ -123,6 +123,8 @@ class WorldState(AttackRules, State):
         moving into one this turn conquers it (book: no cards for a blockade vacant 'from a previous turn')."""
         self.winners: list[int] = []
         self.events: list[str] = [f"player_{self.setup_first} rolled highest and picks first"]
+        self._last_observation: tuple[int, np.ndarray] | None = None
+        """(seat, observation) of the last view given, while only choices were made since (not saved)."""
         if cfg.setup == "dealt":
             self._deal_setup()
 
@@ -185,28 +187,36 @@ class WorldState(AttackRules, State):
 
     # -- applying ----------------------------------------------------------------------------
     def _apply(self, action: int) -> None:
+        choice_only = False  # the decision only chose a verb or a place: nothing but pending / place_at changed
         if self.pending:
             self.pending.append(action)
-            if L.verb_options(self, self.pending[0], self.pending[1:]) is None:
+            if len(self.pending) > L.chain_length(self, self.pending[0]):
                 verb, args = self.pending[0], self.pending[1:]
                 self.pending = []
                 self._do(verb, args)
+            else:
+                choice_only = True
         elif self.placing_now():
             self._place(action)
+            choice_only = self.place_at >= 0
         elif self.transferring():
             self._top_up(action)
         elif self.phase in (SETUP_START, SETUP_FILL, SETUP_FLEET):
             self._setup(action - A.PLACE)
         elif self.phase == BATTLE:
             self._battle_decision(action)
+            choice_only = bool(self.pending)
         elif self.phase == MOVE_IN:
             self._move_in(action)
         elif action == A.DONE:
             self._done()
-        elif L.verb_options(self, action, []) is None:
-            self._do(action, [])
-        else:
+        elif L.chain_length(self, action):
             self.pending = [action]
+            choice_only = True
+        else:
+            self._do(action, [])
+        if not choice_only:
+            self._last_observation = None
         if self.phase == WINDOW and not self.pending and not self.transferring() and not L.window_verbs(self):
             self._close_window()
         busy = self.pending or self.placing_now() or self.transferring()
@@ -514,9 +524,13 @@ class WorldState(AttackRules, State):
         return render(self, viewer)
 
     def observation(self, player: int) -> np.ndarray:
-        from ultimata.envs.ultimatum_world.observation import observe
+        """The seat's view; after a decision that only chose a verb or a place, the last view patched."""
+        from ultimata.envs.ultimatum_world.observation import after_choice, observe
 
-        return observe(self, player)
+        last = self._last_observation
+        obs = after_choice(self, last[1]) if last is not None and last[0] == player else observe(self, player)
+        self._last_observation = (player, obs.copy())
+        return obs
 
     # -- search --------------------------------------------------------------------------------
     def sample_consistent(self, viewer: int, rng: Rng) -> WorldState:
@@ -538,7 +552,7 @@ class WorldState(AttackRules, State):
                     other.hands[q][k] += 1
                 unseen = unseen[size:]
         other.deck = unseen + self.deck[top:]
-        other._mask = None
+        other._mask = other._last_observation = None
         return other
 
     # -- saving --------------------------------------------------------------------------------

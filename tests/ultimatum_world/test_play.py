@@ -12,6 +12,7 @@ from ultimata.envs import game_class
 from ultimata.envs.core.errors import IllegalActionError
 from ultimata.envs.core.rng import Rng
 from ultimata.envs.ultimatum_world.consistency import check
+from ultimata.envs.ultimatum_world.observation import observe
 
 from .fuzz import config, games
 from .fuzz import play as fuzz_play
@@ -31,12 +32,15 @@ def test_random_games_keep_every_invariant_masks_are_exact_and_state_dicts_round
     decision the whole state is checked (troops and vessels never negative, every held nation with a
     troop, money never negative, the 72 cards conserved, the phase fits); every 7th decision an
     unmasked action is refused and changes nothing; every 25th every masked action applies on a clone;
-    once a game the state dict goes through JSON, loads, and the copy plays on identically."""
+    once a game the state dict goes through JSON, loads, and the copy plays on identically. The seat's
+    observation (patched after a mere choice) always equals one computed afresh."""
     lengths = []
     for seed in range(games(40)):
         copy_of, steps_left = None, 0
         for state, pick, action in fuzz_play(seed):
             check(state)
+            viewer = max(state.current_player, 0)
+            assert np.array_equal(state.observation(viewer), observe(state, viewer)), "a patched view is a fresh one"
             if copy_of is not None:
                 assert copy_of.state_dict() == state.state_dict()
                 steps_left -= 1
