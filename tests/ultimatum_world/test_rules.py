@@ -25,7 +25,7 @@ def at_sea(key) -> int:
 
 # -- the world chooses sides -----------------------------------------------------------------------
 def test_setup_four_nations_from_four_alliances_one_worldpower_then_one_at_a_time_then_battleships():
-    s = game_class("ultimatum_world_v0").from_config({"num_players": 3}).new_initial_state(Rng(5))
+    s = game_class("ultimatum_world_v1").from_config({"num_players": 3}).new_initial_state(Rng(5))
     first = s.current_player
     picks = []
     for _ in range(4):
@@ -59,7 +59,7 @@ def test_setup_four_nations_from_four_alliances_one_worldpower_then_one_at_a_tim
 
 
 def test_setup_never_offers_a_pick_that_cannot_be_completed():
-    s = game_class("ultimatum_world_v0").from_config({"num_players": 6}).new_initial_state(Rng(1))
+    s = game_class("ultimatum_world_v1").from_config({"num_players": 6}).new_initial_state(Rng(1))
     for _ in range(24):
         legal = s.legal_actions()
         assert legal
