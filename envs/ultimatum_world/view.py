@@ -16,7 +16,7 @@ W = world()
 
 
 def view(state: WorldState, seat: int | None) -> dict[str, Any]:
-    from ultimata.envs.ultimatum_world.state import ATTACK_KINDS, BATTLE, MOVE_IN, OVER, PHASES, WINDOW
+    from ultimata.envs.ultimatum_world.state import ATTACK_KINDS, BATTLE, MOVE_IN, NAVAL, OVER, PHASES, WINDOW
 
     over = state.phase == OVER
     attack = None
@@ -28,8 +28,8 @@ def view(state: WorldState, seat: int | None) -> dict[str, Any]:
             "defender": defender,
             "target": target,
             "source": source,
-            "battleships": state.force[0] if kind != 1 else 0,
-            "submarines": state.force[1],
+            "battleships": state.force[0] if kind == NAVAL else 0,
+            "submarines": state.force[1] if kind == NAVAL else 0,
         }
     return {
         "kind": "ultimatum_world",
@@ -69,6 +69,7 @@ def view(state: WorldState, seat: int | None) -> dict[str, Any]:
                 "cards": sum(state.hands[q]),
                 "out": state.out[q],
                 "alliances": [ALLIANCES[a] for a in range(4) if state.holds_alliance(q, a)],
+                "known_cards": {CARD_KINDS[k]: c for k, c in enumerate(state.known[q]) if c},
             }
             for q in range(state.n)
         ],
