@@ -61,16 +61,36 @@ def action_text(s: WorldState, action: int) -> str:
         from ultimata.envs.ultimatum_world.state import ACT, BUY, WINDOW
 
         return {BUY: "done buying", ACT: "end the turn", WINDOW: "no (more) defence now"}.get(s.phase, "done")
-    if action in A.AMOUNTS and s.placing != [0, 0, 0]:
-        return {A.AMOUNT_ONE: "one", A.AMOUNT_HALF: "half", A.AMOUNT_ALL: "all"}[action]
-    if s.transfer[0] >= 0 and not s.pending and action in A.AMOUNTS:
-        spare = s.troops[s.transfer[0]] - 1
-        return {
-            A.AMOUNT_ONE: "one more troop",
-            A.AMOUNT_HALF: f"{max(1, spare // 2)} more troops",
-            A.AMOUNT_ALL: f"all {spare} spare troops",
-        }[action]
+    if action in A.AMOUNTS:
+        return _amount_text(s, action)
     return VERBS.get(action, f"action {action}")
+
+
+def _amount_text(s: WorldState, action: int) -> str:
+    """An amount as the number it moves here: '1 troop', '4 battleships', 'all 9 troops'."""
+    from ultimata.envs.ultimatum_world.state import MOVE_IN
+
+    more, verb = "", s.pending[0] if len(s.pending) >= 2 else None
+    if verb in (A.MOVE_BATTLESHIPS, A.MOVE_SUBMARINES):
+        battleships = verb == A.MOVE_BATTLESHIPS
+        ready = s.ready_bs if battleships else s.ready_subs
+        available, noun = ready[s.pending[1] - A.NATIONS], "battleship" if battleships else "submarine"
+    elif verb == A.CARD + CARD_KINDS.index("airlift"):  # one troop stays behind
+        available, noun = s.troops[s.pending[1]] - 1, "troop"
+    elif s.pending:
+        return VERBS[action]
+    elif s.placing != [0, 0, 0]:
+        kind = next(i for i, c in enumerate(s.placing) if c)
+        available, noun = s.placing[kind], ("troop", "battleship", "submarine")[kind]
+    elif s.transfer[0] >= 0:
+        available, noun, more = s.troops[s.transfer[0]] - 1, "troop", " more"
+    elif s.phase == MOVE_IN:
+        available, noun = s.troops[s.attack[4]] - 1, "troop"
+    else:
+        return VERBS[action]
+    count = {A.AMOUNT_ONE: 1, A.AMOUNT_HALF: max(1, available // 2), A.AMOUNT_ALL: available}[action]
+    words = f"{count}{more} {noun}{'s' if count != 1 else ''}"
+    return f"all {words}" if action == A.AMOUNT_ALL and count > 1 else words
 
 
 def render(s: WorldState, viewer: int | None = None) -> str:

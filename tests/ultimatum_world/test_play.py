@@ -28,14 +28,14 @@ def _random_game(seed: int, config: dict | None = None, steps: int | None = None
 
 
 def test_random_games_keep_every_invariant_masks_are_exact_and_state_dicts_round_trip():
-    """ULTIMATA_FUZZ_GAMES=N games (default 40) at every table size and config variant. After every
+    """ULTIMATA_FUZZ_GAMES=N games (default 20) at every table size and config variant. After every
     decision the whole state is checked (troops and vessels never negative, every held nation with a
     troop, money never negative, the 72 cards conserved, the phase fits); every 7th decision an
     unmasked action is refused and changes nothing; every 25th every masked action applies on a clone;
     once a game the state dict goes through JSON, loads, and the copy plays on identically. The seat's
     observation (patched after a mere choice) always equals one computed afresh."""
     lengths = []
-    for seed in range(games(40)):
+    for seed in range(games(20)):
         copy_of, steps_left = None, 0
         for state, pick, action in fuzz_play(seed):
             check(state)
