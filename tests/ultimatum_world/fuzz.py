@@ -1,6 +1,7 @@
 """Random games for the fuzz tests: the configs they cover, positions random play rarely reaches (money,
 lasers, cards, nearly whole alliances), and a random policy nudged toward the rare paths. The number of
-games is small by default; ULTIMATA_FUZZ_GAMES=N plays N games per test on demand."""
+games is small by default; ULTIMATA_FUZZ_GAMES=N plays N games per test on demand, from seed
+ULTIMATA_FUZZ_FIRST (default 0), so a long run can be split over processes."""
 
 from __future__ import annotations
 
@@ -19,8 +20,9 @@ from ultimata.envs.ultimatum_world.state import WorldState
 W = world()
 
 
-def games(default: int) -> int:
-    return int(os.environ.get("ULTIMATA_FUZZ_GAMES", default))
+def seeds(default: int) -> range:
+    first = int(os.environ.get("ULTIMATA_FUZZ_FIRST", 0))
+    return range(first, first + int(os.environ.get("ULTIMATA_FUZZ_GAMES", default)))
 
 
 def config(seed: int) -> dict[str, Any]:

@@ -14,7 +14,7 @@ from ultimata.envs.core.rng import Rng
 from ultimata.envs.ultimatum_world.consistency import check
 from ultimata.envs.ultimatum_world.observation import observe
 
-from .fuzz import config, games
+from .fuzz import config, seeds
 from .fuzz import play as fuzz_play
 
 
@@ -35,7 +35,7 @@ def test_random_games_keep_every_invariant_masks_are_exact_and_state_dicts_round
     once a game the state dict goes through JSON, loads, and the copy plays on identically. The seat's
     observation (patched after a mere choice) always equals one computed afresh."""
     lengths = []
-    for seed in range(games(20)):
+    for seed in seeds(20):
         copy_of, steps_left = None, 0
         for state, pick, action in fuzz_play(seed):
             check(state)

@@ -5,9 +5,7 @@ ULTIMATA_FUZZ_GAMES=N plays N games (default 15, a few seconds)."""
 
 from __future__ import annotations
 
-from collections import Counter
-
-from .fuzz import games, play, rich
+from .fuzz import play, rich, seeds
 from .reference import Mismatch, RecordingRng, Reference, compare, reference_from
 
 
@@ -40,7 +38,5 @@ def _check_against_reference(seed: int) -> int:
 
 
 def test_the_engine_agrees_with_the_reference_model_decision_by_decision():
-    decisions = Counter()
-    for seed in range(games(15)):
-        decisions[seed % 5 + 2] += _check_against_reference(seed)
-    assert all(decisions[n] for n in range(2, 7)), "every table size was played"
+    decisions = [_check_against_reference(seed) for seed in seeds(15)]
+    assert min(decisions) > 10, "every game was played, not ended at once"
