@@ -2,7 +2,11 @@
 
 from __future__ import annotations
 
+import pytest
+from typer.testing import CliRunner
+
 from ultimata.bench import RandomPlay, interleaved_rates, run
+from ultimata.cli import app
 from ultimata.envs import make
 
 
@@ -26,3 +30,16 @@ def test_the_reported_ratio_is_a_median_inside_the_range_of_its_rounds():
     low, high = result.ratio_range
     assert low <= result.aec_ratio <= high
     assert result.engine_decisions_per_s > 0 and len(result.game_lengths) == 20
+
+
+def test_the_cpu_clock_times_the_same_play_and_an_unknown_clock_is_refused_by_name():
+    rates = interleaved_rates({"a": make("ultimatum_cards_v1")}, steps=200, rounds=2, clock="cpu")
+    assert len(rates["a"]) == 2 and min(rates["a"]) > 0
+    with pytest.raises(ValueError, match="unknown clock 'gpu'; allowed: wall, cpu"):
+        run(steps=100, names=["ultimatum_cards_v1"], clock="gpu")
+
+
+def test_the_cli_refuses_an_unknown_clock_with_the_allowed_ones():
+    result = CliRunner().invoke(app, ["bench", "--clock", "sundial", "--steps", "10"])
+    assert result.exit_code == 2
+    assert "unknown clock 'sundial'; allowed: wall, cpu" in result.output

@@ -12,6 +12,16 @@ import numpy as np
 from ultimata.envs.core.registry import GAMES, game_class, make, make_raw
 from ultimata.envs.core.rng import Rng
 
+CLOCKS: dict[str, Any] = {"wall": time.perf_counter, "cpu": time.process_time}
+"""`wall` is what a user waits; `cpu` is this process's own CPU time, which other jobs on a shared machine
+barely move (the rounds still alternate, so both sides of a ratio share the same caches and clock speed)."""
+
+
+def clock_named(name: str) -> Any:
+    if name not in CLOCKS:
+        raise ValueError(f"unknown clock {name!r}; allowed: {', '.join(CLOCKS)}")
+    return CLOCKS[name]
+
 
 @dataclass
 class BenchResult:
@@ -53,14 +63,14 @@ class RandomPlay:
     several envs can be timed in alternation. Episodes reset when they end; the dead steps after a game's
     end count as steps."""
 
-    def __init__(self, env: Any, seed: int = 0) -> None:
-        self.env, self.seed, self.episode = env, seed, 0
+    def __init__(self, env: Any, seed: int = 0, clock: str = "wall") -> None:
+        self.env, self.seed, self.episode, self.clock = env, seed, 0, clock_named(clock)
         self.pick = random.Random(seed)
         env.reset(seed=seed)
 
     def seconds_for(self, steps: int) -> float:
-        env, pick = self.env, self.pick
-        start = time.perf_counter()
+        env, pick, clock = self.env, self.pick, self.clock
+        start = clock()
         for _ in range(steps):
             obs, _, terminated, truncated, _ = env.last()
             if terminated or truncated:
@@ -72,16 +82,16 @@ class RandomPlay:
                 continue
             legal = np.flatnonzero(obs["action_mask"])
             env.step(int(legal[pick.randrange(len(legal))]))
-        return time.perf_counter() - start
+        return clock() - start
 
 
-def interleaved_rates(envs: dict[str, Any], steps: int, rounds: int) -> dict[str, list[float]]:
+def interleaved_rates(envs: dict[str, Any], steps: int, rounds: int, clock: str = "wall") -> dict[str, list[float]]:
     """Steps/s of each env in each round, the envs taking turns within a round.
 
     A shared 2-core machine changes speed by tens of percent from one minute to the next; timing every env
     in short alternating chunks puts each ratio's two sides in the same seconds, so the median of the
     per-round ratios is far steadier than one long run per env."""
-    players = {name: RandomPlay(env) for name, env in envs.items()}
+    players = {name: RandomPlay(env, clock=clock) for name, env in envs.items()}
     chunk = max(1, steps // rounds)
     rates: dict[str, list[float]] = {name: [] for name in players}
     for _ in range(rounds):
@@ -90,20 +100,21 @@ def interleaved_rates(envs: dict[str, Any], steps: int, rounds: int) -> dict[str
     return rates
 
 
-def engine_decisions_per_second(name: str, decisions: int, seed: int = 0) -> float:
+def engine_decisions_per_second(name: str, decisions: int, seed: int = 0, clock: str = "wall") -> float:
     """Random play on the rules engine alone: legal_action_mask + apply, no PettingZoo."""
+    now = clock_named(clock)
     game = game_class(name).from_config({})
     pick = random.Random(seed)
     state = game.new_initial_state(Rng(seed))
     episode = 0
-    start = time.perf_counter()
+    start = now()
     for _ in range(decisions):
         if state.is_terminal():
             episode += 1
             state = game.new_initial_state(Rng(seed + episode))
         legal = state.legal_actions()
         state.apply(legal[pick.randrange(len(legal))])
-    return decisions / (time.perf_counter() - start)
+    return decisions / (now() - start)
 
 
 def random_game_lengths(name: str, games: int = 20, seed: int = 0) -> list[int]:
@@ -146,14 +157,19 @@ def mcts_seconds_per_decision(name: str, decisions: int = 20, seed: int = 0) -> 
     return spent / decisions
 
 
-def run(steps: int = 20_000, names: list[str] | None = None, mcts: bool = False, rounds: int = 10) -> list[BenchResult]:
+def run(
+    steps: int = 20_000, names: list[str] | None = None, mcts: bool = False, rounds: int = 10, clock: str = "wall"
+) -> list[BenchResult]:
     """Every env against connect_four_v3, in `rounds` interleaved rounds (median rates and median ratios)."""
     from pettingzoo.classic import connect_four_v3
 
+    clock_named(clock)  # refuse an unknown clock before any timing starts
     names = names or list(GAMES)
     baseline = "connect_four_v3 (baseline)"
-    wrapped = interleaved_rates({baseline: connect_four_v3.env(), **{n: make(n) for n in names}}, steps, rounds)
-    raw = interleaved_rates({baseline: connect_four_v3.raw_env(), **{n: make_raw(n) for n in names}}, steps, rounds)
+    wrapped_envs = {baseline: connect_four_v3.env(), **{n: make(n) for n in names}}
+    raw_envs = {baseline: connect_four_v3.raw_env(), **{n: make_raw(n) for n in names}}
+    wrapped = interleaved_rates(wrapped_envs, steps, rounds, clock)
+    raw = interleaved_rates(raw_envs, steps, rounds, clock)
 
     def median_ratio(rates: dict[str, list[float]], name: str) -> float:
         return float(np.median(np.asarray(rates[name]) / np.asarray(rates[baseline])))
@@ -161,7 +177,7 @@ def run(steps: int = 20_000, names: list[str] | None = None, mcts: bool = False,
     results = [BenchResult(baseline, float(np.median(wrapped[baseline])), None, float(np.median(raw[baseline])))]
     for name in names:
         results.append(BenchResult(
-            name, float(np.median(wrapped[name])), engine_decisions_per_second(name, steps),
+            name, float(np.median(wrapped[name])), engine_decisions_per_second(name, steps, clock=clock),
             float(np.median(raw[name])), median_ratio(wrapped, name), median_ratio(raw, name),
             random_game_lengths(name), mcts_seconds_per_decision(name) if mcts else None,
             ratio_range=(float(min(np.asarray(wrapped[name]) / np.asarray(wrapped[baseline]))),

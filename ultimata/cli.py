@@ -27,16 +27,24 @@ def bench(
     as_json: bool = typer.Option(False, "--json", help="Print one JSON object instead of a table."),
     mcts: bool = typer.Option(False, "--mcts", help="Also time the mcts agent's default budget per decision."),
     rounds: int = typer.Option(10, min=1, help="Interleaved rounds: the envs take turns, each ratio is the median."),
+    clock: str = typer.Option("wall", help="wall (what a user waits) or cpu (this process's CPU time: steadier "
+                              "on a shared machine)."),
 ) -> None:
     """Random-play speed of every env, as a ratio to PettingZoo's connect_four_v3 in the same run."""
-    from ultimata.bench import run
+    from ultimata.bench import clock_named, run
 
+    try:
+        clock_named(clock)
+    except ValueError as err:
+        _fail(err)
     with console.status("benchmarking random play..."):
-        results = run(steps, game or None, mcts=mcts, rounds=rounds)
+        results = run(steps, game or None, mcts=mcts, rounds=rounds, clock=clock)
     if as_json:
-        print(json.dumps({"steps": steps, "rounds": rounds, "results": [r.as_dict() for r in results]}, indent=1))
+        summary = {"steps": steps, "rounds": rounds, "clock": clock, "results": [r.as_dict() for r in results]}
+        print(json.dumps(summary, indent=1))
         return
-    table = Table(title=f"random masked play, {steps} steps each in {rounds} interleaved rounds (medians)")
+    title = f"random masked play, {steps} steps each in {rounds} interleaved rounds (medians, {clock} clock)"
+    table = Table(title=title)
     columns = ["env", "env() steps/s", "x connect_four", "x range", "raw_env steps/s", "x raw", "engine decisions/s",
                "random game decisions: median (min-max)"]
     for column in columns + (["mcts s/decision"] if mcts else []):
