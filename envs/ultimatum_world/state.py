@@ -543,7 +543,7 @@ class WorldState(AttackRules, State):
         for q in range(self.n):
             if q != viewer:
                 unseen += [k for k, c in enumerate(self.hands[q]) for _ in range(c - self.known[q][k])]
-        unseen = rng.shuffled(unseen)
+        unseen = rng.shuffled(sorted(unseen))  # sorted first: the real deck order must not steer the deal
         for q in range(self.n):
             if q != viewer:
                 size = sum(self.hands[q]) - sum(self.known[q])
