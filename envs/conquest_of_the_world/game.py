@@ -1,14 +1,15 @@
-"""Conquest of the World as a `Game`: 2-6 players, 153 actions, 558 observation floats."""
+"""Conquest of the World as a `Game`: 2-6 players, 147 actions, 696 observation floats."""
 
 from __future__ import annotations
 
+from functools import cached_property
 from typing import Any, ClassVar
 
 import numpy as np
 
 from ultimata.envs.conquest_of_the_world.actions import NUM_ACTIONS
 from ultimata.envs.conquest_of_the_world.config import ConquestConfig
-from ultimata.envs.conquest_of_the_world.observation import OBS_SIZE
+from ultimata.envs.conquest_of_the_world.observation import OBS_SIZE, rule_features
 from ultimata.envs.conquest_of_the_world.state import ConquestState
 from ultimata.envs.core.engine import Game
 from ultimata.envs.core.rng import Rng
@@ -36,6 +37,11 @@ class ConquestGame(Game[ConquestConfig]):
     @property
     def observation_shape(self) -> tuple[int, ...]:
         return (OBS_SIZE,)
+
+    @cached_property
+    def rule_features(self) -> list[float]:
+        """The rule settings as observation features, fixed for the game."""
+        return rule_features(self.config)
 
     def new_initial_state(self, rng: Rng) -> ConquestState:
         return ConquestState(self, rng)

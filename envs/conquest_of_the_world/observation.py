@@ -1,14 +1,20 @@
 """The observation: everything public, seat-relative (index 0 is the viewer, 1 the player to its left).
-A weapon chosen first stays hidden from the other fighter (and everyone else) until the battle.
+A weapon chosen first stays hidden from everyone but the player who chose it until the battle.
 
-Layout (558 floats):
+Layout (696 floats):
   countries   43 x 9: holder as relative seat one-hot (6), kind one-hot (homeland, conquest, ally)
-  players      6 x 15: present, alive, record/100 spaces, chips/10000, allied with me, broken with me,
-               proposed to by me this turn, holds the attack option, is the attacker / defender of the
-               battle, that fighter's barred weapons (3), energy/10000, battles won in this war/2
-  global      81: phase (6), stage (3), mode war/duel (2), turn/max_turns, buy right, target country (43),
-               battles fought/3, a first choice is pending, my own pending choice (9), proposal from
-               relative seat (6), my home-zone capacity left/30, board filled, end-game challenger (6)
+  players      6 x 35 (relative seat): present, alive, record/100 spaces, chips/10000; allied with each
+               relative seat (6), broken with each (6), proposed to each this round (6); holds the attack
+               option, is the attacking / defending player of the fight, directs its side's battle now,
+               its side's barred weapons (3), energy/10000, battles won in this war/2; has a diplomacy
+               window now or still to come this round, still has to answer the proposal, still has its
+               final-round turn to come, still to be met in the end-game ladder
+  global      99: phase (7), stage (3), mode war/duel (2), turn/max_turns, alliances left to buy/3, target
+               country (43), battles fought/3, a first choice is pending, my own pending choice (9),
+               proposal from (6) and to (6) relative seats, my home-zone capacity left/30, board filled,
+               end-game challenger (6), the rules (11: war energy/10000, end-game energy per space/1000,
+               siege by allies too, zone bonus once, player alliances, end game, wooded/100, one homeland
+               per zone, target record/100, allies alternate battles, max turns/100)
 """
 
 from __future__ import annotations
@@ -18,70 +24,99 @@ from typing import TYPE_CHECKING
 import numpy as np
 
 from ultimata.envs.conquest_of_the_world.actions import COUNTRIES, MAX_PLAYERS
+from ultimata.envs.conquest_of_the_world.terms import DUEL, PHASES, WAR
 
 if TYPE_CHECKING:
+    from ultimata.envs.conquest_of_the_world.config import ConquestConfig
     from ultimata.envs.conquest_of_the_world.state import ConquestState
 
 COUNTRY_FEATURES = MAX_PLAYERS + 3
-PLAYER_FEATURES = 15
-GLOBAL_FEATURES = 6 + 3 + 2 + 1 + 1 + COUNTRIES + 1 + 1 + 9 + MAX_PLAYERS + 1 + 1 + MAX_PLAYERS
+PLAYER_FEATURES = 35
+RULE_FEATURES = 11
+GLOBAL_FEATURES = (len(PHASES) + 3 + 2 + 1 + 1 + COUNTRIES + 1 + 1 + 9 + 2 * MAX_PLAYERS + 1 + 1 + MAX_PLAYERS
+                   + RULE_FEATURES)
 COUNTRY_BLOCK = COUNTRIES * COUNTRY_FEATURES
 OBS_SIZE = COUNTRY_BLOCK + MAX_PLAYERS * PLAYER_FEATURES + GLOBAL_FEATURES
 _COUNTRY_CACHE: dict[tuple, np.ndarray] = {}
 """The country block changes only when a country changes hands: cached by holdings (bounded, read-only)."""
 
 
-def observe(s: ConquestState, viewer: int) -> np.ndarray:
-    from ultimata.envs.conquest_of_the_world import state as S
+def rule_features(cfg: ConquestConfig) -> list[float]:
+    """The rule settings every seat knows (computed once per game, see ConquestGame)."""
+    return [cfg.war_energy / 10000, cfg.endgame_energy_per_space / 1000, float(cfg.homeland_siege == "held"),
+            float(cfg.zone_bonus_once), float(cfg.player_alliances), float(cfg.end_game),
+            cfg.wooded_chance / 100, float(cfg.one_homeland_per_zone), (cfg.target_record or 0) / 100,
+            float(cfg.alliance_battles == "alternate"), cfg.max_turns / 100]
 
-    n = s.n
-    rel = [(q - viewer) % n for q in range(n)]
-    key = (n, viewer, tuple(s.holder), tuple(s.kind))
-    countries = _COUNTRY_CACHE.get(key)
-    if countries is None:
-        countries = np.zeros(COUNTRIES * COUNTRY_FEATURES, dtype=np.float32)
+
+def _countries(s: ConquestState, viewer: int) -> np.ndarray:
+    key = (s.n, viewer, *s.holder, *s.kind)
+    block = _COUNTRY_CACHE.get(key)
+    if block is None:
+        n = s.n
+        block = np.zeros(COUNTRY_BLOCK, dtype=np.float32)
         for c, h in enumerate(s.holder):
             if h >= 0:
-                countries[c * COUNTRY_FEATURES + rel[h]] = 1.0
-                countries[c * COUNTRY_FEATURES + MAX_PLAYERS + s.kind[c] - 1] = 1.0
-        if len(_COUNTRY_CACHE) > 512:
+                block[c * COUNTRY_FEATURES + (h - viewer) % n] = 1.0
+                block[c * COUNTRY_FEATURES + MAX_PLAYERS + s.kind[c] - 1] = 1.0
+        if len(_COUNTRY_CACHE) > 1024:
             _COUNTRY_CACHE.clear()
-        _COUNTRY_CACHE[key] = countries
-    # the rest is built in numpy directly: converting a list of 171 floats cost a third of the call
-    obs = np.zeros(OBS_SIZE - COUNTRY_BLOCK, dtype=np.float32)
-    option_live = s.phase in (S.TURN, S.RESPOND)
-    for q in range(n):
-        b = rel[q] * PLAYER_FEATURES
+        _COUNTRY_CACHE[key] = block
+    return block
+
+
+def observe(s: ConquestState, viewer: int) -> np.ndarray:
+    n = s.n
+    seats = [(viewer + k) % n for k in range(n)]  # absolute seat of each relative seat
+    pad = [0.0] * (MAX_PLAYERS - n)
+    fighting = s.fighters[0] >= 0
+    directors = (s.director(0), s.director(1)) if fighting else (-1, -1)
+    option = s.option
+    waiting = set(s.round_left)
+    if s.window >= 0:
+        waiting.add(s.window)
+    out: list[float] = []
+    for q in seats:
+        allied, broken, proposed = s.allied[q], s.broken[q], s.proposed[q]
+        out += (1.0, float(s.alive[q]), s.record[q] / 200, s.chips[q] / 10000)
+        out += [float(allied[r]) for r in seats] + pad
+        out += [float(broken[r]) for r in seats] + pad
+        out += [float(proposed[r]) for r in seats] + pad
         side = 0 if s.fighters[0] == q else 1 if s.fighters[1] == q else -1
-        obs[b:b + 10] = (1.0, float(s.alive[q]), s.record[q] / 200, s.chips[q] / 10000, float(s.allied[viewer][q]),
-                         float(s.broken[viewer][q]), float(s.proposed[viewer][q]), float(option_live and s.option == q),
-                         float(side == 0), float(side == 1))
+        out += (float(q == option), float(side == 0), float(side == 1), float(q in directors))
         if side >= 0:
-            for w in range(3):
-                obs[b + 10 + w] = float(s.barred[side] >> w & 1)
-            obs[b + 13] = s.energy[side] / 10000
-            obs[b + 14] = s.wins[side] / 2
-    g = MAX_PLAYERS * PLAYER_FEATURES
-    obs[g + s.phase] = 1.0
-    obs[g + 6 + s.stage] = 1.0
-    obs[g + 9 + s.mode] = 1.0
-    obs[g + 11] = s.turn / s.cfg.max_turns
-    obs[g + 12] = float(s.buy_right)
+            barred = s.barred[side]
+            out += (float(barred & 1), float(barred >> 1 & 1), float(barred >> 2 & 1),
+                    s.energy[side] / 10000, s.wins[side] / 2)
+        else:
+            out += (0.0, 0.0, 0.0, 0.0, 0.0)
+        out += (float(q in waiting), float(q in s.answers), float(q in s.final_left), float(q in s.ladder))
+    out += [0.0] * (PLAYER_FEATURES * (MAX_PLAYERS - n))
+    phase = [0.0] * len(PHASES)
+    phase[s.phase] = 1.0
+    stage = [0.0, 0.0, 0.0]
+    stage[s.stage] = 1.0
+    out += phase
+    out += stage
+    out += (float(s.mode == WAR and fighting), float(s.mode == DUEL), s.turn / s.cfg.max_turns, s.buys / 3)
+    target = [0.0] * COUNTRIES
     if s.target >= 0:
-        obs[g + 13 + s.target] = 1.0
-    k = g + 13 + COUNTRIES
-    obs[k] = s.battles / 3
-    obs[k + 1] = float(s.pending >= 0)
-    first = (s.battles % 2 if s.mode == S.DUEL else 0)
-    if s.pending >= 0 and s.fighters[first] == viewer:
-        obs[k + 2 + s.pending] = 1.0
-    k += 11
-    if s.phase == S.RESPOND:
-        obs[k + rel[s.proposal[0]]] = 1.0
-    k += MAX_PLAYERS
-    if s.homeland[viewer] >= 0:
-        obs[k] = s.zone_capacity_left(viewer) / 30
-    obs[k + 1] = float(s.board_filled())
+        target[s.target] = 1.0
+    out += target
+    out += (s.battles / 3, float(s.pending >= 0))
+    mine = [0.0] * 9
+    if s.pending >= 0 and directors[s.battles % 2 if s.mode == DUEL else 0] == viewer:
+        mine[s.pending] = 1.0
+    out += mine
+    proposal = [0.0] * (2 * MAX_PLAYERS)
+    if s.proposal[0] >= 0:
+        proposal[(s.proposal[0] - viewer) % n] = 1.0
+        proposal[MAX_PLAYERS + (s.proposal[1] - viewer) % n] = 1.0
+    out += proposal
+    out += (s.zone_capacity_left(viewer) / 30 if s.homeland[viewer] >= 0 else 0.0, float(-1 not in s.holder))
+    challenger = [0.0] * MAX_PLAYERS
     if s.challenger >= 0:
-        obs[k + 2 + rel[s.challenger]] = 1.0
-    return np.concatenate((countries, obs))
+        challenger[(s.challenger - viewer) % n] = 1.0
+    out += challenger
+    out += s.game.rule_features
+    return np.concatenate((_countries(s, viewer), np.array(out, dtype=np.float32)))

@@ -36,7 +36,7 @@ class ConquestRenderer(PygameRenderer):
         self.label = self.pygame.font.Font(None, 22)
 
     def draw(self, surface: Any, state: ConquestState) -> None:
-        from ultimata.envs.conquest_of_the_world.state import OVER, PHASES, STAGES, WEAPON
+        from ultimata.envs.conquest_of_the_world.terms import OVER, PHASES, STAGES, WEAPON
 
         pg, b = self.pygame, board()
         surface.fill((236, 240, 246))

@@ -80,7 +80,8 @@ def test_default_random_games_end_well_under_2000_decisions():
     ("holder", 0, 1, "holder and kind disagree"),
     ("chips", 0, 150, "whole hundreds"),
     ("homeland", 0, 5, "homeland of no one"),
-    ("phase", None, 3, "proposal"),
+    ("phase", None, 4, "diplomacy window needs its player"),
+    ("allied", 0, [False, True], "mutual"),
 ])
 def test_a_damaged_save_is_refused_naming_the_problem(field, index, value, problem):
     from ultimata.envs.core.errors import UltimataError
