@@ -93,6 +93,8 @@ def check(s: ConquestState) -> None:
     _ints(s.barred, 2, 0, 6, "barred")
     _ints([s.battles, s.choosing], 2, 0, 10**6, "battles/choosing")
     _ints([s.target], 1, -1, size - 1, "target")
+    _ints(s.last_battle, 5, -1, max(n - 1, A.PROPOSE - A.WEAPON - 1), "last_battle")
+    _require(s.last_battle[4] in (0, 1) and (s.last_battle[0] < 0) == (s.last_battle[2] < 0), "last_battle")
     _ints([s.pending], 1, -1, A.PROPOSE - A.WEAPON - 1, "pending")
     _require(s.target_winner < 0 or s.phase == T.OVER, "a target winner only when the game is over")
     _require(isinstance(s.events, list) and all(isinstance(e, str) for e in s.events), "events must be strings")

@@ -1,4 +1,4 @@
-"""Conquest of the World as a `Game`: 2-6 players, 147 actions, 696 observation floats."""
+"""Conquest of the World as a `Game`: 2-6 players, 147 actions, 727 observation floats."""
 
 from __future__ import annotations
 

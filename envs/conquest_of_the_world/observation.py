@@ -1,7 +1,7 @@
 """The observation: everything public, seat-relative (index 0 is the viewer, 1 the player to its left).
 A weapon chosen first stays hidden from everyone but the player who chose it until the battle.
 
-Layout (696 floats):
+Layout (727 floats):
   countries   43 x 9: holder as relative seat one-hot (6), kind one-hot (homeland, conquest, ally)
   players      6 x 35 (relative seat): present, alive, record/100 spaces, chips/10000; allied with each
                relative seat (6), broken with each (6), proposed to each this round (6); holds the attack
@@ -15,6 +15,8 @@ Layout (696 floats):
                end-game challenger (6), the rules (11: war energy/10000, end-game energy per space/1000,
                siege by allies too, zone bonus once, player alliances, end game, wooded/100, one homeland
                per zone, target record/100, allies alternate battles, max turns/100)
+  last battle 31: what everyone saw of the last battle fought: its two directors (2 x 6 relative seats),
+               their choices (2 x 9) and whether the field was wooded
 """
 
 from __future__ import annotations
@@ -35,8 +37,9 @@ PLAYER_FEATURES = 35
 RULE_FEATURES = 11
 GLOBAL_FEATURES = (len(PHASES) + 3 + 2 + 1 + 1 + COUNTRIES + 1 + 1 + 9 + 2 * MAX_PLAYERS + 1 + 1 + MAX_PLAYERS
                    + RULE_FEATURES)
+LAST_BATTLE_FEATURES = 2 * MAX_PLAYERS + 2 * 9 + 1
 COUNTRY_BLOCK = COUNTRIES * COUNTRY_FEATURES
-OBS_SIZE = COUNTRY_BLOCK + MAX_PLAYERS * PLAYER_FEATURES + GLOBAL_FEATURES
+OBS_SIZE = COUNTRY_BLOCK + MAX_PLAYERS * PLAYER_FEATURES + GLOBAL_FEATURES + LAST_BATTLE_FEATURES
 _COUNTRY_CACHE: dict[tuple, np.ndarray] = {}
 """The country block changes only when a country changes hands: cached by holdings (bounded, read-only)."""
 
@@ -119,4 +122,11 @@ def observe(s: ConquestState, viewer: int) -> np.ndarray:
         challenger[(s.challenger - viewer) % n] = 1.0
     out += challenger
     out += s.game.rule_features
+    last = [0.0] * LAST_BATTLE_FEATURES
+    a, d, pick_a, pick_d, wooded = s.last_battle
+    if a >= 0:
+        last[(a - viewer) % n] = last[MAX_PLAYERS + (d - viewer) % n] = 1.0
+        last[2 * MAX_PLAYERS + pick_a] = last[2 * MAX_PLAYERS + 9 + pick_d] = 1.0
+        last[-1] = float(wooded)
+    out += last
     return np.concatenate((_countries(s, viewer), np.array(out, dtype=np.float32)))

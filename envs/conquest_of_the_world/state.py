@@ -81,6 +81,8 @@ class ConquestState(WarsMixin, DiplomacyMixin, EndGameMixin, State):
         self.barred = [0, 0]
         self.choosing = 0
         self.pending = -1
+        self.last_battle = [-1, -1, -1, -1, 0]
+        """The last battle fought, as everyone saw it: its two directors, their choices, wooded (0/1)."""
         self.events: list[str] = [f"player_{self.first} won the draw and chooses a homeland first"]
 
     # -- whose decision ----------------------------------------------------------------------
@@ -382,7 +384,7 @@ class ConquestState(WarsMixin, DiplomacyMixin, EndGameMixin, State):
               "eliminated", "allied", "broken", "proposed", "zone_paid", "option", "buys", "defender_ptr",
               "turn", "window", "round_left", "proposal", "answers", "final_left", "ladder", "challenger",
               "target_winner", "mode", "target", "fighters", "energy", "wins", "battles", "barred", "choosing",
-              "pending", "events")
+              "pending", "last_battle", "events")
 
     def _check_consistency(self) -> None:
         from ultimata.envs.conquest_of_the_world.consistency import check

@@ -118,6 +118,7 @@ class WarsMixin(_Base):
         who = [self.director(0), self.director(1)]
         rng = self.rng
         wooded = rng.below(100) < self.cfg.wooded_chance
+        self.last_battle = [who[0], who[1], picks[0], picks[1], int(wooded)]
         cost0, cost1 = MODEL.cost[w0][s0], MODEL.cost[w1][s1]
         chance0, chance1 = MODEL.chance(w0, w1, s0, wooded), MODEL.chance(w1, w0, s1, wooded)
         e0, e1 = self.energy

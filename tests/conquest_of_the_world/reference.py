@@ -374,6 +374,7 @@ class Reference:
         g["pending"] = -1
         weapons, levels = [x // 3 for x in chosen], [x % 3 for x in chosen]
         woods = draw(100) < self.cfg["wooded_chance"]
+        g["last_battle"] = [self.directing(g, 0), self.directing(g, 1), chosen[0], chosen[1], int(woods)]
         cost = [exchange_cost(weapons[i], levels[i]) for i in (0, 1)]
         chance = [hit_chance(weapons[i], weapons[1 - i], levels[i], woods) for i in (0, 1)]
         while True:
