@@ -27,6 +27,8 @@ class DiplomacyMixin(_Base):
     def group(self, p: int) -> list[int]:
         """p's alliance: p first, then its allies clockwise (p alone when it has none)."""
         n, row = self.n, self.allied[p]
+        if True not in row:
+            return [p]
         return [p] + [(p + k) % n for k in range(1, n) if row[(p + k) % n]]
 
     def may_propose(self, p: int, q: int) -> bool:

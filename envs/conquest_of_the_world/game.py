@@ -9,7 +9,7 @@ import numpy as np
 
 from ultimata.envs.conquest_of_the_world.actions import NUM_ACTIONS
 from ultimata.envs.conquest_of_the_world.config import ConquestConfig
-from ultimata.envs.conquest_of_the_world.observation import OBS_SIZE, rule_features
+from ultimata.envs.conquest_of_the_world.observation import OBS_SIZE, template
 from ultimata.envs.conquest_of_the_world.state import ConquestState
 from ultimata.envs.core.engine import Game
 from ultimata.envs.core.rng import Rng
@@ -39,9 +39,9 @@ class ConquestGame(Game[ConquestConfig]):
         return (OBS_SIZE,)
 
     @cached_property
-    def rule_features(self) -> list[float]:
-        """The rule settings as observation features, fixed for the game."""
-        return rule_features(self.config)
+    def observation_template(self) -> np.ndarray:
+        """What every observation of this game shares (the rule settings), copied for each one."""
+        return template(self.config)
 
     def new_initial_state(self, rng: Rng) -> ConquestState:
         return ConquestState(self, rng)

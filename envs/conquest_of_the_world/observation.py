@@ -11,22 +11,24 @@ Layout (727 floats):
                final-round turn to come, still to be met in the end-game ladder
   global      99: phase (7), stage (3), mode war/duel (2), turn/max_turns, alliances left to buy/3, target
                country (43), battles fought/3, a first choice is pending, my own pending choice (9),
-               proposal from (6) and to (6) relative seats, my home-zone capacity left/30, board filled,
-               end-game challenger (6), the rules (11: war energy/10000, end-game energy per space/1000,
-               siege by allies too, zone bonus once, player alliances, end game, wooded/100, one homeland
-               per zone, target record/100, allies alternate battles, max turns/100)
+               proposal from (6) and to (6) relative seats, my home-zone capacity left/30 (during the
+               set-up), board filled, end-game challenger (6), the rules (11: war energy/10000, end-game
+               energy per space/1000, siege by allies too, zone bonus once, player alliances, end game,
+               wooded/100, one homeland per zone, target record/100, allies alternate battles, max
+               turns/100)
   last battle 31: what everyone saw of the last battle fought: its two directors (2 x 6 relative seats),
                their choices (2 x 9) and whether the field was wooded
 """
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from collections.abc import Callable
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
 from ultimata.envs.conquest_of_the_world.actions import COUNTRIES, MAX_PLAYERS
-from ultimata.envs.conquest_of_the_world.terms import DUEL, PHASES, WAR
+from ultimata.envs.conquest_of_the_world.terms import DUEL, PHASES, ZONE_ALLY
 
 if TYPE_CHECKING:
     from ultimata.envs.conquest_of_the_world.config import ConquestConfig
@@ -40,8 +42,9 @@ GLOBAL_FEATURES = (len(PHASES) + 3 + 2 + 1 + 1 + COUNTRIES + 1 + 1 + 9 + 2 * MAX
 LAST_BATTLE_FEATURES = 2 * MAX_PLAYERS + 2 * 9 + 1
 COUNTRY_BLOCK = COUNTRIES * COUNTRY_FEATURES
 OBS_SIZE = COUNTRY_BLOCK + MAX_PLAYERS * PLAYER_FEATURES + GLOBAL_FEATURES + LAST_BATTLE_FEATURES
-_COUNTRY_CACHE: dict[tuple, np.ndarray] = {}
-"""The country block changes only when a country changes hands: cached by holdings (bounded, read-only)."""
+_MEMO: dict[tuple, tuple] = {}
+"""Parts of the last observation of a state for a viewer, with the fields they were built from: reused
+while those fields are equal (checked element by element, so a stale entry can never be used)."""
 
 
 def rule_features(cfg: ConquestConfig) -> list[float]:
@@ -52,81 +55,142 @@ def rule_features(cfg: ConquestConfig) -> list[float]:
             float(cfg.alliance_battles == "alternate"), cfg.max_turns / 100]
 
 
-def _countries(s: ConquestState, viewer: int) -> np.ndarray:
-    key = (s.n, viewer, *s.holder, *s.kind)
-    block = _COUNTRY_CACHE.get(key)
-    if block is None:
-        n = s.n
-        block = np.zeros(COUNTRY_BLOCK, dtype=np.float32)
-        for c, h in enumerate(s.holder):
-            if h >= 0:
-                block[c * COUNTRY_FEATURES + (h - viewer) % n] = 1.0
-                block[c * COUNTRY_FEATURES + MAX_PLAYERS + s.kind[c] - 1] = 1.0
-        if len(_COUNTRY_CACHE) > 1024:
-            _COUNTRY_CACHE.clear()
-        _COUNTRY_CACHE[key] = block
-    return block
+def _remembered(part: str, s: ConquestState, viewer: int, fields: tuple, build: Callable[[], Any]) -> Any:
+    """`build()` for this state and viewer, reused while `fields` (lists) stay equal."""
+    key = (part, id(s), s.n, viewer)
+    memo = _MEMO.get(key)
+    if memo is not None and memo[0] == fields:
+        return memo[1]
+    value = build()
+    if len(_MEMO) > 512:
+        _MEMO.clear()
+    _MEMO[key] = (tuple([row[:] for row in f] if f and type(f[0]) is list else f[:] for f in fields), value)
+    return value
+
+
+def _countries(s: ConquestState, viewer: int, out: np.ndarray) -> None:
+    """The country block (holder as relative seat, kind) written into `out`: built once per holding in
+    absolute seats (column 9 stays zero, for the seats a smaller table lacks), turned to the viewer."""
+    def build() -> np.ndarray:
+        holder, kind = np.array(s.holder), np.array(s.kind)
+        held = np.flatnonzero(holder >= 0)
+        block = np.zeros((COUNTRIES, COUNTRY_FEATURES + 1), dtype=np.float32)
+        block[held, holder[held]] = 1.0
+        block[held, MAX_PLAYERS - 1 + kind[held]] = 1.0
+        return block
+
+    absolute = _remembered("countries", s, -1, (s.holder, s.kind), build)
+    absolute.take(_SEAT_COLUMNS[s.n, viewer], axis=1, out=out[:COUNTRY_BLOCK].reshape(COUNTRIES, -1))
+
+
+def _alliances(s: ConquestState, viewer: int) -> list[int]:
+    """The set features of the players' alliance rows: allied with, broken with, proposed to."""
+    def build() -> list[int]:
+        rel, row = _ROTATIONS[s.n, viewer]
+        out = []
+        for matrix, offset in ((s.allied, ALLIED), (s.broken, BROKEN), (s.proposed, PROPOSED)):
+            for q, line in enumerate(matrix):
+                if True in line:
+                    out += [row[q] + offset + rel[r] for r, on in enumerate(line) if on]
+        return out
+
+    return _remembered("alliances", s, viewer, (s.allied, s.broken, s.proposed), build).copy()
+
+
+# offsets inside a player's row and the global block (the layout above)
+ALLIED, BROKEN, PROPOSED, OPTION, ATTACKER, DEFENDER, DIRECTS = 4, 10, 16, 22, 23, 24, 25
+BARRED, ENERGY, WINS = 26, 29, 30
+WINDOW, ANSWER, FINAL_TURN, LADDER = 31, 32, 33, 34
+PLAYERS_AT = COUNTRY_BLOCK
+GLOBAL_AT = PLAYERS_AT + MAX_PLAYERS * PLAYER_FEATURES
+STAGE, MODE, TURN, BUYS, TARGET = 7, 10, 12, 13, 14
+BATTLES, PENDING, MINE, PROPOSAL_FROM, PROPOSAL_TO = 57, 58, 59, 68, 74
+CAPACITY, FILLED, CHALLENGER, RULES = 80, 81, 82, 88
+LAST_AT = GLOBAL_AT + GLOBAL_FEATURES
+_ROTATIONS = {(n, v): (tuple((q - v) % n for q in range(n)),
+                       tuple(PLAYERS_AT + (q - v) % n * PLAYER_FEATURES for q in range(n)))
+              for n in range(2, MAX_PLAYERS + 1) for v in range(n)}
+"""Per seat count and viewer: each absolute seat's relative seat, and where its row starts."""
+_SEAT_COLUMNS = {(n, v): np.array([(v + r) % n if r < n else COUNTRY_FEATURES for r in range(MAX_PLAYERS)]
+                                  + list(range(MAX_PLAYERS, COUNTRY_FEATURES)))
+                 for n in range(2, MAX_PLAYERS + 1) for v in range(n)}
+"""Per seat count and viewer: the absolute country block's column for each column of the viewer's."""
+_BARRED = tuple(tuple(w for w in range(3) if barred >> w & 1) for barred in range(8))
+
+
+def template(cfg: ConquestConfig) -> np.ndarray:
+    """The parts every observation of a game shares (the rules); see ConquestGame.observation_template."""
+    obs = np.zeros(OBS_SIZE, dtype=np.float32)
+    obs[GLOBAL_AT + RULES:GLOBAL_AT + RULES + RULE_FEATURES] = rule_features(cfg)
+    return obs
 
 
 def observe(s: ConquestState, viewer: int) -> np.ndarray:
+    """Built as a list of the few features that are set and one numpy scatter (most of the vector is
+    zeros), with the country block and the alliance rows reused while they do not change: writing the
+    vector feature by feature cost most of an env step."""
     n = s.n
-    seats = [(viewer + k) % n for k in range(n)]  # absolute seat of each relative seat
-    pad = [0.0] * (MAX_PLAYERS - n)
-    fighting = s.fighters[0] >= 0
-    directors = (s.director(0), s.director(1)) if fighting else (-1, -1)
-    option = s.option
-    waiting = set(s.round_left)
-    if s.window >= 0:
-        waiting.add(s.window)
-    out: list[float] = []
-    for q in seats:
-        allied, broken, proposed = s.allied[q], s.broken[q], s.proposed[q]
-        out += (1.0, float(s.alive[q]), s.record[q] / 200, s.chips[q] / 10000)
-        out += [float(allied[r]) for r in seats] + pad
-        out += [float(broken[r]) for r in seats] + pad
-        out += [float(proposed[r]) for r in seats] + pad
-        side = 0 if s.fighters[0] == q else 1 if s.fighters[1] == q else -1
-        out += (float(q == option), float(side == 0), float(side == 1), float(q in directors))
-        if side >= 0:
+    rel, row = _ROTATIONS[n, viewer]
+    obs = s.game.observation_template.copy()
+    _countries(s, viewer, obs)
+    ones = _alliances(s, viewer)
+    at: list[int] = []
+    values: list[float] = []
+    for q in range(n):
+        b = row[q]
+        ones.append(b)
+        if s.alive[q]:
+            ones.append(b + 1)
+        at += (b + 2, b + 3)
+        values += (s.record[q] / 200, s.chips[q] / 10000)
+    if s.option >= 0:
+        ones.append(row[s.option] + OPTION)
+    fighters, directors = s.fighters, (-1, -1)
+    if fighters[0] >= 0:
+        directors = (s.director(0), s.director(1))
+        for side in (0, 1):
+            b = row[fighters[side]]
+            ones += (b + ATTACKER + side, row[directors[side]] + DIRECTS)
             barred = s.barred[side]
-            out += (float(barred & 1), float(barred >> 1 & 1), float(barred >> 2 & 1),
-                    s.energy[side] / 10000, s.wins[side] / 2)
-        else:
-            out += (0.0, 0.0, 0.0, 0.0, 0.0)
-        out += (float(q in waiting), float(q in s.answers), float(q in s.final_left), float(q in s.ladder))
-    out += [0.0] * (PLAYER_FEATURES * (MAX_PLAYERS - n))
-    phase = [0.0] * len(PHASES)
-    phase[s.phase] = 1.0
-    stage = [0.0, 0.0, 0.0]
-    stage[s.stage] = 1.0
-    out += phase
-    out += stage
-    out += (float(s.mode == WAR and fighting), float(s.mode == DUEL), s.turn / s.cfg.max_turns, s.buys / 3)
-    target = [0.0] * COUNTRIES
+            if barred:
+                ones += [b + BARRED + w for w in _BARRED[barred]]
+            at += (b + ENERGY, b + WINS)
+            values += (s.energy[side] / 10000, s.wins[side] / 2)
+    if s.window >= 0:
+        ones.append(row[s.window] + WINDOW)
+        ones += [row[q] + WINDOW for q in s.round_left]
+    if s.answers:
+        ones += [row[q] + ANSWER for q in s.answers]
+    if s.final_left:
+        ones += [row[q] + FINAL_TURN for q in s.final_left]
+    if s.ladder:
+        ones += [row[q] + LADDER for q in s.ladder]
+    g = GLOBAL_AT
+    ones += (g + s.phase, g + STAGE + s.stage)
+    if fighters[0] >= 0:
+        ones.append(g + MODE + s.mode)
+    at += (g + TURN, g + BUYS, g + BATTLES)
+    values += (s.turn / s.cfg.max_turns, s.buys / 3, s.battles / 3)
     if s.target >= 0:
-        target[s.target] = 1.0
-    out += target
-    out += (s.battles / 3, float(s.pending >= 0))
-    mine = [0.0] * 9
-    if s.pending >= 0 and directors[s.battles % 2 if s.mode == DUEL else 0] == viewer:
-        mine[s.pending] = 1.0
-    out += mine
-    proposal = [0.0] * (2 * MAX_PLAYERS)
+        ones.append(g + TARGET + s.target)
+    if s.pending >= 0:
+        ones.append(g + PENDING)
+        if directors[s.battles % 2 if s.mode == DUEL else 0] == viewer:
+            ones.append(g + MINE + s.pending)
     if s.proposal[0] >= 0:
-        proposal[(s.proposal[0] - viewer) % n] = 1.0
-        proposal[MAX_PLAYERS + (s.proposal[1] - viewer) % n] = 1.0
-    out += proposal
-    out += (s.zone_capacity_left(viewer) / 30 if s.homeland[viewer] >= 0 else 0.0, float(-1 not in s.holder))
-    challenger = [0.0] * MAX_PLAYERS
+        ones += (g + PROPOSAL_FROM + rel[s.proposal[0]], g + PROPOSAL_TO + rel[s.proposal[1]])
+    if s.phase <= ZONE_ALLY and s.homeland[viewer] >= 0:
+        at.append(g + CAPACITY)
+        values.append(s.zone_capacity_left(viewer) / 30)
+    if -1 not in s.holder:
+        ones.append(g + FILLED)
     if s.challenger >= 0:
-        challenger[(s.challenger - viewer) % n] = 1.0
-    out += challenger
-    out += s.game.rule_features
-    last = [0.0] * LAST_BATTLE_FEATURES
+        ones.append(g + CHALLENGER + rel[s.challenger])
     a, d, pick_a, pick_d, wooded = s.last_battle
     if a >= 0:
-        last[(a - viewer) % n] = last[MAX_PLAYERS + (d - viewer) % n] = 1.0
-        last[2 * MAX_PLAYERS + pick_a] = last[2 * MAX_PLAYERS + 9 + pick_d] = 1.0
-        last[-1] = float(wooded)
-    out += last
-    return np.concatenate((_countries(s, viewer), np.array(out, dtype=np.float32)))
+        ones += (LAST_AT + rel[a], LAST_AT + MAX_PLAYERS + rel[d], LAST_AT + 2 * MAX_PLAYERS + pick_a,
+                 LAST_AT + 2 * MAX_PLAYERS + 9 + pick_d)
+        if wooded:
+            ones.append(OBS_SIZE - 1)
+    obs[ones + at] = [1.0] * len(ones) + values
+    return obs

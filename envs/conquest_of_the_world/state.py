@@ -14,6 +14,7 @@ from ultimata.envs.conquest_of_the_world.battle import SPENDS, WEAPONS
 from ultimata.envs.conquest_of_the_world.board import board
 from ultimata.envs.conquest_of_the_world.diplomacy import DiplomacyMixin
 from ultimata.envs.conquest_of_the_world.endgame import EndGameMixin
+from ultimata.envs.conquest_of_the_world.observation import observe
 from ultimata.envs.conquest_of_the_world.terms import (
     ALLY,
     CONQUEST,
@@ -37,6 +38,21 @@ from ultimata.envs.core.rng import Rng
 
 BOARD = board()
 _WEAPON_ACTIONS = tuple(tuple(A.weapon_action(w, s) for s in range(len(SPENDS))) for w in range(len(WEAPONS)))
+
+
+def _weapon_masks() -> tuple[np.ndarray, ...]:
+    """The mask of a weapon choice for each set of barred weapons (a bitmask): read-only and shared,
+    since a choice is most of a game's decisions."""
+    masks = []
+    for barred in range(1 << len(WEAPONS)):
+        mask = np.zeros(A.NUM_ACTIONS, dtype=np.int8)
+        mask[[a for w in range(len(WEAPONS)) if not barred >> w & 1 for a in _WEAPON_ACTIONS[w]]] = 1
+        mask.setflags(write=False)
+        masks.append(mask)
+    return tuple(masks)
+
+
+_WEAPON_MASKS = _weapon_masks()
 
 
 class ConquestState(WarsMixin, DiplomacyMixin, EndGameMixin, State):
@@ -141,6 +157,18 @@ class ConquestState(WarsMixin, DiplomacyMixin, EndGameMixin, State):
         return not self.barred[side] >> weapon & 1
 
     # -- legal actions -----------------------------------------------------------------------
+    def legal_action_mask(self) -> np.ndarray:
+        """The engine's cached mask, with the weapon choices' shared read-only masks."""
+        mask = self._mask
+        if mask is None:
+            if self.phase == WEAPON:
+                mask = _WEAPON_MASKS[self.barred[self.choosing]]
+            else:
+                mask = np.zeros(A.NUM_ACTIONS, dtype=np.int8)
+                mask[self._legal_actions()] = 1
+            self._mask = mask
+        return mask
+
     def _legal_actions(self) -> list[int]:
         phase, p = self.phase, self.current_player
         if phase == WEAPON:
@@ -365,8 +393,6 @@ class ConquestState(WarsMixin, DiplomacyMixin, EndGameMixin, State):
         return render(self, viewer)
 
     def observation(self, player: int) -> np.ndarray:
-        from ultimata.envs.conquest_of_the_world.observation import observe
-
         return observe(self, player)
 
     def sample_consistent(self, viewer: int, rng: Rng) -> ConquestState:

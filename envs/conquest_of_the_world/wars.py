@@ -93,7 +93,7 @@ class WarsMixin(_Base):
         """Who chooses side's weapon in the battle under way. Rule 18B: an allied attacker's battles are
         directed by the allies in turn, the declarer first, then its allies clockwise."""
         p = self.fighters[side]
-        if side or self.mode == DUEL or self.cfg.alliance_battles != "alternate":
+        if side or self.mode == DUEL or True not in self.allied[p] or self.cfg.alliance_battles != "alternate":
             return p
         members = self.group(p)
         return members[self.battles % len(members)]
@@ -120,7 +120,8 @@ class WarsMixin(_Base):
         wooded = rng.below(100) < self.cfg.wooded_chance
         self.last_battle = [who[0], who[1], picks[0], picks[1], int(wooded)]
         cost0, cost1 = MODEL.cost[w0][s0], MODEL.cost[w1][s1]
-        chance0, chance1 = MODEL.chance(w0, w1, s0, wooded), MODEL.chance(w1, w0, s1, wooded)
+        chances = MODEL.chances[wooded]
+        chance0, chance1 = chances[w0][w1][s0], chances[w1][w0][s1]
         e0, e1 = self.energy
         while True:
             if e0 < cost0 or e1 < cost1:
