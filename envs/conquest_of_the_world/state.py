@@ -53,6 +53,7 @@ def _weapon_masks() -> tuple[np.ndarray, ...]:
 
 
 _WEAPON_MASKS = _weapon_masks()
+_WEAPON_LEGAL = tuple(tuple(np.flatnonzero(mask).tolist()) for mask in _WEAPON_MASKS)
 
 
 class ConquestState(WarsMixin, DiplomacyMixin, EndGameMixin, State):
@@ -168,6 +169,11 @@ class ConquestState(WarsMixin, DiplomacyMixin, EndGameMixin, State):
                 mask[self._legal_actions()] = 1
             self._mask = mask
         return mask
+
+    def legal_actions(self) -> list[int]:
+        if self.phase == WEAPON:
+            return list(_WEAPON_LEGAL[self.barred[self.choosing]])
+        return super().legal_actions()
 
     def _legal_actions(self) -> list[int]:
         phase, p = self.phase, self.current_player

@@ -29,6 +29,8 @@ else:
 
 BOARD = board()
 MODEL = battle_model()
+CHOICES = tuple(f"{weapon} ({spend})" for weapon in WEAPONS for spend in SPENDS)
+"""A weapon choice as the events name it, by its index (3 x weapon + spend)."""
 
 
 class WarsMixin(_Base):
@@ -146,10 +148,9 @@ class WarsMixin(_Base):
             self._after_duel_battle(hit, w)
 
     def _narrate_battle(self, who: list[int], picks: list[int], wooded: bool, result: str) -> None:
-        spends = len(SPENDS)
-        names = [f"player_{who[i]} {WEAPONS[picks[i] // spends]} ({SPENDS[picks[i] % spends]})" for i in (0, 1)]
         where = " in the woods" if wooded else ""
-        self.events.append(f"{names[0]} vs {names[1]}{where}: {result}")
+        self.events.append(f"player_{who[0]} {CHOICES[picks[0]]} vs player_{who[1]} {CHOICES[picks[1]]}{where}: "
+                           + result)
 
     def _after_war_battle(self, hit: list[bool], w: list[int]) -> None:
         """Rule 12: best of three; a destroyed weapon is barred for the war; a mutual kill is a tie;
