@@ -273,3 +273,17 @@ def test_rule_19d_booty_countries_go_to_the_ally_with_less_so_far():
     won = {q: {B.names[i] for i in range(B.size) if s.holder[i] == q and s.kind[i] == T.CONQUEST} for q in (1, 2)}
     assert won[2] == {"Brazil", "Indonesia", "Argentina", "Egypt", "Nigeria", "South Africa"}
     assert won[1] == {"United States", "Australia", "Canada", "Mexico", "Cuba"}
+
+
+def test_rule_4_remark_allies_bordering_the_homeland_protect_it():
+    """'It is critical to ally with countries bordering both sides of your HOMELAND to protect it from a
+    direct enemy attack' (rule 4, pointing to rule 19)."""
+    s = opening(["United States", "U.S.S.R."], [["Canada", "Mexico"], []])
+    hold(s, 1, ["Cuba"], T.CONQUEST)
+    s.chips[1], s.turn = 60_000, 2
+    assert A.ATTACK + c("United States") not in edited(s).legal_actions()  # Canada, Mexico: the U.S.'s allies
+    s.apply(A.ATTACK + c("Canada"))
+    attacker_wins(s)
+    s.apply(A.ATTACK + c("Mexico"))
+    attacker_wins(s)
+    assert A.ATTACK + c("United States") in s.legal_actions()
