@@ -1,13 +1,16 @@
 """Matches between agents with balanced seats: win rates with 95% intervals, rewards, ratings.
 
 Entries are the agents being compared; with fewer entries than seats the last entry fills the rest
-(`pretrained random` in a 4-player game is one trained bot against three random seats). The seats
-rotate every game so each entry holds every seat equally often, and the n rotations of a block share
-one deal (duplicate format), which removes most of the luck of the cards from the comparison.
+(`pretrained random` in a 4-player game is one trained bot against three random seats). With more
+entries than seats, every table of n different entries plays in turn (a round robin), so one run rates
+random, heuristic, mcts and pretrained together even in a 2-player game. The seats rotate every game
+so each entry holds every seat equally often, and the n rotations of a block share one deal
+(duplicate format), which removes most of the luck of the cards from the comparison.
 """
 
 from __future__ import annotations
 
+import itertools
 import math
 from collections.abc import Callable, Sequence
 from dataclasses import asdict, dataclass, field
@@ -83,9 +86,17 @@ def lineup(entries: int, seats: int) -> list[int]:
     return list(range(entries)) + [entries - 1] * (seats - entries)
 
 
-def balanced_games(games: int, seats: int) -> int:
-    """Round up to whole rotations so every entry holds every seat equally often."""
-    return -(-games // seats) * seats
+def tables(entries: int, seats: int) -> list[list[int]]:
+    """The line-ups to play: one, or with more entries than seats every set of `seats` entries."""
+    if entries <= seats:
+        return [lineup(entries, seats)]
+    return [list(table) for table in itertools.combinations(range(entries), seats)]
+
+
+def balanced_games(games: int, seats: int, n_tables: int = 1) -> int:
+    """Round up to whole rotations at every table so every entry holds every seat equally often."""
+    per_table = -(-games // n_tables)
+    return -(-per_table // seats) * seats * n_tables
 
 
 def play_game(
@@ -114,11 +125,13 @@ def run_arena(
     replay_dir: str | Path | None = None,
     on_game: Callable[[int], None] | None = None,
 ) -> ArenaResult:
-    """Play `games` (rounded up to whole seat rotations) and summarise each entry."""
+    """Play `games` (rounded up to whole seat rotations, spread over the tables) and summarise each entry."""
     n = game.num_players
-    base = lineup(len(entries), n)
-    games = balanced_games(games, n)
-    seats_of = [[make() for _ in range(base.count(i))] for i, (_, make) in enumerate(entries)]
+    line_ups = tables(len(entries), n)
+    games = balanced_games(games, n, len(line_ups))
+    per_table = games // len(line_ups)
+    seats_held = [max(table.count(i) for table in line_ups) for i in range(len(entries))]
+    seats_of = [[make() for _ in range(seats_held[i])] for i, (_, make) in enumerate(entries)]
     credit = np.zeros(len(entries))
     reward = np.zeros(len(entries))
     seat_games = np.zeros(len(entries), dtype=int)
@@ -126,6 +139,7 @@ def run_arena(
     ratings = Ratings(len(entries))
     replays: list[str] = []
     for g in range(games):
+        base = line_ups[g // per_table]
         seat_entry = [base[(s + g) % n] for s in range(n)]
         used = [0] * len(entries)
         seat_agents = []
@@ -155,7 +169,7 @@ def run_arena(
     results = [
         EntryResult(
             spec=spec,
-            seats_per_game=base.count(i),
+            seats_per_game=max(table.count(i) for table in line_ups),
             seat_games=int(seat_games[i]),
             win_rate=float(credit[i] / seat_games[i]),
             ci95=wilson(float(credit[i]), int(seat_games[i])),

@@ -25,6 +25,8 @@ class BenchResult:
     """Decisions per random game, for a sample of games (games must end under random play)."""
     mcts_seconds: float | None = None
     """Seconds per decision of the `mcts` agent at its default budget (with --mcts)."""
+    ratio_range: tuple[float, float] | None = None
+    """The lowest and highest per-round env() ratio: how far one round could be trusted."""
 
     def length_summary(self) -> str:
         if not self.game_lengths:
@@ -39,30 +41,53 @@ class BenchResult:
             "engine_decisions_per_s": self.engine_decisions_per_s and round(self.engine_decisions_per_s),
             "aec_ratio_vs_connect_four": round(self.aec_ratio, 2),
             "raw_steps_per_s": round(self.raw_steps_per_s),
+            "aec_ratio_range": self.ratio_range and [round(r, 2) for r in self.ratio_range],
             "raw_ratio_vs_connect_four": round(self.raw_ratio, 2),
             "random_game_decisions": self.game_lengths,
             "mcts_seconds_per_decision": self.mcts_seconds and round(self.mcts_seconds, 3),
         }
 
 
-def aec_steps_per_second(env: Any, steps: int, seed: int = 0) -> float:
-    """Random masked play through the full AEC API (last, step), resetting at episode ends."""
-    pick = random.Random(seed)
-    env.reset(seed=seed)
-    episode = 0
-    start = time.perf_counter()
-    for _ in range(steps):
-        obs, _, terminated, truncated, _ = env.last()
-        if terminated or truncated:
-            if not env.agents or all(env.terminations.get(a) or env.truncations.get(a) for a in env.agents):
-                episode += 1
-                env.reset(seed=seed + episode)
+class RandomPlay:
+    """Random masked play through the full AEC API (last, step) that can be resumed chunk by chunk, so
+    several envs can be timed in alternation. Episodes reset when they end; the dead steps after a game's
+    end count as steps."""
+
+    def __init__(self, env: Any, seed: int = 0) -> None:
+        self.env, self.seed, self.episode = env, seed, 0
+        self.pick = random.Random(seed)
+        env.reset(seed=seed)
+
+    def seconds_for(self, steps: int) -> float:
+        env, pick = self.env, self.pick
+        start = time.perf_counter()
+        for _ in range(steps):
+            obs, _, terminated, truncated, _ = env.last()
+            if terminated or truncated:
+                if not env.agents or all(env.terminations.get(a) or env.truncations.get(a) for a in env.agents):
+                    self.episode += 1
+                    env.reset(seed=self.seed + self.episode)
+                    continue
+                env.step(None)
                 continue
-            env.step(None)
-            continue
-        legal = np.flatnonzero(obs["action_mask"])
-        env.step(int(legal[pick.randrange(len(legal))]))
-    return steps / (time.perf_counter() - start)
+            legal = np.flatnonzero(obs["action_mask"])
+            env.step(int(legal[pick.randrange(len(legal))]))
+        return time.perf_counter() - start
+
+
+def interleaved_rates(envs: dict[str, Any], steps: int, rounds: int) -> dict[str, list[float]]:
+    """Steps/s of each env in each round, the envs taking turns within a round.
+
+    A shared 2-core machine changes speed by tens of percent from one minute to the next; timing every env
+    in short alternating chunks puts each ratio's two sides in the same seconds, so the median of the
+    per-round ratios is far steadier than one long run per env."""
+    players = {name: RandomPlay(env) for name, env in envs.items()}
+    chunk = max(1, steps // rounds)
+    rates: dict[str, list[float]] = {name: [] for name in players}
+    for _ in range(rounds):
+        for name, player in players.items():
+            rates[name].append(chunk / player.seconds_for(chunk))
+    return rates
 
 
 def engine_decisions_per_second(name: str, decisions: int, seed: int = 0) -> float:
@@ -121,16 +146,25 @@ def mcts_seconds_per_decision(name: str, decisions: int = 20, seed: int = 0) -> 
     return spent / decisions
 
 
-def run(steps: int = 20_000, names: list[str] | None = None, mcts: bool = False) -> list[BenchResult]:
+def run(steps: int = 20_000, names: list[str] | None = None, mcts: bool = False, rounds: int = 10) -> list[BenchResult]:
+    """Every env against connect_four_v3, in `rounds` interleaved rounds (median rates and median ratios)."""
     from pettingzoo.classic import connect_four_v3
 
-    baseline = aec_steps_per_second(connect_four_v3.env(), steps)
-    raw_baseline = aec_steps_per_second(connect_four_v3.raw_env(), steps)
-    results = [BenchResult("connect_four_v3 (baseline)", baseline, None, raw_baseline)]
-    for name in names or list(GAMES):
-        aec = aec_steps_per_second(make(name), steps)
-        raw = aec_steps_per_second(make_raw(name), steps)
-        engine = engine_decisions_per_second(name, steps)
-        results.append(BenchResult(name, aec, engine, raw, aec / baseline, raw / raw_baseline,
-                                   random_game_lengths(name), mcts_seconds_per_decision(name) if mcts else None))
+    names = names or list(GAMES)
+    baseline = "connect_four_v3 (baseline)"
+    wrapped = interleaved_rates({baseline: connect_four_v3.env(), **{n: make(n) for n in names}}, steps, rounds)
+    raw = interleaved_rates({baseline: connect_four_v3.raw_env(), **{n: make_raw(n) for n in names}}, steps, rounds)
+
+    def median_ratio(rates: dict[str, list[float]], name: str) -> float:
+        return float(np.median(np.asarray(rates[name]) / np.asarray(rates[baseline])))
+
+    results = [BenchResult(baseline, float(np.median(wrapped[baseline])), None, float(np.median(raw[baseline])))]
+    for name in names:
+        results.append(BenchResult(
+            name, float(np.median(wrapped[name])), engine_decisions_per_second(name, steps),
+            float(np.median(raw[name])), median_ratio(wrapped, name), median_ratio(raw, name),
+            random_game_lengths(name), mcts_seconds_per_decision(name) if mcts else None,
+            ratio_range=(float(min(np.asarray(wrapped[name]) / np.asarray(wrapped[baseline]))),
+                         float(max(np.asarray(wrapped[name]) / np.asarray(wrapped[baseline])))),
+        ))
     return results

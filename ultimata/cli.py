@@ -26,17 +26,18 @@ def bench(
     game: list[str] = typer.Option(None, "--game", help="Only these envs (repeatable); default all."),
     as_json: bool = typer.Option(False, "--json", help="Print one JSON object instead of a table."),
     mcts: bool = typer.Option(False, "--mcts", help="Also time the mcts agent's default budget per decision."),
+    rounds: int = typer.Option(10, min=1, help="Interleaved rounds: the envs take turns, each ratio is the median."),
 ) -> None:
     """Random-play speed of every env, as a ratio to PettingZoo's connect_four_v3 in the same run."""
     from ultimata.bench import run
 
     with console.status("benchmarking random play..."):
-        results = run(steps, game or None, mcts=mcts)
+        results = run(steps, game or None, mcts=mcts, rounds=rounds)
     if as_json:
-        print(json.dumps({"steps": steps, "results": [r.as_dict() for r in results]}, indent=1))
+        print(json.dumps({"steps": steps, "rounds": rounds, "results": [r.as_dict() for r in results]}, indent=1))
         return
-    table = Table(title=f"random masked play, {steps} steps each")
-    columns = ["env", "env() steps/s", "x connect_four", "raw_env steps/s", "x raw", "engine decisions/s",
+    table = Table(title=f"random masked play, {steps} steps each in {rounds} interleaved rounds (medians)")
+    columns = ["env", "env() steps/s", "x connect_four", "x range", "raw_env steps/s", "x raw", "engine decisions/s",
                "random game decisions: median (min-max)"]
     for column in columns + (["mcts s/decision"] if mcts else []):
         table.add_column(column, justify="right" if column != "env" else "left")
@@ -46,6 +47,7 @@ def bench(
             r.env,
             f"{r.aec_steps_per_s:,.0f}",
             f"{r.aec_ratio:.2f}",
+            "" if r.ratio_range is None else f"{r.ratio_range[0]:.2f}-{r.ratio_range[1]:.2f}",
             f"{r.raw_steps_per_s:,.0f}",
             f"{r.raw_ratio:.2f}",
             engine,
@@ -147,8 +149,9 @@ def train(
 @app.command()
 def arena(
     game: str = typer.Argument(..., help="Env name."),
-    specs: list[str] = typer.Argument(..., help="Agents: random, heuristic, pretrained or a checkpoint .zip. "
-                                      "With fewer agents than seats, the last one fills the rest."),
+    specs: list[str] = typer.Argument(..., help="Agents: random, heuristic, mcts, pretrained or a checkpoint .zip. "
+                                      "With fewer agents than seats, the last one fills the rest; with more, "
+                                      "every table of different agents plays (a round robin)."),
     games: int = typer.Option(400, "--games", min=1, help="Games to play (rounded up to whole seat rotations)."),
     seed: int = typer.Option(0, "--seed", min=0, help="Seed of the deals and of the agents."),
     as_json: bool = typer.Option(False, "--json", help="Print one JSON object instead of a table."),
@@ -159,7 +162,7 @@ def arena(
     """Agents against each other with seats rotated: win rates, 95% intervals, rewards, openskill."""
     from ultimata.envs.core.errors import UltimataError
     from ultimata.report import arena_table
-    from ultimata.training.arena import run_arena, spec_entries
+    from ultimata.training.arena import balanced_games, run_arena, spec_entries, tables
 
     try:
         game_obj, entries = spec_entries(specs, game, _rules(game, config), seed, deterministic=not stochastic)
@@ -169,7 +172,8 @@ def arena(
             from rich.progress import Progress
 
             with Progress(console=console, transient=True) as bar:
-                task = bar.add_task("playing", total=-(-games // game_obj.num_players) * game_obj.num_players)
+                n_tables = len(tables(len(entries), game_obj.num_players))
+                task = bar.add_task("playing", total=balanced_games(games, game_obj.num_players, n_tables))
                 result = run_arena(game_obj, entries, games, seed, replays,
                                    on_game=lambda g: bar.update(task, completed=g))
     except UltimataError as err:

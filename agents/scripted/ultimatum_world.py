@@ -8,6 +8,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from ultimata.envs.ultimatum_world import actions as A
+from ultimata.envs.ultimatum_world import legal as L
 from ultimata.envs.ultimatum_world.content import CARD_KINDS, world
 
 if TYPE_CHECKING:
@@ -31,7 +32,7 @@ def _attack_plan(s: WorldState, p: int) -> tuple[int, int] | None:
     """The best (from, target) with good odds: enough troops to win and a valuable target."""
     best, plan = 0.0, None
     for a in s.nations_of(p):
-        for b in s._attack_targets(p, a):
+        for b in L.attack_targets(s, p, a):
             edge = s.troops[a] - 1 - s.troops[b]
             if edge >= 2:
                 score = _value(s, p, b) * 4 + edge
@@ -114,6 +115,13 @@ def choose_action(state: WorldState, rng: Rng) -> int:
     legal = s.legal_actions()
     if s.phase in (S.SETUP_START, S.SETUP_FILL, S.SETUP_FLEET):
         return _setup_pick(s, p, legal)
+    if s.transferring() and not s.pending:
+        return A.DONE
+    if s.placing_now() and not s.pending:
+        if s.place_at >= 0:
+            return A.AMOUNT_ALL
+        front = _front(s, p)
+        return front if front in legal else legal[0]
     if s.pending:
         if s.phase == S.WINDOW and s.pending[0] == A.LASER:
             return max(legal, key=lambda x: (s.troops[x] if x < A.NATIONS else s.bs[x - A.NATIONS], -x))
@@ -123,7 +131,9 @@ def choose_action(state: WorldState, rng: Rng) -> int:
     if s.phase == S.WINDOW:
         return _defend(s, legal)
     if s.phase == S.BATTLE:
-        _, _, _, target, source = s.attack[:5]
+        _, _, _, target, source = s.attack
+        if s.attack[0] == S.NAVAL:
+            return A.BLITZ
         good = s.troops[source] - 1 > s.troops[target]
         return A.BLITZ if good else (A.STOP if A.STOP in legal else A.ROLL)
     if s.phase == S.MOVE_IN:

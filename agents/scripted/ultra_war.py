@@ -16,7 +16,7 @@ if TYPE_CHECKING:
     from ultimata.envs.ultra_war.state import UltraWarState
     from ultimata.envs.ultra_war.units import Unit
 
-ACTIVE, DEVIATE = 2, 8  # the state's phase numbers (envs/ultra_war/state.py)
+ACTIVE, DEVIATE, DRAFT = 2, 8, 9  # the state's phase numbers (envs/ultra_war/state.py)
 
 
 def _rel(seat: int):
@@ -76,6 +76,8 @@ def _activation(state: UltraWarState, legal: list[int], seat: int) -> int:
             return (_target_value(state, f, seat) - (2 if stab else 0), -((a - A.ATTACK) // FIELDS))
         return min(attacks, key=quality)
     steps = [a for a in legal if a < A.ATTACK]
+    if A.FLY in legal and not u.flying and u.steps == 0 and not state.takeoff_strikers(u):
+        return A.FLY  # a grounded flyer takes off when it draws no free strike
     if steps and state.over_another(u):  # a flyer above someone must fly on
         return min(steps, key=lambda a: _goal_distance(state, u, rel(a), seat))
     if steps and not (state.game.scenario.objective != "rescue" and u.steps == 0 and _threat_ok(state, u, u.pos)):
@@ -100,12 +102,26 @@ def _activation(state: UltraWarState, legal: list[int], seat: int) -> int:
     return A.END_ACT
 
 
+def _draft(state: UltraWarState, legal: list[int], seat: int) -> int:
+    """A General first (the most valuable affordable one), then the most valuable character that fits."""
+    picks = [a for a in legal if A.SELECT <= a < A.FACE]
+    if not picks:
+        return A.END_TURN
+    chars = state.game.content.characters
+    names = state.roster(seat)
+    general = state.draft_done_ok(seat)
+    return max(picks, key=lambda a: (not general and chars[names[a - A.SELECT]].rank == "General",
+                                     chars[names[a - A.SELECT]].value, -a))
+
+
 def choose_action(state: UltraWarState, rng: Rng) -> int:
     legal = state.legal_actions()
     seat = state.current_player
     rel = _rel(seat)
     if state.phase == ACTIVE:
         return _activation(state, legal, seat)
+    if state.phase == DRAFT:
+        return _draft(state, legal, seat)
     if state.phase == DEVIATE:  # the deviated shot: the best enemy, never a friend
         shots = [a for a in legal if A.ATTACK <= a < A.TARGET
                  and (x := state.unit_at(rel((a - A.ATTACK) % FIELDS))) is not None and x.side != seat]
@@ -113,6 +129,9 @@ def choose_action(state: UltraWarState, rng: Rng) -> int:
     plays = [a for a in legal if A.PLAY <= a < A.DISCARD]
     if plays:
         return plays[0]
+    uses = [a for a in legal if A.USE <= a < A.SELECT]  # a source's ability, a reserve transfer
+    if uses:
+        return uses[0]
     targets = [a for a in legal if A.TARGET <= a < A.SELECT]
     if targets:
         def target_rank(a: int) -> float:

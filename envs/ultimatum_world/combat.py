@@ -6,8 +6,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from ultimata.envs.core.rng import Rng
-
-BATTLESHIP, SUBMARINE = 0, 1
+from ultimata.envs.ultimatum_world.actions import BATTLESHIP, SUBMARINE
 
 
 def roll(rng: Rng, faces: Sequence) -> object:
@@ -39,28 +38,16 @@ def vessels_lasered(battleships: int, submarines: int, black: int) -> tuple[int,
     return lost_b, min(hits - lost_b, submarines)
 
 
-def naval_exchange(kind: int, green: str, defender_battleships: int) -> tuple[int, int, int]:
-    """One green-die roll. The attacker's vessel aims at a battleship while the defender has one (ours:
-    the book lets the attacker announce the target). Returns (attacker losses, defender battleship
-    losses, defender submarine losses)."""
-    target = BATTLESHIP if defender_battleships else SUBMARINE
-    hit = (1, 0) if target == BATTLESHIP else (0, 1)
-    if green == "WIN" or (green == "DRAW" and kind == SUBMARINE):  # a submarine's draw goes to the attacker
-        return (0, *hit)
+def naval_exchange(mine: int, theirs: int, green: str) -> tuple[int, int]:
+    """One green-die roll of an announced pair: `mine` attacks `theirs` (BATTLESHIP or SUBMARINE).
+    Book: WIN, the vessel attacked is lost; LOSE, the attacker's vessel is lost; DRAW, a battleship
+    against a battleship both are lost, a battleship against a submarine only the battleship, and a
+    submarine's draw goes to the attacker. Returns (attacker's vessels lost, defender's vessels lost)."""
+    if green == "WIN" or (green == "DRAW" and mine == SUBMARINE):
+        return 0, 1
     if green == "LOSE":
-        return 1, 0, 0
-    return (1, *hit) if target == BATTLESHIP else (1, 0, 0)  # battleship draw: both lose vs a battleship
-
-
-def naval_battle(
-    rng: Rng, green: Sequence[str], kind: int, count: int, battleships: int, submarines: int
-) -> tuple[int, int, int]:
-    """Fought to the end (the book: 'must attack until successful or defeated'). Returns what is left:
-    (attacking vessels, defending battleships, defending submarines)."""
-    while count and (battleships or submarines):
-        lost_a, lost_b, lost_s = naval_exchange(kind, str(roll(rng, green)), battleships)
-        count, battleships, submarines = count - lost_a, battleships - lost_b, submarines - lost_s
-    return count, battleships, submarines
+        return 1, 0
+    return (1, 1) if theirs == BATTLESHIP else (1, 0)
 
 
 def commando_battle(rng: Rng, black: Sequence[int], commandos: int, defenders: int) -> tuple[int, int]:

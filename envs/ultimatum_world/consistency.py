@@ -58,7 +58,7 @@ def check(s: WorldState) -> None:
             s.sea_owner[t] == s.player or s.ready_bs[t] + s.ready_subs[t] == 0 or s.phase == WINDOW,
             f"sea place {t}: only the player whose turn it is has vessels ready",
         )
-    _need(all(b >= 0 for b in s.bank) and s.turn_money >= 0, "money is never negative")
+    _need(all(b >= 0 for b in s.bank) and s.turn_money >= 0 and s.embargo_money >= 0, "money is never negative")
     _need(all(x >= 0 for x in s.lasers), "lasers are never negative")
     _need(all(len(d) == 3 and 0 <= d[0] < n and 0 <= d[1] < n and d[2] > 0 for d in s.debts), "bad embargo debt")
     total = Counter(s.rules.deck)
@@ -69,17 +69,48 @@ def check(s: WorldState) -> None:
             held[k] += c
     _need(held == total, "the cards in hands and deck are not the game's deck")
     _need(all(0 <= k < len(CARD_KINDS) for k in s.deck), "unknown card in the deck")
+    _need(0 <= s.used <= len(s.deck), "the used cards are part of the deck")
+    _need(
+        len(s.known) == n
+        and all(0 <= known <= held for q in range(n) for known, held in zip(s.known[q], s.hands[q], strict=True)),
+        "the cards everyone knows a player holds are in its hand",
+    )
     if s.phase in (BUY, ACT, BATTLE, MOVE_IN, WINDOW):
         _need(0 <= s.player < n and not s.out[s.player], "the player whose turn it is must be in the game")
     if s.phase in (BATTLE, MOVE_IN, WINDOW):
-        _need(len(s.attack) == 7 and 0 <= s.attack[3] < A.NATIONS + A.SEAS, "an attack needs its target")
+        _need(len(s.attack) == 5 and 0 <= s.attack[3] < A.PLACES, "an attack needs its target")
         _need(0 <= s.attack[2] < n and s.attack[1] == s.player, "an attack names its attacker and defender")
-    if s.phase in (BATTLE, MOVE_IN):
+        _need(0 <= s.attack[0] < 4, "an attack is a troop attack, jet bomber, laser or naval attack")
+    troop_battle = s.phase in (BATTLE, MOVE_IN, WINDOW) and s.attack[0] == 0
+    if troop_battle:
         _need(
             0 <= s.attack[4] < A.NATIONS and s.owner[s.attack[4]] == s.player,
             "a troop battle starts from a held nation",
         )
         _need(s.attack[3] < A.NATIONS, "a troop battle is fought over a nation")
+    naval = s.phase in (BATTLE, WINDOW) and s.attack[0] == 3
+    _need(len(s.force) == 2 and min(s.force) >= 0, "the attacking force is two counts, never negative")
+    if naval:
+        t = s.attack[3] - A.NATIONS
+        _need(t >= 0 and s.sea_owner[t] == s.attack[2] and any(s.force), "a naval battle has both sides' vessels")
+    _need(-1 <= s.aim < 4 and (s.aim < 0 or naval), "a naval pair is announced only in a naval battle")
+    _need(s.phase != WINDOW or s.attack[0] != 3 or s.aim >= 0, "a window in a naval battle follows an announcement")
+    _need(
+        len(s.placing) == 3 and min(s.placing) >= 0 and (s.placing == [0, 0, 0] or s.phase in (BUY, ACT)),
+        "reinforcements are placed during the player's own turn",
+    )
+    _need(s.place_at < 0 or s.placing != [0, 0, 0], "a place is chosen only for reinforcements")
+    if s.transfer != [-1, -1]:
+        source, into = s.transfer
+        _need(
+            0 <= source < A.NATIONS and 0 <= into < A.NATIONS and source != into and s.phase in (BUY, ACT, WINDOW),
+            "troops move on between two nations during a turn",
+        )
+        _need(
+            s.owner[source] == s.owner[into] == s.current_player and s.troops[source] >= 2,
+            "more troops move only between two nations of the deciding player with a troop to spare",
+        )
+    _need(all(0 <= t < 14 and s.sea_owner[t] < 0 for t in s.emptied), "emptied blockades are vacant")
     _need(s.rolls >= 0, "a battle's roll count is never negative")
     if s.phase == MOVE_IN:
         _need(s.troops[s.attack[3]] == 0 and s.troops[s.attack[4]] >= 2, "moving in needs a conquered nation")
@@ -88,3 +119,38 @@ def check(s: WorldState) -> None:
     if s.phase <= SETUP_FLEET:
         _need(s.player == -1 and not s.pending, "no turns are played during the set-up")
     _need(s.round >= 1 and s.turn >= 0, "round and turn count from 1 and 0")
+    _check_decision(s)
+
+
+def _check_decision(s: WorldState) -> None:
+    """The decision under way was reachable: at most one of a verb chain, reinforcements to place or
+    troops moving on; the chain's verb and each choice were offered; an attack names its parties."""
+    from ultimata.envs.ultimatum_world import legal as L
+    from ultimata.envs.ultimatum_world.state import BATTLE, MOVE_IN, WINDOW
+
+    busy = [bool(s.pending), s.placing != [0, 0, 0], s.transfer != [-1, -1]]
+    _need(sum(busy) <= 1, "one decision at a time: a verb's choices, reinforcements or troops moving on")
+    if s.phase in (BATTLE, MOVE_IN, WINDOW):
+        kind, attacker, defender, target, source = s.attack
+        _need(s.owner_of(target) == defender != attacker, "the attack's target is the defender's")
+        _need(kind != 3 or target >= A.NATIONS, "a naval attack is fought at sea")
+        _need(kind == 3 or s.force[1] == 0, "only a naval attack has submarines in it")
+    if s.pending:
+        verb, args = s.pending[0], s.pending[1:]
+        _need(A.BUY_TROOPS_1 <= verb < A.NUM_ACTIONS, f"pending verb {verb} is not a verb")
+        chain = list(s.pending)
+        s.pending = []
+        try:
+            _need(verb in L.legal_actions(s), f"pending verb {verb} is not legal here")
+            for step, arg in enumerate(args):
+                options = L.verb_options(s, verb, args[:step])
+                _need(options is not None and arg in options, f"pending choice {arg} was not offered")
+        finally:
+            s.pending = chain
+    if s.place_at >= 0:
+        place_at, s.place_at = s.place_at, -1
+        try:
+            _need(A.PLACE + place_at in L.legal_actions(s), f"reinforcements cannot go on place {place_at}")
+        finally:
+            s.place_at = place_at
+    L.legal_actions(s)  # a position whose legal set cannot be computed is refused

@@ -23,8 +23,12 @@ VERBS = {
     A.MOVE_BATTLESHIPS: "move battleships",
     A.MOVE_SUBMARINES: "move submarines",
     A.ROLL: "roll the dice once",
-    A.BLITZ: "roll until the nation falls or the attack must stop",
+    A.BLITZ: "roll until the battle is decided",
     A.STOP: "stop the attack",
+    A.AIM: "a battleship attacks a battleship",
+    A.AIM + 1: "a battleship attacks a submarine",
+    A.AIM + 2: "a submarine attacks a battleship",
+    A.AIM + 3: "a submarine attacks a submarine",
     A.AMOUNT_ONE: "one",
     A.AMOUNT_HALF: "half",
     A.AMOUNT_ALL: "all (troops: all but one)",
@@ -39,6 +43,8 @@ def place_text(i: int) -> str:
 
 def action_text(s: WorldState, action: int) -> str:
     if action < A.BUY_TROOPS_1:
+        if s.placing != [0, 0, 0] and not s.pending:
+            return f"place on {place_text(action)}"
         if s.pending:
             roles = PLACE_ROLE.get(s.pending[0])
             step = len(s.pending) - 1
@@ -49,11 +55,42 @@ def action_text(s: WorldState, action: int) -> str:
         return place_text(action)
     if A.CARD <= action < A.ATTACK:
         return "play " + CARD_KINDS[action - A.CARD].replace("_", " ")
+    if action == A.DONE and s.transfer[0] >= 0 and not s.pending:
+        return "no more troops"
     if action == A.DONE:
         from ultimata.envs.ultimatum_world.state import ACT, BUY, WINDOW
 
-        return {BUY: "done buying", ACT: "end the turn", WINDOW: "no (more) defence"}.get(s.phase, "done")
+        return {BUY: "done buying", ACT: "end the turn", WINDOW: "no (more) defence now"}.get(s.phase, "done")
+    if action in A.AMOUNTS:
+        return _amount_text(s, action)
     return VERBS.get(action, f"action {action}")
+
+
+def _amount_text(s: WorldState, action: int) -> str:
+    """An amount as the number it moves here: '1 troop', '4 battleships', 'all 9 troops'."""
+    from ultimata.envs.ultimatum_world.state import MOVE_IN
+
+    more, verb = "", s.pending[0] if len(s.pending) >= 2 else None
+    if verb in (A.MOVE_BATTLESHIPS, A.MOVE_SUBMARINES):
+        battleships = verb == A.MOVE_BATTLESHIPS
+        ready = s.ready_bs if battleships else s.ready_subs
+        available, noun = ready[s.pending[1] - A.NATIONS], "battleship" if battleships else "submarine"
+    elif verb == A.CARD + CARD_KINDS.index("airlift"):  # one troop stays behind
+        available, noun = s.troops[s.pending[1]] - 1, "troop"
+    elif s.pending:
+        return VERBS[action]
+    elif s.placing != [0, 0, 0]:
+        kind = next(i for i, c in enumerate(s.placing) if c)
+        available, noun = s.placing[kind], ("troop", "battleship", "submarine")[kind]
+    elif s.transfer[0] >= 0:
+        available, noun, more = s.troops[s.transfer[0]] - 1, "troop", " more"
+    elif s.phase == MOVE_IN:
+        available, noun = s.troops[s.attack[4]] - 1, "troop"
+    else:
+        return VERBS[action]
+    count = {A.AMOUNT_ONE: 1, A.AMOUNT_HALF: max(1, available // 2), A.AMOUNT_ALL: available}[action]
+    words = f"{count}{more} {noun}{'s' if count != 1 else ''}"
+    return f"all {words}" if action == A.AMOUNT_ALL and count > 1 else words
 
 
 def render(s: WorldState, viewer: int | None = None) -> str:
@@ -83,7 +120,9 @@ def render(s: WorldState, viewer: int | None = None) -> str:
         if s.sea_owner[t] >= 0
     ]
     lines.append("Seas: " + "; ".join(seas))
-    if s.turn_money:
-        lines.append(f"money to spend this turn: ${s.turn_money}bn")
+    if s.turn_money or s.embargo_money:
+        lines.append(f"money to spend this turn: ${s.turn_money}bn conquest, ${s.embargo_money}bn embargo")
+    if s.placing != [0, 0, 0]:
+        lines.append(f"to place: {s.placing[0]} troop(s), {s.placing[1]} battleship(s), {s.placing[2]} submarine(s)")
     lines += s.events[-4:]
     return "\n".join(lines)

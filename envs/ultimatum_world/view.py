@@ -16,19 +16,20 @@ W = world()
 
 
 def view(state: WorldState, seat: int | None) -> dict[str, Any]:
-    from ultimata.envs.ultimatum_world.state import ATTACK_KINDS, BATTLE, MOVE_IN, OVER, PHASES, WINDOW
+    from ultimata.envs.ultimatum_world.state import ATTACK_KINDS, BATTLE, MOVE_IN, NAVAL, OVER, PHASES, WINDOW
 
     over = state.phase == OVER
     attack = None
     if state.phase in (BATTLE, MOVE_IN, WINDOW):
-        kind, attacker, defender, target, source, _, count = state.attack
+        kind, attacker, defender, target, source = state.attack
         attack = {
             "kind": ATTACK_KINDS[kind],
             "attacker": attacker,
             "defender": defender,
             "target": target,
             "source": source,
-            "vessels": count,
+            "battleships": state.force[0] if kind == NAVAL else 0,
+            "submarines": state.force[1] if kind == NAVAL else 0,
         }
     return {
         "kind": "ultimatum_world",
@@ -68,6 +69,7 @@ def view(state: WorldState, seat: int | None) -> dict[str, Any]:
                 "cards": sum(state.hands[q]),
                 "out": state.out[q],
                 "alliances": [ALLIANCES[a] for a in range(4) if state.holds_alliance(q, a)],
+                "known_cards": {CARD_KINDS[k]: c for k, c in enumerate(state.known[q]) if c},
             }
             for q in range(state.n)
         ],
@@ -84,7 +86,9 @@ def view(state: WorldState, seat: int | None) -> dict[str, Any]:
         "round": state.round,
         "max_rounds": state.cfg.max_rounds,
         "phase": PHASES[state.phase],
-        "money_now": state.spendable() if not over and state.player >= 0 else 0,
+        "money_now": state.troop_money() if not over and state.player >= 0 else 0,
+        "placing": list(state.placing),
+        "transfer": list(state.transfer),
         "attack": attack,
         "events": list(state.events[-8:]),
         "to_move": None if over else state.current_player,

@@ -4,7 +4,7 @@ step between two fields, and whether a sight line is clear. Breached walls are p
 from __future__ import annotations
 
 from ultimata.envs.ultra_war.content import MapSpec
-from ultimata.envs.ultra_war.geometry import BETWEEN, COL, FIELDS, NEIGHBOURS, ROW
+from ultimata.envs.ultra_war.geometry import BETWEEN, COL, FIELDS, ROW, STEP
 
 
 class Board:
@@ -25,10 +25,10 @@ class Board:
         self.escape = [m == "e" for _, _, m in cells]
         self.start = ([m == "A" for _, _, m in cells], [m == "a" for _, _, m in cells])
         self.prison = next((f for f in range(FIELDS) if cells[f][2] == "p"), -1)
-        self.edge = [
-            self.level[f] == 1 and any(self.level[g] == 0 for g in NEIGHBOURS[f]) for f in range(FIELDS)
-        ]
-        """Upper-level fields next to a level-change line: the roof's ledge."""
+        self.exits = [tuple((b, d, self.wall[b], self.level_line(f, b)) for d, b in enumerate(STEP[f]) if b >= 0)
+                      for f in range(FIELDS)]
+        """exits[f]: (neighbour, direction, is a wall, crosses a level line) for each step off f: what a
+        step's legality reads from the map, looked up once."""
 
     def solid(self, f: int, breached: set[int]) -> bool:
         """A wall no one walks into: walls, and breachable walls not yet breached."""
@@ -45,15 +45,13 @@ class Board:
 
         Walls, closed doors and unbreached walls always block; obstructions and characters block unless
         the shooter or the target flies; a Gigantic character (occupied[f] True) blocks even then.
-        Between levels: a viewer up high sees the ground only from a ledge, and is seen from the ground
-        only on a ledge (flying targets are always seen); two grounded characters on the ground level
-        cannot see through a building (an upper-level field between them)."""
+        Levels, unless one of the two flies: a line with an end on the ground level may not cross an upper-
+        level space - a viewer on a roof sees the ground only over the ledge the line leaves by (the book's
+        Fogg, at the ledge below her but one space from the ledge on her right, cannot see Rayna against the
+        right-hand wall), is seen from the ground only there, and a building hides what is behind it."""
         flies = shooter_flies or target_flies
-        la, lb = self.level[a], self.level[b]
-        if la != lb and not target_flies:
-            upper = a if la > lb else b
-            if not self.edge[upper]:
-                return False
+        ground = (self.level[a] == 0 or self.level[b] == 0) and not flies
+        level = self.level
         for f in BETWEEN[a][b]:
             if self.wall[f] or self.door[f] or (self.breachable[f] and f not in breached):
                 return False
@@ -61,6 +59,6 @@ class Board:
                 return False
             if self.obstruction[f] and not flies:
                 return False
-            if la == 0 and lb == 0 and self.level[f] == 1 and not flies:
+            if ground and level[f] == 1:
                 return False
         return True

@@ -26,13 +26,9 @@ def roll_pair(state: UltraWarState, dice: int) -> tuple[int, list[int]]:
 
 
 def is_weapon_attack(u: Unit, slot: int) -> bool:
-    """Equipped weapons, and the character's own munition weapons (paid with ammunition) (Gap (ours))."""
-    spec = attack_spec(u, slot)
-    return (
-        slot == 2
-        or is_second_weapon(u, slot)
-        or (spec is not None and spec.cost is not None and spec.cost.reserve == "ammunition")
-    )
+    """An equipped weapon card (glossary, Weapon Specialist: "Alternate Attacks are not considered Equipped
+    Weapons": a character's own attacks are its alternate forms of attack)."""
+    return slot == 2 or is_second_weapon(u, slot)
 
 
 def attack_spec(u: Unit, slot: int) -> AttackSpec | None:
@@ -82,11 +78,11 @@ def attack_score(state: UltraWarState, u: Unit, spec: AttackSpec, target_pos: in
     if defender is not None:
         if "Sneak Attack" in spec.tags and not defender.has("Stealth Reveal") or is_back_stab(u, defender):
             value += 2
-        if not melee and defender.has("Stealth") and not u.has("Stealth Reveal"):
+        if not melee and state.stealthed(defender):
             value -= manhattan(u.pos, target_pos)
-        if u.has("Attack Support") or state.morale(u.side):
+        if state.supports(u):
             value += sum(1 for o in state.units if o is not u and o.side == u.side and o.on_map and not o.imprisoned
-                         and (o.has("Attack Support") or state.morale(u.side)) and chebyshev(o.pos, defender.pos) == 1)
+                         and chebyshev(o.pos, defender.pos) == 1 and state.supports(o))
     return value
 
 
@@ -194,9 +190,12 @@ def apply_effects(state: UltraWarState, u: Unit, spec: AttackSpec, defender: Uni
         retreat(state, defender)
     if "Acid" in tags:
         for part in ("weapon", "weapon2", "armor", "standard"):
-            if getattr(defender, part) and state.rng.roll(6) >= 4:
-                state.log(f"acid destroys {defender.name}'s {getattr(defender, part)}")
+            name = getattr(defender, part)
+            if name and state.rng.roll(6) >= 4:
+                state.log(f"acid destroys {defender.name}'s {name}")
                 setattr(defender, part, "")
+                if part == "standard" and state.card(defender.side, name).flight and not defender.has("Flight"):
+                    state._lose_flight(defender)
 
 
 def retreat(state: UltraWarState, u: Unit) -> None:

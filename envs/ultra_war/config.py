@@ -20,3 +20,6 @@ class UltraWarConfig(GameConfig):
     """Round cap override (gap, ours); None uses the scenario's `rounds`."""
     hand_limit: int = Field(5, ge=1, le=7)
     """Book: discard down to 5 at the discard event; opening hand 5."""
+    army: Literal["scripted", "draft"] = "scripted"
+    """Book, set-up step 2: each player chooses an army within the army total with at least one General.
+    'scripted': the scenario's armies (ours); 'draft': chosen as decisions (player_0 first, then player_1)."""

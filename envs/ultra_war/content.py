@@ -71,9 +71,57 @@ class AttackSpec(Strict):
         return self
 
 
+class SourceAbility(Strict):
+    """A power source's own paid ability (book: Power Source Abilities): paid only from that source's points.
+    All ours (the scan has no power source cards). One effect each."""
+
+    name: str
+    cost: int = Field(ge=1, le=10)
+    heal: int = Field(0, ge=0, le=10)
+    """The bearer (a crystal) regains this much life."""
+    defense: int = Field(0, ge=0, le=5)
+    """In a quick window: + this to the defence of a defender of the source's side within `range` of it
+    (a crystal: its bearer)."""
+    reboot: bool = False
+    """Every powered-down robot droid of the side within the source's control range comes back online."""
+    recharge: int = Field(0, ge=0, le=10)
+    """Every character of the side within `range` of the token regains this much of its energy reserves."""
+    range: int = Field(0, ge=0, le=12)
+
+    @model_validator(mode="after")
+    def _one_effect(self) -> SourceAbility:
+        if sum(map(bool, (self.heal, self.defense, self.reboot, self.recharge))) != 1:
+            raise ValueError("a power source ability has exactly one effect: heal, defense, reboot or recharge")
+        return self
+
+
+class PowerSource(Strict):
+    """A kind of power source (book: Power Sources and their Functions). Crystals are carried; the others
+    stand on the map as tokens that can be attacked (life, defence); a tripod controls robot droids within
+    `control` spaces (a Minion Hub)."""
+
+    kind: Literal["crystal", "tripod", "generator"]
+    max: int = Field(10, ge=1, le=20)
+    life: int = Field(4, ge=1, le=20)
+    defense: int = Field(3, ge=0, le=10)
+    control: int = Field(0, ge=0, le=12)
+    ability: SourceAbility | None = None
+
+    @model_validator(mode="after")
+    def _fits_kind(self) -> PowerSource:
+        if self.ability is not None:
+            a = self.ability
+            if (a.heal and self.kind != "crystal") or ((a.reboot or a.recharge) and self.kind == "crystal"):
+                raise ValueError("heal is a crystal's (its bearer); reboot and recharge are a token's")
+            if a.reboot and not self.control:
+                raise ValueError("reboot needs a control range")
+        return self
+
+
 class Faction(Strict):
     title: str
-    power: Literal["crystal", "tripod", "generator"]
+    power: str
+    """The faction's power source (a `power_sources` entry)."""
 
 
 class Character(Strict):
@@ -123,18 +171,24 @@ class Card(Strict):
     movement: int = 0
     heal: int = 0
     regenerate: int = 0
+    flight: bool = False
+    """Equipment that grants Flight (not innate: its wearer starts grounded and takes off)."""
     feat: Literal["magic", "energy", "any"] | None = None
     range: int = Field(0, ge=0, le=SIZE * 2)
     damage: int = 0
     stun: bool = False
+    void: int = Field(0, ge=0, le=4)
+    """A feat that sends its target to the Void for this many of its controller's turn starts (ours)."""
     cancel: bool = False
 
     @model_validator(mode="after")
     def _fits_kind(self) -> Card:
         if self.kind == "weapon" and self.attack is None:
             raise ValueError("a weapon needs an attack")
-        if self.kind == "feat" and (self.feat is None or self.range < 1 or not (self.damage or self.stun)):
-            raise ValueError("a feat needs feat (magic/energy/any), range >= 1 and damage or stun")
+        if self.kind == "feat" and (self.feat is None or self.range < 1 or not (self.damage or self.stun or self.void)):
+            raise ValueError("a feat needs feat (magic/energy/any), range >= 1 and damage, stun or void")
+        if self.flight and self.kind != "standard":
+            raise ValueError("only standard equipment grants flight")
         if self.kind == "quick" and not (self.defense or self.offense or self.cancel):
             raise ValueError("a quick card needs defense, offense or cancel")
         return self
@@ -174,6 +228,7 @@ class Scenario(Strict):
 
 class Content(Strict):
     factions: dict[str, Faction]
+    power_sources: dict[str, PowerSource]
     characters: dict[str, Character]
     decks: dict[str, dict[str, Card]]
     maps: dict[str, MapSpec]
@@ -212,7 +267,11 @@ def load_content(folder: Path = DATA) -> Content:
     maps_path, scen_path = folder / "maps.yaml", folder / "scenarios.yaml"
     chars_raw = _read(chars_path)
     factions = _entries(chars_path, chars_raw.get("factions", {}), Faction, "factions")
+    power_sources = _entries(chars_path, chars_raw.get("power_sources", {}), PowerSource, "power_sources")
     characters = _entries(chars_path, chars_raw.get("characters", {}), Character, "characters")
+    for name, fac in factions.items():
+        if fac.power not in power_sources:
+            raise ContentError(f"{chars_path.name}: factions entry '{name}': field 'power': unknown {fac.power!r}")
     decks_raw = _read(cards_path).get("decks", {})
     decks = {f: _entries(cards_path, cards, Card, f"decks.{f}") for f, cards in decks_raw.items()}
     maps = _entries(maps_path, _read(maps_path), MapSpec, "maps")
@@ -220,6 +279,10 @@ def load_content(folder: Path = DATA) -> Content:
     for name, ch in characters.items():
         if ch.faction not in factions:
             raise ContentError(f"{chars_path.name}: characters entry '{name}': field 'faction': unknown {ch.faction!r}")
+    for faction in factions:
+        if len([c for c in characters.values() if c.faction == faction]) > MAX_ARMY:
+            raise ContentError(f"{chars_path.name}: factions entry '{faction}': more than {MAX_ARMY} characters "
+                               "(a draft chooses one with SELECT 0..7)")
     for faction, cards in decks.items():
         if faction not in factions:
             raise ContentError(f"{cards_path.name}: decks entry '{faction}': unknown faction")
@@ -230,7 +293,8 @@ def load_content(folder: Path = DATA) -> Content:
             )
     for name, sc in scenarios.items():
         _check_scenario(scen_path.name, name, sc, characters, maps, decks)
-    return Content(factions=factions, characters=characters, decks=decks, maps=maps, scenarios=scenarios)
+    return Content(factions=factions, power_sources=power_sources, characters=characters, decks=decks, maps=maps,
+                   scenarios=scenarios)
 
 
 def _check_scenario(file: str, name: str, sc: Scenario, characters: dict, maps: dict, decks: dict) -> None:
@@ -260,6 +324,10 @@ def _check_scenario(file: str, name: str, sc: Scenario, characters: dict, maps: 
         starts = sum(row.count("Aa"[side]) for row in grid)
         if starts < len(army) + sc.power_sources:
             fail(f"armies.{side}", "not enough start spaces for the army and its power tokens")
+        generals = [c.value for n, c in characters.items() if c.faction == faction and c.rank == "General"
+                    and n != sc.prisoner]
+        if not generals or min(generals) > sc.army_total:
+            fail("army_total", f"a drafted {faction} army could not afford a General")
     if sc.objective == "rescue":
         if sc.prisoner not in characters or characters[sc.prisoner].faction != sc.factions[0]:
             fail("prisoner", "a rescue needs a prisoner of side 0's faction")
@@ -272,3 +340,10 @@ def _check_scenario(file: str, name: str, sc: Scenario, characters: dict, maps: 
 @lru_cache(maxsize=1)
 def content() -> Content:
     return load_content()
+
+
+@lru_cache(maxsize=16)
+def roster(faction: str, prisoner: str | None = None) -> tuple[str, ...]:
+    """The characters a drafted army of `faction` chooses from (SELECT s drafts roster[s]): the faction's
+    characters in data order, less the scenario's prisoner (who is not the player's to choose)."""
+    return tuple(n for n, c in content().characters.items() if c.faction == faction and n != prisoner)

@@ -12,16 +12,17 @@ from ultimata.envs.ultra_war.actions import NUM_ACTIONS
 from ultimata.envs.ultra_war.board import Board
 from ultimata.envs.ultra_war.config import UltraWarConfig
 from ultimata.envs.ultra_war.content import SIZE, content
-from ultimata.envs.ultra_war.observation import OBS_SIZE, PLANES
+from ultimata.envs.ultra_war.geometry import FIELDS, chebyshev
+from ultimata.envs.ultra_war.observation import OBS_SIZE, PLANES, observed_rules
 from ultimata.envs.ultra_war.state import UltraWarState
 
 
 class UltraWarGame(Game[UltraWarConfig]):
     """Ultra War: two armies of character pawns on a 12 x 12 map (player_0 = the scenario's first faction)."""
 
-    name: ClassVar[str] = "ultra_war_v0"
+    name: ClassVar[str] = "ultra_war_v1"
     title: ClassVar[str] = "Ultra War"
-    version: ClassVar[int] = 0
+    version: ClassVar[int] = 1
     config_model = UltraWarConfig
     render_modes: ClassVar[tuple[str, ...]] = ("human", "ansi", "rgb_array")
     has_board: ClassVar[bool] = True
@@ -36,6 +37,13 @@ class UltraWarGame(Game[UltraWarConfig]):
         self.board = Board(self.content.maps[self.scenario.map])
         self.side_decks = tuple(self.content.decks[f] for f in self.scenario.factions)
         """Each seat's faction deck (card name -> card), looked up often."""
+        centre = FIELDS // 2 + 6
+        self.start_spaces = tuple(
+            sorted((f for f in range(FIELDS) if self.board.start[side][f]), key=lambda f: (chebyshev(f, centre), f))
+            for side in (0, 1))
+        """Each side's start spaces, nearest the map centre first: pawns go on the first, tokens on the last
+        (gap, ours)."""
+        self.observed_rules = observed_rules(config, self.scenario.rounds)
 
     @property
     def num_players(self) -> int:

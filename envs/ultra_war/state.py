@@ -1,9 +1,11 @@
-"""The Ultra War rules engine: set-up, the turn sequence, activations (movement, facing, free strikes,
-attacks), cards and quick-enhancement windows, objectives and the round cap. Attack rolls live in
-combat.py, the map in board.py, the action layout in actions.py."""
+"""The Ultra War rules engine: set-up, the turn sequence, activations (movement, flight, facing, free
+strikes, attacks), cards, objectives and the round cap. Attack rolls live in combat.py, the map in board.py,
+the action layout in actions.py; power and reserves in power.py, quick windows in windows.py, the army
+draft in draft.py (mixins of this state)."""
 
 from __future__ import annotations
 
+import copy
 from typing import TYPE_CHECKING, Any
 
 import numpy as np
@@ -11,8 +13,9 @@ import numpy as np
 from ultimata.envs.core.engine import State
 from ultimata.envs.core.rng import Rng
 from ultimata.envs.ultra_war import actions as A
-from ultimata.envs.ultra_war import combat
+from ultimata.envs.ultra_war import combat, windows
 from ultimata.envs.ultra_war.content import HAND_SLOTS, Card
+from ultimata.envs.ultra_war.draft import DraftRules
 from ultimata.envs.ultra_war.geometry import (
     BACKWARD,
     CHEBYSHEV,
@@ -31,30 +34,30 @@ from ultimata.envs.ultra_war.geometry import (
     manhattan,
 )  # fmt: skip
 from ultimata.envs.ultra_war.observation import observe
+from ultimata.envs.ultra_war.power import PowerRules
 from ultimata.envs.ultra_war.units import Source, Unit
+from ultimata.envs.ultra_war.windows import ATTACK, DEVIATED, FEAT, FREE_STRIKE, WindowRules
 
 if TYPE_CHECKING:
     from ultimata.envs.ultra_war.game import UltraWarGame
 
-SETUP, MAIN, ACTIVE, CARD_TARGET, FEAT_TARGET, QUICK, DISCARD, OVER, DEVIATE = range(9)
-assert OVER == combat.OVER_PHASE
-PHASES = ("setup", "main", "activation", "card target", "feat target", "quick window", "discard", "over", "deviate")
-FEAT_RESERVES = {"magic": ("magic", "crystal_magic"), "energy": ("electrical", "fuel", "alien"),
-                 "any": ("magic", "crystal_magic", "electrical", "fuel", "alien")}
+SETUP, MAIN, ACTIVE, CARD_TARGET, FEAT_TARGET, QUICK, DISCARD, OVER, DEVIATE, DRAFT, PAUSE = range(11)
+assert OVER == combat.OVER_PHASE and QUICK == windows.QUICK_PHASE
+PHASES = ("setup", "main", "activation", "card target", "feat target", "quick window", "discard", "over", "deviate",
+          "draft", "pause")
 EQUIP_KINDS = ("weapon", "armor", "standard")
 FACES = [A.FACE + d for d in range(8)]
+PAUSE_END = [A.PAUSE, A.END_ACT]
+AREA_TAGS = ("Explosive", "Front Arch", "Linear")
 
 
-class UltraWarState(State):
+class UltraWarState(DraftRules, PowerRules, WindowRules, State):
     game: UltraWarGame
 
     def __init__(self, game: UltraWarGame, rng: Rng) -> None:
         super().__init__(game, rng)
         self.board = game.board
-        sc = game.scenario
         self.units: list[Unit] = []
-        for side, army in enumerate(sc.armies):
-            self.units += [Unit(n, side, i) for i, n in enumerate(army)]
         self.sources: list[Source] = []
         self.hands: list[list[str]] = [[], []]
         self.decks: list[list[str]] = [[], []]
@@ -63,10 +66,17 @@ class UltraWarState(State):
         self.phase, self.turn, self.round, self.first = SETUP, 0, 1, 0
         self.setup_side, self.active, self.pending, self.performer = 0, -1, -1, -1
         self.stack: list[list[Any]] = []
+        """A quick window's stack, bottom first: [side, card name, -1] or [side, "", source index]."""
         self.attack: list[int] = []
-        """The declared attack waiting on its quick window, or (DEVIATE) the ranged attack that hit and may
-        deviate: [unit, slot, target field]."""
+        """What a quick window (or the `deviate` phase) is about: [unit, attack slot, field, mode] (mode:
+        windows.ATTACK, FREE_STRIKE, FEAT (slot -1), DEVIATED)."""
         self.responder = -1
+        self.passes = 0
+        """Passes in a row in the open window (two close it)."""
+        self.strikes: list[int] = []
+        """Free strikes still to come against the active character (units, in order)."""
+        self.lift = False
+        """The active character is taking off: it flies once the free strikes it drew are over."""
         self.hold = [0, 0]
         self.winner = -1
         """-1 live, 0/1 the winning side, 2 a draw."""
@@ -74,35 +84,24 @@ class UltraWarState(State):
         self._saved_phase = MAIN
         self._look: _Lookups | None = None
         """Set only while legal actions are computed (nothing moves then): what is read over and over."""
-        self._legal: list[int] = []
-        """The sorted legal actions behind `_mask` (set together with it)."""
+        self._raw: list[int] = []
+        self._legal: list[int] | None = None
+        """The legal actions behind `_mask` (set with it), and sorted (when first asked for)."""
         self._setup()
 
     # -- set-up (book: The Game Setup, steps 1-7) ----------------------------------------------
     def _setup(self) -> None:
-        sc, board, cfg = self.game.scenario, self.board, self.game.config
+        sc, cfg = self.game.scenario, self.game.config
+        draft = cfg.army == "draft"
         for side in (0, 1):
-            starts = sorted((f for f in range(FIELDS) if board.start[side][f]),
-                            key=lambda f: (chebyshev(f, FIELDS // 2 + 6), f))
-            mine = [u for u in self.units if u.side == side]
-            for u, f in zip(mine, starts):
-                u.pos, u.facing = f, 0 if side == 0 else 4
-            power = self.game.content.factions[sc.factions[side]].power
-            for k in range(sc.power_sources):
-                src = Source(side, power, sc.power_start)
-                if power == "crystal":
-                    src.bearer = self.units.index(mine[k % len(mine)])
-                else:
-                    src.pos = starts[-1 - k]
-                self.sources.append(src)
+            if not draft:
+                self._deploy(side, sc.armies[side])
             deck = [name for name, card in self.game.content.decks[sc.factions[side]].items()
                     for _ in range(card.count)]
             self.decks[side] = self.rng.shuffled(deck)
             self.hands[side] = [self.decks[side].pop() for _ in range(cfg.hand_limit)]
-        if sc.prisoner:
-            p = Unit(sc.prisoner, 0, sum(1 for u in self.units if u.side == 0))
-            p.pos, p.facing, p.imprisoned, p.turned = board.prison, 4, True, True
-            self.units.append(p)
+        if sc.prisoner and not draft:
+            self._add_prisoner()
         if cfg.first_player == "roll":
             while True:
                 a, b = self.rng.roll(6), self.rng.roll(6)
@@ -112,6 +111,58 @@ class UltraWarState(State):
         else:
             self.first = int(cfg.first_player[-1])
         self.setup_side = self.first
+        if draft:
+            self.phase, self.setup_side = DRAFT, 0
+
+    def start_spaces(self, side: int) -> list[int]:
+        return self.game.start_spaces[side]
+
+    def _deploy(self, side: int, army: list[str]) -> None:
+        """Steps 3-4: the army's pawns on its start spaces (the ones nearest the centre, facing the enemy's
+        end), then its power sources."""
+        for name in army:
+            self._place_new(side, name)
+        self._add_sources(side)
+
+    def _place_new(self, side: int, name: str) -> None:
+        u = Unit(name, side, len(self.side_units(side)))
+        u.pos, u.facing = self.start_spaces(side)[u.slot], 0 if side == 0 else 4
+        self.units.append(u)
+
+    def _add_sources(self, side: int) -> None:
+        """Gap (ours): crystals go to the first characters of the army; tokens on the start spaces farthest
+        from the centre; each source starts with the scenario's `power_start` points."""
+        sc = self.game.scenario
+        name = self.game.content.factions[sc.factions[side]].power
+        mine = self.side_units(side)
+        for k in range(sc.power_sources):
+            src = Source(side, name, sc.power_start)
+            if src.token:
+                src.pos = self.start_spaces(side)[-1 - k]
+            else:
+                src.bearer = self.units.index(mine[k % len(mine)])
+            self.sources.append(src)
+
+    def _add_prisoner(self) -> None:
+        sc = self.game.scenario
+        assert sc.prisoner is not None
+        p = Unit(sc.prisoner, 0, len(self.side_units(0)))
+        p.pos, p.facing, p.imprisoned, p.turned = self.board.prison, 4, True, True
+        self.units.append(p)
+
+    def _draft(self, side: int, s: int) -> None:
+        name = self.roster(side)[s]
+        self._place_new(side, name)
+        self.log(f"player_{side} drafts {name}")
+
+    def _finish_draft(self, side: int) -> None:
+        self._add_sources(side)
+        if side == 0:
+            self.setup_side = 1
+            return
+        if self.game.scenario.prisoner:
+            self._add_prisoner()
+        self.phase, self.setup_side = SETUP, self.first
 
     # -- queries -------------------------------------------------------------------------------
     def side_units(self, side: int) -> list[Unit]:
@@ -145,6 +196,18 @@ class UltraWarState(State):
         """Ethereal, and not lost by attacking this turn (glossary: Ethereal)."""
         return u.has("Ethereal") and not u.ethereal_off
 
+    def can_fly(self, u: Unit) -> bool:
+        """Flight: innate (the ability) or from a standard equipment that grants it."""
+        return u.has("Flight") or (bool(u.standard) and self.card(u.side, u.standard).flight)
+
+    def stealthed(self, u: Unit) -> bool:
+        """Stealth, unless a Stealth Reveal character's area (within its # spaces) covers it (glossary:
+        Stealth Reveal "removes the Stealth ... ability from any Character in affected area")."""
+        if not u.has("Stealth"):
+            return False
+        return not any(o.pos >= 0 and o.has("Stealth Reveal") and CHEBYSHEV[o.pos][u.pos] <= o.param("Stealth Reveal")
+                       for o in self.units)
+
     def token_at(self, f: int) -> Source | None:
         if self._look is not None:
             return self._look.tokens().get(f)
@@ -163,7 +226,8 @@ class UltraWarState(State):
         return self._look.occupied() if self._look is not None else self.occupied_map()
 
     def active_general(self, side: int) -> Unit | None:
-        """The first living General of the army (gap, ours: when it falls the next takes over)."""
+        """The first General of the army on the board (gap, ours: when it falls, or is in the Void, the next
+        takes over)."""
         return self.active_generals()[side]
 
     def active_generals(self) -> list[Unit | None]:
@@ -180,9 +244,22 @@ class UltraWarState(State):
             return 0
         return g.ch.general_ability["Affiliate Mod"] or 0
 
-    def morale(self, side: int) -> bool:
+    def morale(self, side: int) -> Unit | None:
+        """The side's active general if its ability is Morale."""
         g = self.active_general(side)
-        return g is not None and "Morale" in g.ch.general_ability
+        return g if g is not None and "Morale" in g.ch.general_ability else None
+
+    def supports(self, u: Unit) -> bool:
+        """Attack Support: the icon, or Morale's gift to a character engaged to an opponent the Morale
+        character is engaged to (glossary, Morale; gap, ours: always on, and always Attack Support)."""
+        if u.has("Attack Support"):
+            return True
+        m = self.morale(u.side)
+        if m is None or u.pos < 0:
+            return False
+        near, mine = CHEBYSHEV[u.pos], CHEBYSHEV[m.pos]
+        return any(e.pos >= 0 and e.side != u.side and near[e.pos] == 1 and mine[e.pos] == 1
+                   for e in self.units)
 
     def movement(self, u: Unit, backward: bool | None = None) -> int:
         """Steps allowed this activation: movement (x2 charging), halved rounding up once moving backwards
@@ -191,23 +268,31 @@ class UltraWarState(State):
         return (m + 1) // 2 if (u.backward if backward is None else backward) else m
 
     def full_movement(self, u: Unit) -> int:
-        """Movement before halving for moving backwards: printed, standard and upgrades, halved when
-        deprived (unless flying), doubled charging (+2 with Charge Attack)."""
-        deck = self.game.content.decks[u.ch.faction]
-        m = u.ch.movement + (deck[u.standard].movement if u.standard else 0)
+        """Movement before halving for moving backwards: the printed (Base) movement plus its standard's and
+        upgrades'; charging, twice the Base movement ("twice their Base Movement number") plus those, or +2
+        with Charge Attack; then less half, rounded up, when deprived (unless flying)."""
+        deck = self.game.side_decks[u.side]
+        bonus = deck[u.standard].movement if u.standard else 0
         if u.upgrades:
-            m += sum(deck[c].movement for c in u.upgrades)
+            bonus += sum(deck[c].movement for c in u.upgrades)
+        base = u.ch.movement
+        if u.charging and not u.has("Charge Attack"):
+            base *= 2
+        m = base + bonus + (2 if u.charging and u.has("Charge Attack") else 0)
         if u.deprived and not u.flying:
             m -= (m + 1) // 2
-        if u.charging:
-            m = m + 2 if u.has("Charge Attack") else 2 * m
         return m
 
     def occupied_map(self) -> dict[int, bool]:
-        occ = {u.pos: "Gigantic" in u.ch.tags for u in self.units if u.pos >= 0}
+        """Field -> whether a Gigantic character stands there, for every field someone or a token occupies
+        (two pawns share a space only while one passes through: either being Gigantic counts)."""
+        occ: dict[int, bool] = {}
         for s in self.sources:
             if s.token and s.pos >= 0 and s.life > 0:
                 occ[s.pos] = False
+        for u in self.units:
+            if u.pos >= 0:
+                occ[u.pos] = occ.get(u.pos, False) or "Gigantic" in u.ch.tags
         return occ
 
     def sees(self, a: Unit, b_pos: int, target_flies: bool, occ: dict[int, bool] | None = None) -> bool:
@@ -236,19 +321,28 @@ class UltraWarState(State):
         return self.movement(u, backward)
 
     def step_targets(self, u: Unit) -> list[int]:
+        """Where u may step now: a space it may stop on (can_enter), or pass through (can_pass), within its
+        allowance (halved once moving backwards, or for a step backwards)."""
         if not self.can_move(u):
             return []
         out: list[int] = []
         full = self.full_movement(u)
         behind = (full + 1) // 2  # as movement(u, backward=True)
         ahead = behind if u.backward else full
-        if u.steps + 1 > ahead and u.steps + 1 > behind:
+        nxt = u.steps + 1
+        if nxt > ahead and nxt > behind:
             return out
         free = self.level_free(u)
-        for b, back in zip(STEP[u.pos], BACKWARD[u.facing]):
-            if b < 0 or u.steps + 1 > (behind if back else ahead):
+        passer = u.flying or self.ethereal(u)
+        occupied, breachable, breached = self.occupied(), self.board.breachable, self.breached
+        back = BACKWARD[u.facing]
+        for b, d, wall, line in self.board.exits[u.pos]:
+            if nxt > (behind if back[d] else ahead):
                 continue
-            if self.can_enter(u, u.pos, b, free) or self.can_pass(u, b, behind):
+            if wall or b in occupied or (breachable[b] and b not in breached) or (line and not free):
+                if passer and self.can_pass(u, b, behind):  # (as can_enter refused: solid, taken, or a level line)
+                    out.append(b)
+            else:
                 out.append(b)
         return out
 
@@ -280,13 +374,30 @@ class UltraWarState(State):
                 continue
             if b in front_and_sides(e.pos, e.facing):
                 continue
-            if any(s.kind == "melee" and self.attackable(e, s, u) for s in e.ch.attacks):
+            if self.strike_spec(e, u) is not None:
                 out.append(e)
         return out
 
+    def takeoff_strikers(self, u: Unit) -> list[Unit]:
+        """Taking off while engaged draws a free strike from every engaged enemy that could strike it on the
+        ground (book: Engagement and Flight Ability; gap, ours: facing aside, and none with Free Strike
+        Movement)."""
+        if u.has("Free Strike Movement"):
+            return []
+        near = CHEBYSHEV[u.pos]
+        return [e for e in self.units if e.pos >= 0 and near[e.pos] == 1 and e.side != u.side and not e.imprisoned
+                and not e.disabled and self.strike_spec(e, u) is not None]
+
+    def strike_spec(self, e: Unit, u: Unit) -> Any:
+        """The melee attack `e` strikes `u` with (its first own one that can hit it), or None."""
+        return next((s for s in e.ch.attacks if s.kind == "melee" and self.attackable(e, s, u)), None)
+
     def attackable(self, att: Unit, spec: Any, target: Unit) -> bool:
-        """Flying targets only by ranged or flying attackers; Ethereal ones only by magical attacks."""
+        """Flying targets only by ranged or flying attackers; Ethereal ones only by magical attacks; one with
+        Stealth Reveal never by a Sneak Attack."""
         if target.flying and spec.kind == "melee" and not att.flying:
+            return False
+        if "Sneak Attack" in spec.tags and target.has("Stealth Reveal"):
             return False
         magical = "Magical Attack" in spec.tags or "Magical Fire" in spec.tags
         return not (self.ethereal(target) and not magical)
@@ -305,12 +416,19 @@ class UltraWarState(State):
         return limit + (u.param("Multi-Shot") if spec is None or spec.kind == "ranged" else 0)
 
     def affordable_attack(self, u: Unit, spec: Any) -> bool:
-        return spec.cost is None or u.reserves.get(spec.cost.reserve, 0) >= spec.cost.amount
+        return spec.cost is None or self.can_pay_ability(u, spec.cost.reserve, spec.cost.amount)
 
     def target_ok(self, u: Unit, slot: int, f: int, counter: bool = False) -> bool:
-        """Whether `u` may attack field f with attack `slot` now: range, sight, who may be hit."""
+        """Whether `u` may attack field f with attack `slot` now: range, sight, who may be hit, and (not for
+        a counter-attack) the cost."""
         spec = combat.attack_spec(u, slot)
-        if spec is None or f == u.pos or (not counter and not self.affordable_attack(u, spec)):
+        if spec is None or (not counter and not self.affordable_attack(u, spec)):
+            return False
+        return self.aim_ok(u, spec, f)
+
+    def aim_ok(self, u: Unit, spec: Any, f: int) -> bool:
+        """target_ok once the attack and its cost are settled."""
+        if f == u.pos:
             return False
         explosive = "Explosive" in spec.tags
         target = self.unit_at(f)
@@ -363,12 +481,40 @@ class UltraWarState(State):
             occupied = self.occupied()
             cands = [f for f in NEIGHBOURS[u.pos] if f in occupied]
         else:
-            cands = [x.pos for x in self.units if x.pos >= 0 and x.side != u.side]
-            cands += [s.pos for s in self.sources if s.token and s.pos >= 0 and s.life > 0 and s.side != u.side]
+            cands = self._look.marks(u.side) if self._look is not None else self.marks(u.side)
             if "Linear" not in spec.tags:  # target_ok refuses whatever is out of range
-                dist = MANHATTAN[u.pos]
-                cands = [f for f in cands if dist[f] <= spec.range]
-        return [f for f in cands if self.target_ok(u, slot, f)]
+                dist, reach = MANHATTAN[u.pos], spec.range
+                cands = [f for f in cands if dist[f] <= reach]
+        return [f for f in cands if self.aim_ok(u, spec, f)]
+
+    def marks(self, side: int) -> list[int]:
+        """Where the enemies of `side` stand: their characters and their power tokens."""
+        out = [x.pos for x in self.units if x.pos >= 0 and x.side != side]
+        return out + [s.pos for s in self.sources if s.token and s.pos >= 0 and s.life > 0 and s.side != side]
+
+    def attacked_fields(self, u: Unit, spec: Any, f: int) -> list[int]:
+        """The fields an attack declared at f rolls against now: the blast's rings (Explosive), the line
+        (Linear), the three front spaces (Front Arch), or f alone."""
+        return [g for g, _ in self._attacked(u, spec, f)]
+
+    def _attacked(self, u: Unit, spec: Any, f: int) -> list[tuple[int, int]]:
+        """(field, ring) for each roll of an attack at f, each field checked as it stands now."""
+        if "Explosive" in spec.tags:
+            out = []
+            for g, ring in combat.explosion_rings(f, spec.tags["Explosive"] or 0):
+                if g != u.pos and (self.unit_at(g) or self.token_at(g)):
+                    target = self.unit_at(g)
+                    if target is None or self.attackable(u, spec, target):
+                        out.append((g, ring))
+            return out
+        if "Linear" in spec.tags:
+            return [(g, 0) for g in self.line_fields(u.pos, f, spec.range)
+                    if (x := self.unit_at(g)) is not None and self.attackable(u, spec, x)]
+        if "Front Arch" in spec.tags:
+            return [(g, 0) for g in sorted(front(u.pos, direction(u.pos, f)))
+                    if (x := self.unit_at(g)) is not None and x.side != u.side and self.attackable(u, spec, x)
+                    and not self.board.level_line(u.pos, g)]
+        return [(f, 0)]
 
     def damage(self, u: Unit, amount: int) -> None:
         if amount <= 0 or not u.on_map:
@@ -379,12 +525,9 @@ class UltraWarState(State):
             self.defeat(u)
 
     def defeat(self, u: Unit) -> None:
-        """The character leaves the board; an equipped crystal drops where it fell, losing its points."""
+        """The character leaves the board; the crystals it bears drop where it fell, losing their points."""
         self.log(f"{u.name} is defeated")
-        idx = self.units.index(u)
-        for s in self.sources:
-            if s.bearer == idx:
-                s.bearer, s.pos, s.points = -1, u.pos, 0
+        self._drop_crystals(u)
         u.pos, u.life, u.turned = -1, 0, False
         self._check_victory()
 
@@ -399,73 +542,7 @@ class UltraWarState(State):
         self.events.append(text)
         del self.events[:-12]
 
-    # -- power and cards -----------------------------------------------------------------------
-    def source_usable(self, s: Source) -> bool:
-        if s.token:
-            return s.pos >= 0 and s.life > 0
-        if s.bearer < 0:
-            return False
-        u = self.units[s.bearer]
-        if not (u.pos >= 0 and (u.ch.faction in ("order", "legion") or u.ch.magic > 0)):
-            return False
-        # a character is equipped with one crystal at a time; others it carries do not generate or pay
-        for x in self.sources:
-            if x.kind == "crystal" and x.bearer == s.bearer:
-                return x is s
-        return False
-
-    def pool(self, side: int) -> int:
-        if self._look is not None:
-            if self._look.pools is None:
-                self._look.pools = self.pools()
-            return self._look.pools[side]
-        return self.pools()[side]
-
-    def pools(self) -> list[int]:
-        """Both sides' usable power points, in one pass over the sources (a source of no side, as a bad
-        state dict may hold, counts for neither)."""
-        out = [0, 0]
-        for s in self.sources:
-            if s.points and s.side in (0, 1) and self.source_usable(s):
-                out[s.side] += s.points
-        return out
-
-    def feat_pool(self, performer: Unit, kind: str) -> int:
-        """A feat may also be paid from the performer's own reserve of its type, and from a
-        Magic/Energy Transfer character next to it."""
-        total = sum(performer.reserves.get(r, 0) for r in FEAT_RESERVES[kind])
-        for o in self.units:
-            if o is not performer and o.side == performer.side and o.pos >= 0 and chebyshev(o.pos, performer.pos) == 1:
-                if (o.has("Magic Transfer") and kind in ("magic", "any")):
-                    total += o.reserves.get("magic", 0)
-                if (o.has("Energy Transfer") and kind in ("energy", "any")):
-                    total += sum(o.reserves.get(r, 0) for r in ("electrical", "fuel", "alien"))
-        return total
-
-    def pay(self, side: int, cost: int, performer: Unit | None = None, kind: str | None = None) -> None:
-        """Pay from the performer's reserves first (feats), then transfer partners, then the power sources
-        with the most points (gap, ours: the payment order)."""
-        payers: list[tuple[Any, str]] = []
-        if performer is not None and kind is not None:
-            payers += [(performer.reserves, r) for r in FEAT_RESERVES[kind]]
-            for o in self.units:
-                if o is not performer and o.side == side and o.on_map and chebyshev(o.pos, performer.pos) == 1:
-                    if o.has("Magic Transfer") and kind in ("magic", "any"):
-                        payers.append((o.reserves, "magic"))
-                    if o.has("Energy Transfer") and kind in ("energy", "any"):
-                        payers += [(o.reserves, r) for r in ("electrical", "fuel", "alien")]
-        for reserves, key in payers:
-            take = min(cost, reserves.get(key, 0))
-            if take:
-                reserves[key] -= take
-                cost -= take
-        for s in sorted((s for s in self.sources if s.side == side and self.source_usable(s)),
-                        key=lambda s: -s.points):
-            take = min(cost, s.points)
-            s.points -= take
-            cost -= take
-        assert cost == 0, "paid more than was affordable"
-
+    # -- cards ---------------------------------------------------------------------------------
     def card(self, side: int, name: str) -> Card:
         return self.game.side_decks[side][name]
 
@@ -483,9 +560,7 @@ class UltraWarState(State):
             return out
         if c.kind == "feat" and self.closest_foe(side) > c.range:
             return out  # no performer has a target in range (most feats, most of the time: checked once)
-        for u in self.units:
-            if u.side != side or u.pos < 0 or u.imprisoned:
-                continue
+        for u in self._look.mine(side) if self._look is not None else self.able(side):
             if c.kind in EQUIP_KINDS:
                 if u.weapon_slots_full() if c.kind == "weapon" else getattr(u, c.kind):
                     continue
@@ -493,7 +568,7 @@ class UltraWarState(State):
                 if not (u.is_droid or "Bionic" in u.ch.tags) or len(u.upgrades) >= u.ch.upgrades:
                     continue
             elif c.kind == "feat":
-                if u.disabled or (u.turned and not self.innate(u, c)):
+                if not self.can_perform(u, c):
                     continue
                 if not self.feat_targets(u, c):  # (cached per field and range: cheaper than the cost check)
                     continue
@@ -504,6 +579,23 @@ class UltraWarState(State):
                 break
         return out
 
+    def able(self, side: int) -> list[Unit]:
+        """The side's characters on the board and free (those cards go on)."""
+        return [u for u in self.units if u.side == side and u.pos >= 0 and not u.imprisoned]
+
+    def can_perform(self, u: Unit, c: Card) -> bool:
+        """A feat's performer: not disabled, not turned ("Turned Characters cannot move, Attack or make Feats
+        after being Turned"; Innate only spares the turning a feat causes), not in the middle of a plain
+        charge (it turns "immediately afterwards"), and not the active character once it has attacked unless
+        Empowered ("Movement and Feats may be played after an Empowered Character attacks")."""
+        if u.disabled or u.turned:
+            return False
+        if self.active < 0 or u is not self.units[self.active]:
+            return True
+        if u.attacks_made and not u.has("Empowered"):
+            return False
+        return not (u.charging and not (u.has("Double Movement") or u.has("Charge Attack")))
+
     def innate(self, u: Unit, c: Card) -> bool:
         return (c.feat == "magic" and u.has("Magic Innate")) or (c.feat == "energy" and u.has("Energy Innate"))
 
@@ -512,8 +604,13 @@ class UltraWarState(State):
         if self._look is not None and side in self._look.closest:
             return self._look.closest[side]
         foes = [x.pos for x in self.foes(side)]
-        out = min([MANHATTAN[u.pos][f] for u in self.units if u.pos >= 0 and u.side == side for f in foes],
-                  default=FIELDS)
+        out = FIELDS
+        if foes:
+            for u in self.units:
+                if u.pos >= 0 and u.side == side:
+                    near = min(map(MANHATTAN[u.pos].__getitem__, foes))
+                    if near < out:
+                        out = near
         if self._look is not None:
             self._look.closest[side] = out
         return out
@@ -541,18 +638,33 @@ class UltraWarState(State):
         name = self.hands[side][h]
         c = self.card(side, name)
         if self.phase == QUICK:
-            return c.kind == "quick" and self.quick_fits(side, c) and c.cost <= self.pool(side)
+            return c.kind == "quick" and c.cost <= self.pool(side) and self.quick_fits(side, c)
         if c.kind == "quick" or (self.phase == SETUP and c.kind == "feat"):
             return False
-        return bool(self.card_targets(side, c, name, first=True))
+        if c.kind == "feat":
+            return bool(self.card_targets(side, c, name, first=True))
+        if c.cost > self.pool(side) or (c.ultra and c.kind in EQUIP_KINDS and self.ultra_in_play(name)):
+            return False
+        look = self._look
+        if look is None:
+            return self.opening(side, c.kind)
+        key = (side, c.kind)
+        if key not in look.openings:
+            look.openings[key] = self.opening(side, c.kind)
+        return look.openings[key]
 
-    def quick_fits(self, side: int, c: Card) -> bool:
-        defender = self.unit_at(self.attack[2])
-        if c.cancel:
-            return bool(self.stack) and self.stack[-1][0] != side
-        if c.defense:
-            return defender is not None and defender.side == side
-        return side == self.units[self.attack[0]].side
+    def opening(self, side: int, kind: str) -> bool:
+        """Whether some own character could take a card of this kind (not a feat) now: what card_targets
+        looks for, leaving out the cost and ULTRA (the first one found will do)."""
+        for u in self._look.mine(side) if self._look is not None else self.able(side):
+            if kind == "enhancement" or (kind == "weapon" and not u.weapon_slots_full()):
+                return True
+            if kind in ("armor", "standard"):
+                if not getattr(u, kind):
+                    return True
+            elif kind == "upgrade" and (u.is_droid or "Bionic" in u.ch.tags) and len(u.upgrades) < u.ch.upgrades:
+                return True
+        return False
 
     # -- the contract --------------------------------------------------------------------------
     @property
@@ -561,7 +673,7 @@ class UltraWarState(State):
             return self.turn
         if self.phase == OVER:
             return -1
-        if self.phase == SETUP or (self.phase in (CARD_TARGET, FEAT_TARGET) and self._saved_phase == SETUP):
+        if self.phase in (SETUP, DRAFT) or (self.phase in (CARD_TARGET, FEAT_TARGET) and self._saved_phase == SETUP):
             return self.setup_side
         if self.phase == QUICK:
             return self.responder
@@ -588,17 +700,21 @@ class UltraWarState(State):
             self._look = None
 
     def legal_action_mask(self) -> np.ndarray:
-        """As the engine's, keeping the sorted list too: legal_actions() needs no scan of the mask."""
+        """As the engine's, keeping the list too: legal_actions() sorts it when asked (the AEC loop and apply
+        read only the mask) and needs no scan of the mask."""
         if self._mask is None:
-            self._legal = sorted(set(self._legal_actions()))
+            raw = self._legal_actions()
             mask = bytearray(A.NUM_ACTIONS)  # (set byte by byte: cheaper than numpy's list indexing)
-            for a in self._legal:
+            for a in raw:
                 mask[a] = 1
             self._mask = np.frombuffer(mask, dtype=np.int8)
+            self._raw, self._legal = raw, None
         return self._mask
 
     def legal_actions(self) -> list[int]:
         self.legal_action_mask()
+        if self._legal is None:
+            self._legal = sorted(set(self._raw))
         return list(self._legal)
 
     def _playable_cards(self, seat: int) -> list[int]:
@@ -622,6 +738,7 @@ class UltraWarState(State):
         if p in (SETUP, MAIN):
             if p == MAIN:
                 out += [A.SELECT + u.slot for u in self.units if u.side == seat and self.can_activate(u)]
+                out += self._own_turn_abilities(seat)
             out += self._playable_cards(seat)
             out.append(A.END_TURN)
         elif p == ACTIVE:
@@ -632,15 +749,26 @@ class UltraWarState(State):
                 return out
             if self.can_attack(u):
                 for slot in range(A.ATTACK_SLOTS):
-                    out += [A.ATTACK + slot * FIELDS + rel[f] for f in self.attack_targets(u, slot)]
-            if u.has("Breach") and not u.turned and not u.disabled:
-                out += [A.TARGET + rel[f] for f in NEIGHBOURS[u.pos]
-                        if (self.board.breachable[f] or self.board.door[f]) and f not in self.breached]
+                    targets = self.attack_targets(u, slot)
+                    if targets:
+                        base = A.ATTACK + slot * FIELDS
+                        out += [base + rel[f] for f in targets]
+            out += [A.TARGET + rel[f] for f in self.breach_targets(u) + self.give_targets(u, self.active)]
             if u.steps == 0 and not u.charging and u.attacks_made == 0 and stepping:
                 out.append(A.CHARGE)
+            if self.can_fly(u) and not u.turned and not u.disabled and (u.flying or u.attacks_made == 0):
+                out.append(A.FLY)
+            out += [A.DROP + k for k, part in enumerate(A.GEAR) if getattr(u, part)
+                    and not (part == "standard" and u.flying and self.card(seat, u.standard).flight)]
             if not u.turned:
                 out += FACES
-            out.append(A.END_ACT)
+            out += PAUSE_END
+        elif p == PAUSE:  # the activation paused: what the main phase offers besides activations
+            out += self._own_turn_abilities(seat)
+            u = self.units[self.active]
+            if u.attacks_made == 0 or u.has("Empowered"):  # the movement event (book: Player Turns)
+                out += self._playable_cards(seat)
+            out.append(A.PASS)
         elif p == CARD_TARGET:
             name = self.hands[seat][self.pending]
             out += [A.TARGET + rel[f] for f in self.card_targets(seat, self.card(seat, name), name)]
@@ -650,25 +778,49 @@ class UltraWarState(State):
             out += [A.TARGET + rel[f] for f in self.feat_targets(u, c)]
         elif p == QUICK:
             out += self._playable_cards(seat)
+            out += [A.USE + rel[f] for f in self.use_targets(seat, self.window_victims())]
             out.append(A.PASS)
         elif p == DISCARD:
             out += [A.DISCARD + h for h in range(len(self.hands[seat]))]
         elif p == DEVIATE:
-            ui, slot, f = self.attack
+            ui, slot, f, _ = self.attack
             out += [A.ATTACK + slot * FIELDS + rel[g] for g in self.deviate_targets(self.units[ui], slot, f)]
             out.append(A.PASS)
+        elif p == DRAFT:
+            out += [A.SELECT + s for s in self.draftable(seat)]
+            if self.draft_done_ok(seat):
+                out.append(A.END_TURN)
         return out
+
+    def _own_turn_abilities(self, seat: int) -> list[int]:
+        """A source's own ability and reserve transfers, at any time of the own turn (main phase or an
+        activation)."""
+        rel = ORIENT[seat]
+        return [A.USE + rel[f] for f in self.use_targets(seat, None)] + \
+            [A.TRANSFER + rel[f] for f in self.transfer_targets(seat)]
+
+    def breach_targets(self, u: Unit) -> list[int]:
+        """Breach: an adjacent door or breachable wall, not breached and with no one in it (it turns u)."""
+        if not u.has("Breach") or u.turned or u.disabled:
+            return []
+        return [f for f in NEIGHBOURS[u.pos] if (self.board.breachable[f] or self.board.door[f])
+                and f not in self.breached and not self.blocked(f)]
 
     def _apply(self, action: int) -> None:
         seat = self.current_player
         p = self.phase
         to_abs = ORIENT[seat]
         if action == A.END_TURN:
-            if p == SETUP:
+            if p == DRAFT:
+                self._finish_draft(seat)
+            elif p == SETUP:
                 self._finish_setup(seat)
             else:
                 self._end_turn()
         elif A.SELECT <= action < A.FACE:
+            if p == DRAFT:
+                self._draft(seat, action - A.SELECT)
+                return
             u = next(x for x in self.units if x.side == seat and x.slot == action - A.SELECT)
             self.active = self.units.index(u)
             u.steps, u.backward, u.charging, u.attacks_made = 0, False, False, 0
@@ -681,8 +833,21 @@ class UltraWarState(State):
                 self._deviate(to_abs[f])
             else:
                 self._declare_attack(self.units[self.active], slot, to_abs[f])
-        elif action < A.SELECT:
+        elif action < A.USE:
             self._target(seat, to_abs[action - A.TARGET])
+        elif action < A.TRANSFER:
+            s = self.source_at(seat, to_abs[action - A.USE])
+            if p == QUICK:
+                if not self._window_use(seat, s):
+                    self._after_window()
+            else:
+                a = s.spec.ability
+                assert a is not None
+                s.points -= a.cost
+                self.log(f"player_{seat} uses {s.name}'s {a.name}")
+                self._apply_source_ability(s)
+        elif action < A.SELECT:
+            self._transfer(to_abs[action - A.TRANSFER])
         elif action < A.END_ACT:
             u = self.units[self.active]
             u.facing = A.to_dir(action - A.FACE, seat)
@@ -691,19 +856,27 @@ class UltraWarState(State):
             self._end_activation(self.units[self.active])
         elif action == A.CHARGE:
             self.units[self.active].charging = True
+        elif action == A.FLY:
+            self._fly(self.units[self.active])
+        elif action == A.PAUSE:
+            self.phase = PAUSE
         elif A.PLAY <= action < A.DISCARD:
             self._play(seat, action - A.PLAY)
-        elif A.DISCARD <= action < A.PASS:
+        elif A.DISCARD <= action < A.DROP:
             self.hands[seat].pop(action - A.DISCARD)
             self.discards[seat] += 1
             if len(self.hands[seat]) <= self.game.config.hand_limit:
                 self._next_turn()
+        elif action < A.PASS:
+            self._drop_gear(self.units[self.active], A.GEAR[action - A.DROP])
         elif action == A.PASS:
-            if p == DEVIATE:
+            if p == PAUSE:
+                self.phase = ACTIVE
+            elif p == DEVIATE:
                 self.phase, self.attack = ACTIVE, []
                 self._after_attack(self.units[self.active])
-            else:
-                self._pass_window()
+            elif not self._window_pass():
+                self._after_window()
 
     # -- set-up and turns ----------------------------------------------------------------------
     def _finish_setup(self, side: int) -> None:
@@ -721,6 +894,10 @@ class UltraWarState(State):
         side = self.turn
         self.phase = MAIN
         for u in self.side_units(side):
+            if u.void and u.life > 0:
+                u.void -= 1
+                if not u.void:
+                    self._return_from_void(u)
             if not u.on_map:
                 continue
             u.acted = False
@@ -733,10 +910,10 @@ class UltraWarState(State):
                 u.deprived -= 1
             if not u.disabled and not u.imprisoned:
                 u.turned = False
-            u.flying = u.has("Flight")
+            u.flying = self.can_fly(u) and not u.landed
             u.ethereal_off = False
             if (u.disarmed or u.disarmed2) and not any(e.side != side and e.pos >= 0 and chebyshev(e.pos, u.pos) == 1
-                                      for e in self.units):
+                                                        for e in self.units):
                 if u.disarmed:  # disengaged: the weapons come back
                     u.weapon, u.disarmed = u.disarmed, ""
                 if u.disarmed2:
@@ -750,14 +927,15 @@ class UltraWarState(State):
                     continue
             regen = u.param("Regenerate") + (self.card(side, u.standard).regenerate if u.standard else 0)
             u.life = min(u.ch.life, u.life + regen)
-            for ability, keys in (("Recharge", ("electrical", "fuel", "alien")), ("Reload", ("ammunition",)),
-                                  ("Legacy", ("magic",))):
+            for ability, keys in (("Recharge", ("electrical", "fuel", "alien")), ("Reload", ("ammunition",))):
                 if not u.has(ability):
                     continue
                 for k in keys:
                     if k in u.ch.reserves:
                         u.reserves[k] = min(u.ch.reserves[k], u.reserves[k] + u.param(ability))
                         break
+            if u.has("Legacy"):
+                self._legacy(u)
             if u.is_droid:
                 if not self.controlled(u):
                     u.powered_down, u.turned = True, True
@@ -768,6 +946,18 @@ class UltraWarState(State):
                 s.points = min(s.max, s.points + 1)
         if self.decks[side] and len(self.hands[side]) < HAND_SLOTS:
             self.hands[side].append(self.decks[side].pop())
+
+    def _return_from_void(self, u: Unit) -> None:
+        """Back from the Void on the space it left, or the nearest free one (gap, ours)."""
+        u.pos = self.nearest_free(u.void_from)
+        u.void_from = -1
+        self.log(f"{u.name} returns from the Void")
+
+    def nearest_free(self, f: int) -> int:
+        """f if no one and no wall is there, else the nearest such space (spaces apart, then field order)."""
+        near = CHEBYSHEV[f]
+        return min((g for g in range(FIELDS) if not self.board.solid(g, self.breached) and not self.blocked(g)),
+                   key=lambda g: (near[g], g))
 
     def controlled(self, u: Unit) -> bool:
         """A robot droid is online only within range of a Minion Hub (every General; tripod tokens)."""
@@ -818,25 +1008,28 @@ class UltraWarState(State):
 
     def _finish(self, winner: int) -> None:
         self.winner, self.phase, self.active = winner, OVER, -1
-        self.stack, self.attack = [], []
+        self.stack, self.attack, self.strikes, self.lift = [], [], [], False
+        self.responder, self.passes, self.pending, self.performer = -1, 0, -1, -1
         self.log("the game ends: " + ("a draw" if winner == 2 else f"player_{winner} wins"))
 
     def _check_victory(self) -> None:
-        if self.phase == OVER:
+        """A side with no character left (on the board or in the Void) loses; with `defeat_general`, one
+        with no General left; with `rescue`, player_0 when the prisoner falls, player_1 when it escapes."""
+        if self.phase in (OVER, DRAFT):
             return
         sc = self.game.scenario
         lost = []
         for s in (0, 1):
-            army = [u for u in self.side_units(s) if u.on_map and not u.imprisoned]
+            army = [u for u in self.side_units(s) if u.life > 0 and not u.imprisoned]
             gone = not army
             if sc.objective == "defeat_general":
                 gone = gone or not any(u.ch.rank == "General" for u in army)
             lost.append(gone)
         if sc.objective == "rescue":
             prisoner = self.units[-1]
-            if not prisoner.on_map:
+            if prisoner.life == 0:
                 lost[0] = True
-            elif not prisoner.imprisoned and self.board.escape[prisoner.pos]:
+            elif prisoner.on_map and not prisoner.imprisoned and self.board.escape[prisoner.pos]:
                 lost[1] = True
         if lost[0] or lost[1]:
             self._finish(2 if lost[0] and lost[1] else 1 if lost[0] else 0)
@@ -846,75 +1039,108 @@ class UltraWarState(State):
         a = u.pos
         if is_backward(u.facing, direction(a, b)):
             u.backward = True
-        strikers = self.free_strikers(u, a, b)
+        self.strikes = [self.units.index(e) for e in self.free_strikers(u, a, b)]
         u.pos = b
         u.steps += 1
-        for s in self.sources:
-            if s.kind == "crystal" and s.bearer < 0 and s.pos == b:
-                s.pos, s.bearer = -1, self.units.index(u)
-                self.log(f"{u.name} picks up a crystal")
-        for e in strikers:
-            if not u.on_map or self.phase == OVER:
+        self._pick_up(u, b)
+        self._run_strikes()
+
+    def _fly(self, u: Unit) -> None:
+        """Land (declared grounded until it takes off again), or take off: engaged enemies strike first."""
+        if u.flying:
+            u.flying, u.landed = False, True
+            self.log(f"{u.name} lands")
+            return
+        self.log(f"{u.name} takes off")
+        self.strikes = [self.units.index(e) for e in self.takeoff_strikers(u)]
+        self.lift = True
+        self._run_strikes()
+
+    def _run_strikes(self) -> None:
+        """The free strikes the active character's step or take-off drew, one after another, each with its
+        quick window; then what follows the move."""
+        u = self.units[self.active]
+        while self.strikes:
+            e = self.units[self.strikes.pop(0)]
+            if self.phase == OVER or not u.on_map:
                 break
-            spec = next(s for s in e.ch.attacks if s.kind == "melee" and self.attackable(e, s, u))
+            spec = self.strike_spec(e, u) if e.on_map and not e.disabled else None
+            if spec is None:
+                continue
             self.log(f"{e.name} gets a free strike")
-            combat.resolve(self, e, spec, e.ch.attacks.index(spec), u.pos, free_strike=True)
+            if self._open_window(self.units.index(e), e.ch.attacks.index(spec), u.pos, FREE_STRIKE):
+                return  # the window's close goes on with the strikes
+        self.strikes = []
+        self._after_move(u)
+
+    def _after_move(self, u: Unit) -> None:
+        lift, self.lift = self.lift, False
         if self.phase == OVER:
             return
-        if u.on_map and self.game.scenario.objective == "rescue":
+        if not u.on_map:
+            self.phase, self.active = MAIN, -1
+            return
+        if lift:
+            u.flying, u.landed = True, False
+        elif self.game.scenario.objective == "rescue":
             prisoner = self.units[-1]
             if prisoner.imprisoned and prisoner.on_map and u.side == 0 and chebyshev(u.pos, prisoner.pos) == 1:
                 prisoner.imprisoned, prisoner.acted = False, True
                 prisoner.turned = False
                 self.log(f"{u.name} frees {prisoner.name}")
             self._check_victory()
-        if not u.on_map and self.phase != OVER:
-            self.phase, self.active = MAIN, -1
+
+    def _after_window(self) -> None:
+        """A window closed by a decision: after a free strike's, the move goes on (the next strike, or what
+        follows the move)."""
+        if self._last_mode == FREE_STRIKE and self.phase == ACTIVE:
+            self._run_strikes()
 
     def _declare_attack(self, u: Unit, slot: int, f: int) -> None:
+        """The attack is paid when declared; a window opens, except for a Sneak Attack ("Priority over any
+        ability that can be played in response to the Attack")."""
         spec = combat.attack_spec(u, slot)
         assert spec is not None
-        target = self.unit_at(f)
-        single = target is not None and not {"Explosive", "Front Arch", "Linear"} & spec.tags.keys()
-        self.attack = [self.units.index(u), slot, f]
-        if single and any(self.playable_quick(target.side, h) for h in range(len(self.hands[target.side]))):
-            self.phase, self.responder = QUICK, target.side
+        if spec.cost is not None:
+            self.pay_ability(u, spec.cost.reserve, spec.cost.amount)
+        ui = self.units.index(u)
+        if "Sneak Attack" in spec.tags:
+            self.attack = [ui, slot, f, ATTACK]
+            self._resolve_trigger(ATTACK, "", 0, {})
+        else:
+            self._open_window(ui, slot, f, ATTACK)
+
+    def _resolve_trigger(self, mode: int, feat: str, att_bonus: int, def_bonus: dict[int, int]) -> None:
+        """What a closed window was about, with the stack's bonuses (def_bonus: unit -> defence)."""
+        ui, slot, f, _ = self.attack
+        self.attack = []
+        self._last_mode = mode
+        if mode == FEAT:
+            self.phase = self._saved_phase
+            side = self.units[ui].side
+            target = self.unit_at(f)
+            if feat and target is not None:
+                self.resolve_feat(self.units[ui], self.card(side, feat), feat, target)
             return
-        self._resolve_attack()
-
-    def playable_quick(self, side: int, h: int) -> bool:
-        saved = self.phase
-        self.phase = QUICK
-        try:
-            return self.playable(side, h)
-        finally:
-            self.phase = saved
-
-    def _pass_window(self) -> None:
-        """A pass closes the window: the stack resolves last-played-first, then the attack is rolled."""
-        att_bonus = def_bonus = 0
-        cancelled = False
-        for side, name in reversed(self.stack):
-            if cancelled:
-                cancelled = False
-                self.log(f"{name} is cancelled")
-                continue
-            c = self.card(side, name)
-            if c.cancel:
-                cancelled = True
-            else:
-                def_bonus += c.defense
-                att_bonus += c.offense
-        self.stack = []
-        self._resolve_attack(att_bonus, def_bonus)
-
-    def _resolve_attack(self, att_bonus: int = 0, def_bonus: int = 0) -> None:
-        ui, slot, f = self.attack
+        self.phase = ACTIVE
         u = self.units[ui]
         spec = combat.attack_spec(u, slot)
-        self.phase, self.responder, self.attack = ACTIVE, -1, []
-        if spec.cost is not None:
-            u.reserves[spec.cost.reserve] -= spec.cost.amount
+        assert spec is not None
+        if mode == FREE_STRIKE:
+            target = self.unit_at(f)
+            combat.resolve(self, u, spec, slot, f, free_strike=True, att_bonus=att_bonus,
+                           def_bonus=def_bonus.get(self.units.index(target), 0) if target else 0)
+        elif mode == DEVIATED:
+            target = self.unit_at(f)
+            combat.resolve(self, u, spec, slot, f, att_bonus=att_bonus,
+                           def_bonus=def_bonus.get(self.units.index(target), 0) if target else 0)
+            self._after_attack(u)
+        else:
+            self._resolve_attack(u, slot, f, att_bonus, def_bonus)
+
+    def _resolve_attack(self, u: Unit, slot: int, f: int, att_bonus: int, def_bonus: dict[int, int]) -> None:
+        spec = combat.attack_spec(u, slot)
+        assert spec is not None
         if u.pos != f:
             u.facing = direction(u.pos, f)
         if spec.kind == "melee" and u.flying and not (self.unit_at(f) and self.unit_at(f).flying):
@@ -922,33 +1148,24 @@ class UltraWarState(State):
         if u.has("Ethereal"):
             u.ethereal_off = True
         u.attacks_made += 1
-        if "Explosive" in spec.tags:
-            if self.board.breachable[f] and f not in self.breached:
+        if any(t in spec.tags for t in AREA_TAGS):
+            if "Explosive" in spec.tags and self.board.breachable[f] and f not in self.breached:
                 self.breached.add(f)
                 self.log(f"{u.name} blasts a breach")
-            for g, ring in combat.explosion_rings(f, spec.tags["Explosive"] or 0):
+            for g, ring in self._attacked(u, spec, f):
                 if self.phase == OVER or not u.on_map:
                     break
-                if g != u.pos and (self.unit_at(g) or self.token_at(g)):
-                    target = self.unit_at(g)
-                    if target is None or self.attackable(u, spec, target):
-                        combat.resolve(self, u, spec, slot, g, ring=ring)
-        elif "Linear" in spec.tags:
-            for g in self.line_fields(u.pos, f, spec.range):
                 x = self.unit_at(g)
-                if self.phase != OVER and u.on_map and x is not None and self.attackable(u, spec, x):
-                    combat.resolve(self, u, spec, slot, g)
-        elif "Front Arch" in spec.tags:
-            d = direction(u.pos, f)
-            for g in sorted(front(u.pos, d)):
-                x = self.unit_at(g)
-                if self.phase != OVER and u.on_map and x is not None and x.side != u.side and \
-                        self.attackable(u, spec, x) and not self.board.level_line(u.pos, g):
-                    combat.resolve(self, u, spec, slot, g)
+                if x is None and not self.token_at(g):
+                    continue  # (fallen to an earlier roll of this attack)
+                bonus = def_bonus.get(self.units.index(x), 0) if x is not None else 0
+                combat.resolve(self, u, spec, slot, g, ring=ring, att_bonus=att_bonus, def_bonus=bonus)
         else:
-            dealt = combat.resolve(self, u, spec, slot, f, att_bonus=att_bonus, def_bonus=def_bonus)
+            x = self.unit_at(f)
+            bonus = def_bonus.get(self.units.index(x), 0) if x is not None else 0
+            dealt = combat.resolve(self, u, spec, slot, f, att_bonus=att_bonus, def_bonus=bonus)
             if dealt > 0 and self.phase != OVER and u.on_map and self.deviate_targets(u, slot, f):
-                self.phase, self.attack = DEVIATE, [ui, slot, f]
+                self.phase, self.attack = DEVIATE, [self.units.index(u), slot, f, ATTACK]
                 return
         self._after_attack(u)
 
@@ -967,11 +1184,11 @@ class UltraWarState(State):
         """Glossary, Deviate: a ranged attack that dealt damage may make another attack, if it can be paid
         for, at another character up to # spaces from the one it hit, with line of sight from there.
         **Gap (ours):** it costs what the attack costs; any character but the attacker (the attacker's
-        choice); the deviated attack does not deviate again and opens no quick window."""
+        choice); the deviated attack does not deviate again."""
         spec = combat.attack_spec(u, slot)
         if spec is None or spec.kind != "ranged" or "Deviate" not in spec.tags:
             return []
-        if spec.cost is not None and u.reserves.get(spec.cost.reserve, 0) < spec.cost.amount:
+        if not self.affordable_attack(u, spec):
             return []
         reach = spec.tags["Deviate"] or 0
         occ = self.occupied_map()
@@ -984,15 +1201,14 @@ class UltraWarState(State):
         )
 
     def _deviate(self, g: int) -> None:
-        ui, slot, hit = self.attack
+        ui, slot, _, _ = self.attack
         u = self.units[ui]
         spec = combat.attack_spec(u, slot)
-        self.phase, self.attack = ACTIVE, []
+        assert spec is not None
         if spec.cost is not None:
-            u.reserves[spec.cost.reserve] -= spec.cost.amount
+            self.pay_ability(u, spec.cost.reserve, spec.cost.amount)
         self.log(f"{u.name}'s {spec.name} deviates to {self.unit_at(g).name}")
-        combat.resolve(self, u, spec, slot, g)
-        self._after_attack(u)
+        self._open_window(ui, slot, g, DEVIATED)
 
     def _end_activation(self, u: Unit) -> None:
         if u.attacks_made and not u.has("Empowered"):
@@ -1005,6 +1221,24 @@ class UltraWarState(State):
             self.log(f"{u.name} is out of control range and powers down")
         self.phase, self.active = MAIN, -1
 
+    def _lose_flight(self, u: Unit) -> None:
+        """Its flight equipment is gone: it is grounded, and one that was passing over a pawn or a token comes
+        down on the nearest free space (gap, ours)."""
+        shared = u.flying and u.pos >= 0 and self.over_another(u)
+        u.flying = u.landed = False
+        if shared:
+            saved, u.pos = u.pos, -1
+            u.pos = self.nearest_free(saved)
+
+    def _drop_gear(self, u: Unit, part: str) -> None:
+        """Book: an attached Equipment "can be discarded by simply removing it from the game, but ONLY on its
+        controller's turn" (gap, ours: by the character's own activation)."""
+        name = getattr(u, part)
+        setattr(u, part, "")
+        if part == "standard" and self.card(u.side, name).flight:
+            u.landed = False
+        self.log(f"{u.name} drops {name}")
+
     # -- cards ---------------------------------------------------------------------------------
     def _play(self, side: int, h: int) -> None:
         name = self.hands[side][h]
@@ -1013,14 +1247,8 @@ class UltraWarState(State):
             self.pay(side, c.cost)
             self.hands[side].pop(h)
             self.discards[side] += 1
-            self.stack.append([side, name])
-            self.log(f"player_{side} plays {name}")
-            attacker_side = self.units[self.attack[0]].side
-            other = attacker_side if side != attacker_side else 1 - attacker_side
-            if any(self.playable(other, k) for k in range(len(self.hands[other]))):
-                self.responder = other
-            else:
-                self._pass_window()
+            if not self._window_play(side, name):
+                self._after_window()
             return
         self.pending = h
         self._saved_phase = self.phase
@@ -1029,16 +1257,20 @@ class UltraWarState(State):
     def _target(self, side: int, f: int) -> None:
         if self.phase == ACTIVE:
             u = self.units[self.active]
-            self.breached.add(f)
-            self.log(f"{u.name} breaches a way through")
-            u.turned = True
-            self._end_activation(u)
+            if f in self.breach_targets(u):
+                self.breached.add(f)
+                self.log(f"{u.name} breaches a way through")
+                u.turned = True
+                self._end_activation(u)
+            else:
+                self._give(u, f)
             return
         name = self.hands[side][self.pending]
         c = self.card(side, name)
         back = self._saved_phase
         if self.phase == CARD_TARGET:
             u = self.unit_at(f)
+            assert u is not None
             if c.kind == "feat":
                 self.performer, self.phase = self.units.index(u), FEAT_TARGET
                 return
@@ -1048,6 +1280,8 @@ class UltraWarState(State):
             if c.kind in EQUIP_KINDS:
                 setattr(u, "weapon2" if c.kind == "weapon" and u.weapon else c.kind, name)
                 u.life = min(u.ch.life, u.life + c.heal)
+                if c.flight:
+                    u.landed = True  # a worn flight starts grounded: it takes off by a decision
             elif c.kind == "upgrade":
                 u.upgrades.append(name)
             else:
@@ -1057,13 +1291,17 @@ class UltraWarState(State):
             self.phase, self.pending = back, -1
             return
         performer, target = self.units[self.performer], self.unit_at(f)
+        assert target is not None
         self.pay(side, c.cost, performer, c.feat or "any")
         self.hands[side].pop(self.pending)
         self.discards[side] += 1
-        self.phase, self.pending, self.performer = back, -1, -1
+        self.pending, self.performer = -1, -1
         if not self.innate(performer, c):
             performer.turned = True
-        self.resolve_feat(performer, c, name, target)
+        if performer.flying and not target.flying:
+            performer.flying = False  # an innate flyer lands to perform a feat on a grounded character
+        self.log(f"player_{side} plays {name}: {performer.name} performs it on {target.name}")
+        self._open_window(self.units.index(performer), -1, f, FEAT, [[side, name, -1]])
 
     def resolve_feat(self, u: Unit, c: Card, name: str, target: Unit) -> bool:
         """Feat roll: 2d6 + familiarity against the target's 2d6 + the same familiarity (gap, ours);
@@ -1084,7 +1322,16 @@ class UltraWarState(State):
                 target.stun, target.turned = 2, True
             if c.damage:
                 self.damage(target, c.damage)
+            if c.void and target.on_map:
+                self._send_to_void(target, c.void)
         return ok
+
+    def _send_to_void(self, u: Unit, turns: int) -> None:
+        """Off the board, alive, for `turns` of its controller's turn starts; the crystals it bears follow it
+        and neither generate nor pay there (book: Characters Equipped with Crystals that are sent to the
+        Void)."""
+        u.void, u.void_from, u.pos = turns, u.pos, -1
+        self.log(f"{u.name} is sent to the Void")
 
     # -- saving --------------------------------------------------------------------------------
     def _to_dict(self) -> dict[str, Any]:
@@ -1098,8 +1345,9 @@ class UltraWarState(State):
             "phase": self.phase, "turn": self.turn, "round": self.round, "first": self.first,
             "setup_side": self.setup_side, "active": self.active, "pending": self.pending,
             "performer": self.performer, "stack": [list(x) for x in self.stack], "attack": list(self.attack),
-            "responder": self.responder, "hold": list(self.hold), "winner": self.winner,
-            "saved_phase": self._saved_phase, "events": list(self.events),
+            "responder": self.responder, "passes": self.passes, "strikes": list(self.strikes), "lift": self.lift,
+            "hold": list(self.hold), "winner": self.winner, "saved_phase": self._saved_phase,
+            "events": list(self.events),
         }
 
     def _from_dict(self, d: dict[str, Any]) -> None:
@@ -1110,98 +1358,41 @@ class UltraWarState(State):
         self.discards = [int(x) for x in d["discards"]]
         self.breached = {int(x) for x in d["breached"]}
         for k in ("phase", "turn", "round", "first", "setup_side", "active", "pending", "performer",
-                  "responder", "winner"):
+                  "responder", "winner", "passes"):
             setattr(self, k, int(d[k]))
-        self.stack = [[int(s), str(n)] for s, n in d["stack"]]
+        self.stack = [[int(s), str(n), int(i)] for s, n, i in d["stack"]]
         self.attack = [int(x) for x in d["attack"]]
+        self.strikes = [int(x) for x in d["strikes"]]
+        self.lift = bool(d["lift"])
         self.hold = [int(x) for x in d["hold"]]
         self._saved_phase = int(d["saved_phase"])
         self.events = list(map(str, d["events"]))
 
+    _last_mode = ATTACK
+    """The mode of the last window that closed, read within the same decision (not saved)."""
+
+
     def _check_consistency(self) -> None:
-        sc = self.game.scenario
-        expected = [n for army in sc.armies for n in army] + ([sc.prisoner] if sc.prisoner else [])
-        if [u.name for u in self.units] != expected:
-            raise ValueError("the units do not match the scenario's armies")
-        places = [(side, i) for side, army in enumerate(sc.armies) for i in range(len(army))]
-        places += [(0, len(sc.armies[0]))] if sc.prisoner else []
-        if [(u.side, u.slot) for u in self.units] != places:
-            raise ValueError("a unit's side and slot are its army and its place in that army's list")
-        seen: set[int] = set()
-        flyer_at = -1  # a pawn in mid-move through another (flight, Ethereal) shares its space
-        passing = None
-        if self.phase == ACTIVE and 0 <= self.active < len(self.units):
-            passing = self.units[self.active]
-            if not (passing.flying or self.ethereal(passing)):
-                passing = None
-        if passing is not None:
-            flyer_at = passing.pos
-            if sum(1 for u in self.units if u.pos == flyer_at) > 2:
-                raise ValueError("three pawns on one space")
-        for u in self.units:
-            if not -1 <= u.pos < FIELDS or not 0 <= u.facing < 8:
-                raise ValueError(f"{u.name}: position or facing out of range")
-            if u.on_map:
-                if self.board.solid(u.pos, self.breached) and not (u is passing and self.ethereal(u)):
-                    raise ValueError(f"{u.name}: a pawn in a wall")
-                if u.pos in seen and u.pos != flyer_at:
-                    raise ValueError(f"{u.name}: two pawns on one space")
-                seen.add(u.pos)
-                if not 1 <= u.life <= u.ch.life:
-                    raise ValueError(f"{u.name}: life {u.life} outside 1..{u.ch.life}")
-            elif u.life != 0:
-                raise ValueError(f"{u.name}: off the board but alive")
-            for k, v in u.reserves.items():
-                if k not in u.ch.reserves or not 0 <= v <= u.ch.reserves[k]:
-                    raise ValueError(f"{u.name}: reserve {k}={v} outside its maximum")
-            if min(u.stun, u.stasis, u.deprived, u.steps, u.attacks_made) < 0:
-                raise ValueError(f"{u.name}: a negative counter")
-            if len(u.upgrades) > u.ch.upgrades:
-                raise ValueError(f"{u.name}: more upgrades than allowed")
-        for s in self.sources:
-            if not 0 <= s.points <= s.max or not -1 <= s.bearer < len(self.units) or not -1 <= s.pos < FIELDS:
-                raise ValueError("a power source out of range")
-            if s.pos >= 0 and s.token and s.life > 0 and s.pos in seen and s.pos != flyer_at:
-                raise ValueError("a power token shares a space with a pawn")
-        if not 0 <= self.phase < len(PHASES) or self.turn not in (0, 1) or self.round < 1:
-            raise ValueError("phase, turn or round out of range")
-        if (self.phase == OVER) != (self.winner in (0, 1, 2)):
-            raise ValueError("the winner does not fit the phase")
-        if self.phase == ACTIVE and not (0 <= self.active < len(self.units) and self.units[self.active].on_map
-                                         and self.units[self.active].side == self.turn):
-            raise ValueError("the active character does not fit the activation phase")
-        if self.phase in (CARD_TARGET, FEAT_TARGET) and not 0 <= self.pending < len(self.hands[self.current_player]):
-            raise ValueError("the pending card is not in the hand")
-        if self.phase == FEAT_TARGET and not 0 <= self.performer < len(self.units):
-            raise ValueError("the feat performer is missing")
-        if self.phase == QUICK and (len(self.attack) != 3 or self.responder not in (0, 1)):
-            raise ValueError("a quick window without an attack")
-        if self.phase == DISCARD and len(self.hands[self.turn]) <= self.game.config.hand_limit:
-            raise ValueError("a discard event with nothing to discard")
-        if any(len(h) > HAND_SLOTS for h in self.hands):
-            raise ValueError("a hand above 8 cards")
-        if self.first not in (0, 1) or self.setup_side not in (0, 1) or self._saved_phase not in (SETUP, MAIN):
-            raise ValueError("first player, set-up side or saved phase out of range")
-        if self.phase == DEVIATE and (len(self.attack) != 3 or self.attack[0] != self.active or self.stack):
-            raise ValueError("a deviation without the attack that hit")
-        if (self.active != -1) != (self.phase in (ACTIVE, QUICK, DEVIATE)):
-            raise ValueError("an active character outside an activation")
-        if self.phase not in (CARD_TARGET, FEAT_TARGET) and (self.pending != -1 or self.performer != -1):
-            raise ValueError("a pending card outside card targeting")
-        if self.phase not in (QUICK, DEVIATE) and (self.stack or self.attack or self.responder != -1):
-            raise ValueError("a quick-window stack outside a quick window")
-        for side in (0, 1):
-            deck = self.game.content.decks[self.game.scenario.factions[side]]
-            for u in self.side_units(side):
-                for c in (u.weapon, u.weapon2, u.armor, u.standard, u.disarmed, u.disarmed2, *u.upgrades):
-                    if c and c not in deck:
-                        raise ValueError(f"{u.name}: unknown card {c!r}")
-                if (u.weapon2 or u.disarmed2) and not u.has("Dual Wield"):
-                    raise ValueError(f"{u.name}: a second weapon without Dual Wield")
-            if any(c not in deck for c in self.hands[side] + self.decks[side]):
-                raise ValueError(f"player_{side}: a card not in the faction deck")
+        from ultimata.envs.ultra_war.consistency import check
+
+        check(self)
 
     # -- views ---------------------------------------------------------------------------------
+    def clone(self) -> UltraWarState:
+        """A copy that shares what never changes (the game, its map and content) and copies the rest: much
+        cheaper than the engine's deep copy, which copied the map and the content with it."""
+        other = copy.copy(self)
+        other.rng = Rng.from_state_dict(self.rng.state_dict())
+        other.units = [u.copy() for u in self.units]
+        other.sources = [s.copy() for s in self.sources]
+        other.hands, other.decks = [list(h) for h in self.hands], [list(d) for d in self.decks]
+        other.discards, other.breached, other.hold = list(self.discards), set(self.breached), list(self.hold)
+        other.stack, other.attack = [list(x) for x in self.stack], list(self.attack)
+        other.strikes, other.events = list(self.strikes), list(self.events)
+        other._look = None
+        other._raw = list(self._raw)
+        return other
+
     def sample_consistent(self, viewer: int, rng: Rng) -> UltraWarState:
         """For search: the other side's hand re-drawn from its hand and deck (keeping the hand's
         size), both decks reshuffled (nobody knows a deck's order), future dice re-seeded."""
@@ -1222,16 +1413,18 @@ class UltraWarState(State):
     def action_to_string(self, action: int) -> str:
         seat = max(self.current_player, 0)
         hand = self.hands[seat]
-        if A.PLAY <= action < A.PASS:  # name the card: the player sees its own hand
+        if A.PLAY <= action < A.DROP:  # name the card: the player sees its own hand
             h = action - (A.PLAY if action < A.DISCARD else A.DISCARD)
             if h < len(hand):
                 verb = "play" if action < A.DISCARD else "discard"
                 return f"{verb} {hand[h]} (hand card {h})"
+        if self.phase == DRAFT and A.SELECT <= action < A.FACE and action - A.SELECT < len(self.roster(seat)):
+            return f"draft {self.roster(seat)[action - A.SELECT]}"
         return A.describe(action, seat)
 
     def narrate(self, action: int) -> str:
         """A played card is shown to the table; a discarded one is not."""
-        if A.DISCARD <= action < A.PASS:
+        if A.DISCARD <= action < A.DROP:
             return f"player_{self.current_player} discards a card"
         return super().narrate(action)
 
@@ -1245,7 +1438,8 @@ class _Lookups:
     """What one legal-action computation reads over and over, each part built when first asked for
     (nothing moves while legal actions are computed)."""
 
-    __slots__ = ("state", "_occupied", "_units", "_tokens", "pools", "foes", "closest", "feat_targets")
+    __slots__ = ("state", "_occupied", "_units", "_tokens", "pools", "foes", "closest", "feat_targets", "_usable",
+                 "_mine", "openings", "_marks")
 
     def __init__(self, state: UltraWarState) -> None:
         self.state = state
@@ -1256,6 +1450,27 @@ class _Lookups:
         self.foes: dict[int, list[Unit]] = {}
         self.closest: dict[int, int] = {}
         self.feat_targets: dict[tuple[int, int], list[int]] = {}
+        self._usable: list[Source] | None = None
+        self._mine: dict[int, list[Unit]] = {}
+        self.openings: dict[tuple[int, str], bool] = {}
+        self._marks: dict[int, list[int]] = {}
+
+    def marks(self, side: int) -> list[int]:
+        """state.marks(side)."""
+        if side not in self._marks:
+            self._marks[side] = self.state.marks(side)
+        return self._marks[side]
+
+    def usable(self) -> list[Source]:
+        if self._usable is None:
+            self._usable = self.state.usable_sources()
+        return self._usable
+
+    def mine(self, side: int) -> list[Unit]:
+        """state.able(side)."""
+        if side not in self._mine:
+            self._mine[side] = self.state.able(side)
+        return self._mine[side]
 
     def occupied(self) -> dict[int, bool]:
         if self._occupied is None:
@@ -1267,8 +1482,8 @@ class _Lookups:
         if self._units is None:
             st = self.state
             act = st.units[st.active] if st.active >= 0 else None
-            self._units = {u.pos: u for u in reversed(st.units) if u is not act}
-            if act is not None and act.pos not in self._units:
+            self._units = {u.pos: u for u in reversed(st.units) if u is not act and u.pos >= 0}
+            if act is not None and act.pos >= 0 and act.pos not in self._units:
                 self._units[act.pos] = act
         return self._units
 

@@ -51,10 +51,12 @@ def render(state: UltraWarState, viewer: int | None = None) -> str:
                      f"deck {len(state.decks[side])}" + (f", hold {state.hold[side]}" if any(state.hold) else ""))
         for u in state.side_units(side):
             tag = ("ABCDEFGH" if side == 0 else "abcdefgh")[u.slot]
-            where = name(u.pos) if u.on_map else "defeated"
+            where = name(u.pos) if u.on_map else "the Void" if u.void else "defeated"
+            crystals = state.borne(u)
             flags = [x for x, on in (("turned", u.turned), ("flying", u.flying), ("stunned", u.stun),
                                      ("powered down", u.powered_down), ("imprisoned", u.imprisoned),
                                      ("acted", u.acted)) if on]
+            flags += [f"crystal {s.points}" for s in crystals]
             gear = ", ".join(x for x in (u.weapon, u.weapon2, u.armor, u.standard, *u.upgrades) if x)
             lines.append(f"  {tag} {u.name} at {where} facing {DIR_NAMES[u.facing]} life {u.life}/{u.ch.life}"
                          + (f" [{', '.join(flags)}]" if flags else "") + (f" gear: {gear}" if gear else ""))

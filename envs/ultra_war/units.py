@@ -4,13 +4,13 @@ from __future__ import annotations
 
 from typing import Any
 
-from ultimata.envs.ultra_war.content import Character, content
+from ultimata.envs.ultra_war.content import Character, PowerSource, content
 
 UNIT_FIELDS = (
     "name", "side", "slot", "pos", "facing", "life", "reserves", "turned", "acted", "stun", "stasis",
     "powered_down", "flying", "ethereal_off", "deprived", "burning", "weapon", "armor", "standard", "upgrades",
     "enh_off", "enh_def", "imprisoned", "steps", "backward", "charging", "attacks_made", "disarmed",
-    "weapon2", "disarmed2",
+    "weapon2", "disarmed2", "void", "void_from", "landed",
 )  # fmt: skip
 
 
@@ -34,6 +34,21 @@ class Unit:
         self.upgrades: list[str] = []
         self.enh_off = self.enh_def = 0
         self.steps = self.attacks_made = 0
+        self.void, self.void_from = 0, -1
+        """In the Void (off the board, alive): turn starts of its controller left, and the space it left."""
+        self.landed = False
+        """A flyer its player declared grounded: it stays grounded until it takes off again (book: "The
+        Player must declare if a Character ... is grounded"). A flyer grounded by its own melee attack is
+        not `landed`: it flies again at its controller's next turn."""
+
+    def copy(self) -> Unit:
+        """An independent copy (the printed card is shared: it never changes)."""
+        other = Unit.__new__(Unit)
+        for k in UNIT_FIELDS:
+            setattr(other, k, getattr(self, k))
+        other.ch = self.ch
+        other.reserves, other.upgrades = dict(self.reserves), list(self.upgrades)
+        return other
 
     def has(self, ability: str) -> bool:
         return ability in self.ch.abilities
@@ -48,6 +63,11 @@ class Unit:
     @property
     def on_map(self) -> bool:
         return self.pos >= 0
+
+    @property
+    def alive(self) -> bool:
+        """On the board or in the Void (a defeated character has life 0)."""
+        return self.life > 0
 
     @property
     def is_droid(self) -> bool:
@@ -72,30 +92,37 @@ class Unit:
         return u
 
 
-SOURCE_FIELDS = ("side", "kind", "points", "max", "pos", "bearer", "life", "defense", "range")
+SOURCE_FIELDS = ("side", "name", "points", "pos", "bearer", "life")
+"""What changes in play; the rest (kind, maximum, defence, control range, ability) is the card's."""
 
 
 class Source:
-    """A power source: a crystal (carried by `bearer`, or lying at `pos` once dropped) or an energy token
-    on the map (`pos`, attackable: `life`, `defense`; a tripod's `range` controls robot droids)."""
+    """A power source (data: `power_sources`): a crystal (carried by `bearer`, or lying at `pos` once
+    dropped; it belongs to the side of whoever bears it) or an energy token on the map (`pos`, attackable:
+    `life`, `defense`; a tripod's `range` controls robot droids)."""
 
-    __slots__ = SOURCE_FIELDS
+    __slots__ = (*SOURCE_FIELDS, "spec", "kind", "token", "max", "defense", "range")
 
-    def __init__(self, side: int, kind: str, points: int, maximum: int = 10) -> None:
-        self.side, self.kind, self.points, self.max = side, kind, points, maximum
+    def __init__(self, side: int, name: str, points: int) -> None:
+        self.spec: PowerSource = content().power_sources[name]
+        self.side, self.name, self.points = side, name, points
+        self.kind, self.token = self.spec.kind, self.spec.kind != "crystal"
+        self.max, self.defense, self.range = self.spec.max, self.spec.defense, self.spec.control
         self.pos = self.bearer = -1
-        self.life, self.defense, self.range = 4, 3, 5 if kind == "tripod" else 0
+        self.life = self.spec.life
 
-    @property
-    def token(self) -> bool:
-        return self.kind != "crystal"
+    def copy(self) -> Source:
+        other = Source.__new__(Source)
+        for k in Source.__slots__:
+            setattr(other, k, getattr(self, k))
+        return other
 
     def to_dict(self) -> dict[str, Any]:
         return {k: getattr(self, k) for k in SOURCE_FIELDS}
 
     @staticmethod
     def from_dict(d: dict[str, Any]) -> Source:
-        s = Source(int(d["side"]), str(d["kind"]), int(d["points"]), int(d["max"]))
+        s = Source(int(d["side"]), str(d["name"]), int(d["points"]))
         for k in SOURCE_FIELDS:
             setattr(s, k, d[k])
         return s

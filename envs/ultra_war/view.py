@@ -28,10 +28,11 @@ def view(state: UltraWarState, seat: int | None) -> dict[str, Any]:
     pawns = [{"side": u.side, "slot": u.slot, "name": u.name, **_spot(u.pos), "facing": DIR_NAMES[u.facing],
               "life": u.life, "max_life": u.ch.life, "turned": u.turned, "flying": u.flying,
               "general": u is state.active_general(u.side),
-              "gear": [x for x in (u.weapon, u.weapon2, u.armor, u.standard) if x]}
+              "gear": [x for x in (u.weapon, u.weapon2, u.armor, u.standard) if x],
+              "crystals": len(state.borne(u))}
              for u in state.units if u.on_map]
-    tokens = [{"side": s.side, "kind": s.kind, **_spot(s.pos)} for s in state.sources if s.pos >= 0 and
-              (s.kind == "crystal" or s.life > 0)]
+    tokens = [{"side": s.side, "kind": s.kind, "name": s.name, "points": s.points, **_spot(s.pos)}
+              for s in state.sources if s.pos >= 0 and (s.kind == "crystal" or s.life > 0)]
     over = state.phase == OVER
     return {
         "kind": "skirmish",
@@ -61,7 +62,8 @@ def moves(state: UltraWarState) -> list[dict[str, Any]]:
         move: dict[str, Any] = {"action": action, "label": state.action_to_string(action)}
         if action < A.SELECT:
             rel = action % FIELDS
-            kind = "step" if action < A.ATTACK else "attack" if action < A.TARGET else "target"
+            kind = ("step" if action < A.ATTACK else "attack" if action < A.TARGET else "target" if action < A.USE
+                    else "use" if action < A.TRANSFER else "transfer")
             move.update(target="field", kind=kind, **_spot(A.to_field(rel, seat)))
         else:
             move.update(target="button", kind="")

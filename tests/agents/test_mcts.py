@@ -23,6 +23,19 @@ def test_finds_the_winning_throw_in_ultimade():
     assert agent.act(None, state.legal_action_mask(), state) == field_action(state, "e16")
 
 
+def test_plays_the_round_card_while_ahead_in_the_card_game():
+    """Player 0 leads on chips and holds Round: playing it ends the round and wins Quick Play at once;
+    anything else hands the turn to three players who may steal or take the lead away."""
+    from tests.ultimatum_cards.position import position
+
+    state = position({0: ["Round", "Take 1", "Block"], 1: ["Steal", "Steal"], 2: ["Take 5", "Steal"],
+                      3: ["Steal", "Swap"]}, chips=[12, 10, 10, 8])
+    assert len(state.legal_actions()) == 3
+    for seed in range(3):
+        agent = MctsAgent("ultimatum_cards_v1", MctsOptions(sims=200, time=5), seed=seed)
+        assert state.action_to_string(agent.act(None, state.legal_action_mask(), state)) == "play Round"
+
+
 @pytest.mark.parametrize(
     ("spec", "problem"),
     [

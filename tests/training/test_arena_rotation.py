@@ -9,7 +9,7 @@ from typer.testing import CliRunner
 
 from ultimata.cli import app
 from ultimata.envs.core.errors import ConfigError
-from ultimata.training.arena import balanced_games, lineup, run_arena, spec_entries, wilson
+from ultimata.training.arena import balanced_games, lineup, run_arena, spec_entries, tables, wilson
 
 runner = CliRunner()
 
@@ -42,6 +42,20 @@ def test_filler_seats_share_one_entry():
     assert heuristic.seat_counts == [1, 1, 1, 1] and rand.seat_counts == [3, 3, 3, 3]
     assert heuristic.seats_per_game == 1 and rand.seats_per_game == 3
     assert heuristic.seat_games == 4 and rand.seat_games == 12
+
+
+def test_more_agents_than_seats_play_every_table_of_different_agents():
+    assert tables(3, 2) == [[0, 1], [0, 2], [1, 2]]
+    assert tables(2, 4) == [[0, 1, 1, 1]]
+    assert balanced_games(7, 2, n_tables=3) == 12, "3 per table, rounded up to 4: whole rotations at each table"
+    game, entries = spec_entries(["heuristic", "random", "mcts:sims=5,time=1"], "ultimade_v1",
+                                 {"points_to_win": 1, "max_cycles": 40})
+    result = run_arena(game, entries, games=6)
+    assert result.games == 6
+    for agent in result.agents:
+        assert agent.seats_per_game == 1 and agent.seat_games == 4, "two tables of two games each"
+        assert agent.seat_counts == [2, 2]
+    assert sum(a.win_rate * a.seat_games for a in result.agents) == pytest.approx(6)
 
 
 def test_wilson_interval_contains_the_rate():

@@ -7,7 +7,7 @@ from ultimata.envs.ultra_war import actions as A
 from ultimata.envs.ultra_war.game import UltraWarGame
 from ultimata.envs.ultra_war.geometry import field
 from ultimata.envs.ultra_war.state import MAIN, UltraWarState
-from ultimata.envs.ultra_war.units import Unit
+from ultimata.envs.ultra_war.units import Source, Unit
 
 N, NE, E, SE, S, SW, W, NW = range(8)
 
@@ -53,3 +53,17 @@ def select(st: UltraWarState, r: int, c: int) -> None:
 
 def step(st: UltraWarState, r: int, c: int) -> None:
     st.apply(A.STEP + A.to_field(field(r, c), st.current_player))
+
+
+def legal(st: UltraWarState) -> set[int]:
+    """The legal set now (positions are changed by hand between calls: the cached mask is dropped)."""
+    st._mask = None
+    return set(st.legal_actions())
+
+
+def crystal(st: UltraWarState, bearer: int, points: int, name: str = "Crystal of the Round", side: int = 0) -> Source:
+    """A crystal borne by unit `bearer` (it belongs to the bearer's side: pass it)."""
+    s = Source(side, name, points)
+    s.bearer = bearer
+    st.sources.append(s)
+    return s

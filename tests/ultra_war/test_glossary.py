@@ -154,6 +154,24 @@ def test_empowered_does_not_turn_to_attack_and_may_move_after():
     assert not st.units[0].turned and st.step_targets(st.units[0])
 
 
+def test_empowered_may_perform_a_feat_after_attacking():
+    st = position([("Ghost", 0, (6, 3), E), ("Maxian Trooper", 1, (6, 4), W), ("Kane", 0, (11, 11), N),
+                   ("Vegron", 1, (0, 0), S)])
+    gen = Source(0, "Street Generator", 5)
+    gen.pos = field(11, 0)
+    st.sources = [gen]
+    st.hands[0] = ["Holy Fire"]
+    st.units[2].pos = field(0, 11)  # (Kane out of Holy Fire's range: Ghost is the only performer)
+    st.apply(A.SELECT)
+    force(st, 1, 2, 1, 2)
+    st.apply(A.ATTACK + field(6, 4))
+    st.apply(A.PAUSE)
+    assert A.PLAY in st.legal_actions()  # "Movement and Feats may be played after an Empowered Character attacks"
+    st.units[0].ch = st.units[0].ch.model_copy(update={"abilities": {}})
+    st._mask = None
+    assert A.PLAY not in st.legal_actions()
+
+
 def test_energy_attack_is_a_tag_other_rules_read():
     st = position([("Shock Trooper", 0, (6, 3), E), ("Maxian Trooper", 1, (6, 4), W),
                    ("Edward Blackstone", 0, (11, 11), N), ("Vegron", 1, (0, 0), S)], scenario="relay_hold")
@@ -164,6 +182,15 @@ def test_energy_innate_performs_energy_feats_without_turning():
     st = position([("Spark", 0, (9, 5), N), ("Vegron", 1, (6, 5), S), ("Kane", 0, (11, 11), N)],
                   scenario="relay_hold")
     assert st.innate(st.units[0], st.card(1, "Overload"))
+
+
+def test_a_turned_innate_character_performs_no_feat():
+    st = position([("Skydas", 0, (9, 5), N), ("Vegron", 1, (6, 5), S), ("Justice", 0, (11, 11), N)])
+    st.hands[0] = ["Holy Fire"]
+    assert A.PLAY in st.legal_actions()
+    st.units[0].turned = True  # "Turned Characters cannot move, Attack or make Feats after being Turned"
+    st._mask = None
+    assert A.PLAY not in st.legal_actions()
 
 
 def test_magic_innate_performs_magic_feats_without_turning():
@@ -280,9 +307,8 @@ def test_front_arch_attacks_three_consecutive_front_spaces():
                    ("Void Shade", 1, (7, 4), N), ("Justice", 0, (11, 11), N), ("Vegron", 1, (0, 0), S)])
     st.units[3].ethereal_off = True
     st.active = 0
-    st.attack = [0, 1, field(6, 4)]
     force(st, *([1, 2, 1, 2] * 3))
-    st._resolve_attack()
+    st._resolve_attack(st.units[0], 1, field(6, 4), 0, {})
     assert sum("attacks (Sweep)" in e for e in st.events) == 3
 
 
@@ -294,6 +320,15 @@ def test_gigantic_blocks_sight_even_for_flyers():
     assert st.target_ok(rayna, 1, field(5, 4))
     gareth.ch = gareth.ch.model_copy(update={"tags": ["Gigantic"]})
     assert not st.target_ok(rayna, 1, field(5, 4))
+
+
+def test_a_gigantic_character_blocks_sight_while_another_passes_through_its_space():
+    """Found by the reference fuzz: the occupied map kept the flag of whichever pawn came last in the list."""
+    st = position([("Sir Gareth", 1, (5, 3), W), ("Void Shade", 1, (5, 3), W), ("Justice", 0, (11, 11), N),
+                   ("Vegron", 1, (0, 0), S)])
+    st.units[0].ch = st.units[0].ch.model_copy(update={"tags": ["Gigantic"]})
+    assert st.occupied_map()[field(5, 3)] is True
+    assert not st.board.sight_clear(field(5, 1), field(5, 5), st.occupied_map(), set(), True, False)
 
 
 def test_kamikaze_defeats_the_attacker_after_the_attack():
@@ -346,16 +381,22 @@ def test_minion_hub_range_controls_droids():
 def test_tripod_range_controls_droids():
     st = position([("Edward Blackstone", 0, (0, 11), N), ("Vigil Droid", 0, (11, 0), N), ("Fogg", 1, (0, 0), S)],
                   scenario="relay_hold")
-    st.sources = [Source(0, "tripod", 0)]
+    st.sources = [Source(0, "Tripod Entity", 0)]
     st.sources[0].pos = field(10, 1)
     assert st.controlled(st.units[1])
 
 
-def test_morale_gives_attack_support_to_the_army():
-    st, u, d = duel()
-    st.units[2].ch = st.units[2].ch.model_copy(update={"general_ability": {"Morale": None}})
-    st.units.append(st.units[2])  # keep Justice as general
-    assert st.morale(0)
+def test_morale_gives_attack_support_to_characters_engaged_to_the_morale_characters_opponent():
+    st = position([("Justice", 0, (6, 2), E), ("Sir Gareth", 0, (6, 4), W), ("Skydas", 0, (5, 3), S),
+                   ("Maxian Trooper", 1, (6, 3), N), ("Tristan the Bowman", 0, (9, 9), N), ("Vegron", 1, (0, 0), S)])
+    justice, gareth, skydas, trooper = st.units[:4]
+    assert score(st, gareth, trooper) == 4 + 1  # Gareth's Martial 1; no one supports
+    justice.ch = justice.ch.model_copy(update={"general_ability": {"Morale": None}})
+    # Justice (Morale) is engaged to the trooper: Gareth, Skydas and Justice all gain Attack Support
+    assert score(st, gareth, trooper) == 4 + 1 + 2
+    justice.pos = field(9, 2)  # Justice steps back: no longer engaged to the trooper, no support
+    assert score(st, gareth, trooper) == 4 + 1
+    assert not st.supports(st.units[4])  # Tristan, engaged to no one, never had it
 
 
 def test_movement_deprivation_halves_movement_but_not_for_flyers():
@@ -500,10 +541,17 @@ def test_targeting_plus_one_when_not_moving():
     assert score(st, u, st.units[1], u.ch.attacks[1]) == 5
 
 
-def test_weapon_specialist_criticals_on_10_or_more_with_a_weapon():
+def test_weapon_specialist_criticals_on_10_or_more_with_an_equipped_weapon_only():
     st = position([("David Barrett", 0, (9, 2), N), ("Maxian Trooper", 1, (5, 2), S), ("Vegron", 1, (0, 0), S)])
-    force(st, 5, 5, 1, 2, 3)  # 10 + 5 + 1 = 16 vs 3 + 4 = 7 -> 9 + 3
-    assert combat.resolve(st, st.units[0], st.units[0].ch.attacks[1], 1, field(5, 2)) == 12
+    barrett, trooper = st.units[0], st.units[1]
+    trooper.ch = trooper.ch.model_copy(update={"life": 20})
+    trooper.life = 20
+    barrett.weapon = "Scoped Rifle"  # ranged 6, attack 5
+    force(st, 5, 5, 1, 2, 3)  # 10 + 5 + 1 = 16 vs 3 + 3 + 1 = 7 -> 9, and a critical d6: 3
+    assert combat.resolve(st, barrett, combat.attack_spec(barrett, 2), 2, field(5, 2)) == 12
+    # his own Rifle (also attack 5) is an "Alternate Attack", not an Equipped Weapon: 10 is no critical
+    force(st, 5, 5, 1, 2, 3)
+    assert combat.resolve(st, barrett, barrett.ch.attacks[1], 1, field(5, 2)) == 9
 
 
 def test_level_change_movement_crosses_level_lines():
@@ -530,9 +578,8 @@ def test_linear_attacks_every_character_in_a_straight_line():
     aurelia = st.units[0]
     assert st.target_ok(aurelia, 1, field(6, 2)) and not st.target_ok(aurelia, 1, field(6, 3))
     st.active = 0
-    st.attack = [0, 1, field(6, 2)]
     force(st, *([1, 2, 1, 2] * 3))
-    st._resolve_attack()
+    st._resolve_attack(st.units[0], 1, field(6, 2), 0, {})
     assert sum("attacks (Lance of Light)" in e for e in st.events) == 3  # friend and foe alike, range 4
 
 
@@ -624,7 +671,7 @@ def test_dual_wield_equips_two_weapons_and_attacks_with_the_second():
     st = position([("Warlord Kragg", 1, (6, 4), W), ("Sir Gareth", 0, (6, 3), E), ("Justice", 0, (11, 11), N)])
     kragg, gareth = st.units[0], st.units[1]
     st.turn, st.hands[1] = 1, ["Maxian Blade", "Acid Lance", "Maxian Blade"]
-    st.sources = [Source(1, "crystal", 10)]
+    st.sources = [Source(1, "Crystal of the Round", 10)]
     st.sources[0].bearer = 0
     rel = FIELDS - 1 - kragg.pos  # player_1's fields are turned 180 degrees
     for _ in range(2):

@@ -10,10 +10,12 @@ import pytest
 
 from ultimata.agents.scripted.ultra_war import choose_action
 from ultimata.envs.core.rng import Rng
+from ultimata.envs.ultra_war import combat
 from ultimata.envs.ultra_war.content import HAND_SLOTS, MAX_ARMY, content
 from ultimata.envs.ultra_war.game import UltraWarGame
 from ultimata.envs.ultra_war.geometry import DIRS, FIELDS
 from ultimata.envs.ultra_war.observation import OBS_SIZE, PLANES, UNIT_BLOCK, observe
+from ultimata.envs.ultra_war.windows import ATTACK
 
 SCENARIOS = ("street_clash", "relay_hold", "rooftop_rescue")
 
@@ -45,11 +47,20 @@ def reference(state, seat: int) -> np.ndarray:
             planes[10 if s.kind == "crystal" else 11 if s.side == seat else 12, o(s.pos)] = 1
     if state.active >= 0:
         planes[13, o(state.units[state.active].pos)] = 1
+    if state.attack:
+        ui, slot, f, mode = state.attack
+        planes[14, o(state.units[ui].pos)] = 1
+        aimed = [f]
+        if mode == ATTACK and state.phase == 5:  # an attack's window: every field it rolls against
+            aimed = state.attacked_fields(state.units[ui], combat.attack_spec(state.units[ui], slot), f)
+        for g in aimed:
+            planes[15, o(g)] = 1
     sign = 1 if seat == 0 else -1
-    for u in state.units:
+    borne = [sum(1 for s in state.sources if s.bearer == i) for i in range(len(state.units))]
+    for i, u in enumerate(state.units):
         if u.pos < 0:
             continue
-        base = 14 if u.side == seat else 23
+        base = 16 if u.side == seat else 26
         dr, dc = DIRS[u.facing]
         general = u is state.active_general(u.side)
         values = (
@@ -62,11 +73,12 @@ def reference(state, seat: int) -> np.ndarray:
             (sign * -dr + 1) / 2,
             u.disabled,
             u.acted,
+            borne[i] > 0,
         )
         for k, value in enumerate(values):
             planes[base + k, o(u.pos)] = value
     at = PLANES * FIELDS
-    for u in state.units:
+    for i, u in enumerate(state.units):
         slot = (0 if u.side == seat else MAX_ARMY) + u.slot
         if slot >= 2 * MAX_ARMY:
             continue
@@ -90,6 +102,10 @@ def reference(state, seat: int) -> np.ndarray:
             len(u.upgrades) / 5,
             min(1.0, u.enh_off / 5),
             min(1.0, u.enh_def / 5),
+            u.void > 0,
+            min(1.0, borne[i] / 4),
+            min(1.0, state.equipped_crystal(u).points / 10) if borne[i] else 0.0,
+            state.can_fly(u),
         )
         assert len(block) == UNIT_BLOCK
         obs[at + slot * UNIT_BLOCK : at + (slot + 1) * UNIT_BLOCK] = block
@@ -101,7 +117,22 @@ def reference(state, seat: int) -> np.ndarray:
     if state.pending >= 0 and state.current_player == seat:
         obs[at + state.pending] = 1
     at += HAND_SLOTS
-    cap = state.game.config.rounds or state.game.scenario.rounds
+    for side, name, src in state.stack:
+        if src >= 0:
+            obs[at + 32 + (side != seat)] += 0.25
+        else:
+            cards = list(content().decks[state.game.scenario.factions[side]])
+            obs[at + (0 if side == seat else 16) + cards.index(name)] += 0.25
+    at += 34
+    sc, cfg = state.game.scenario, state.game.config
+    cap = cfg.rounds or sc.rounds
+
+    def budget(side):
+        if cfg.army != "draft":
+            return 0.0
+        left = sc.army_total - sum(u.ch.value for u in state.units if u.side == side and not u.imprisoned)
+        return max(0, left) / sc.army_total
+
     g = (
         min(1.0, state.pool(seat) / 20),
         min(1.0, state.pool(1 - seat) / 20),
@@ -115,15 +146,23 @@ def reference(state, seat: int) -> np.ndarray:
         min(1.0, state.hold[seat] / 10),
         min(1.0, state.hold[1 - seat] / 10),
         min(1.0, len(state.stack) / 4),
+        budget(seat),
+        budget(1 - seat),
+        bool(state.attack) and state.units[state.attack[0]].side == seat,
+        state.attack[3] / 3 if state.attack else 0.0,
     )
     obs[at : at + len(g)] = g
     obs[at + 16 + state.phase] = 1
+    rules = (cfg.initiative_mode == "sum", cfg.hand_limit / 8, cap / 50, cfg.army == "draft", state.passes,
+             min(1.0, len(state.strikes) / 4))
+    obs[at + 27 : at + 33] = rules
     return obs
 
 
+@pytest.mark.parametrize("army", ["scripted", "draft"])
 @pytest.mark.parametrize("scenario", SCENARIOS)
-def test_observation_equals_the_reference_encoding(scenario):
-    game = UltraWarGame.from_config({"scenario": scenario})
+def test_observation_equals_the_reference_encoding(scenario, army):
+    game = UltraWarGame.from_config({"scenario": scenario, "army": army})
     checked = 0
     for seed in range(8):
         st = game.new_initial_state(Rng(seed))
@@ -165,9 +204,9 @@ def test_pools_count_each_usable_source_once_and_a_sideless_one_for_neither():
 
 
 def test_static_planes_are_cached_per_map_not_per_board_object():
-    """The map-plane template is keyed by the map itself: clones (whose boards are copies) share it, and
-    a board of another map never gets it (keying by id() did both wrong: copies added entries, and a
-    freed board's id, reused by a new board of another map, served the old map's planes)."""
+    """The map-plane template is keyed by the map itself: boards of one map share it (clones share their
+    board), and a board of another map never gets it (keying by id() did both wrong: copies added entries,
+    and a freed board's id, reused by a new board of another map, served the old map's planes)."""
     from ultimata.envs.ultra_war.observation import _TEMPLATE
 
     clash = UltraWarGame.from_config({"scenario": "street_clash"}).new_initial_state(Rng(0))
@@ -176,7 +215,10 @@ def test_static_planes_are_cached_per_map_not_per_board_object():
     entries = len(_TEMPLATE)
     for _ in range(3):
         copy = clash.clone()
-        assert copy.board is not clash.board
+        assert copy.board is clash.board  # the map never changes: clones share it
+        other = UltraWarGame.from_config({"scenario": "street_clash"}).new_initial_state(Rng(0))
+        assert other.board is not clash.board
         assert np.array_equal(copy.observation(0), reference(copy, 0))
+        assert np.array_equal(other.observation(0), reference(other, 0))
     assert len(_TEMPLATE) == entries
     assert np.array_equal(relay.observation(0), reference(relay, 0))

@@ -45,12 +45,13 @@ def test_turn_starts_with_power_event_then_draw_event():
     st.apply(A.END_TURN)
     st.apply(A.END_TURN)
     assert st.phase == MAIN and st.turn == 0
-    assert st.pool(0) == 6 and len(st.hands[0]) == 6  # two crystals 2 -> 3 each... both +1; one card drawn
+    # two crystals 2 -> 3 each, and Sir Gareth's Legacy 1 into the crystal he bears; one card drawn
+    assert st.pool(0) == 7 and len(st.hands[0]) == 6
 
 
 def test_power_sources_gain_one_a_round_up_to_their_maximum():
     st = position(GENERALS)
-    st.sources = [Source(0, "generator", 9), Source(0, "generator", 10)]
+    st.sources = [Source(0, "Street Generator", 9), Source(0, "Street Generator", 10)]
     st.sources[0].pos, st.sources[1].pos = field(11, 0), field(11, 1)
     st.turn = 1
     st._next_turn()
@@ -102,6 +103,17 @@ def test_charging_doubles_movement_then_the_character_is_turned():
     assert not any(A.ATTACK <= a < A.TARGET for a in st.legal_actions())
     st.apply(A.END_ACT)
     assert at(st, 3, 5).turned
+
+
+def test_charging_doubles_the_base_movement_and_adds_equipment_movement_once():
+    st = position([("Justice", 0, (11, 5), N), ("Vegron", 1, (0, 0), S)])
+    justice = st.units[0]
+    justice.standard = "Swift Boots"  # +1 movement
+    assert st.full_movement(justice) == 5
+    justice.charging = True
+    assert st.full_movement(justice) == 2 * 4 + 1  # "twice their Base Movement number"
+    justice.deprived = 1
+    assert st.full_movement(justice) == 4  # then less half, rounded up
 
 
 def test_turned_character_cannot_move_attack_or_be_selected_and_unturns_next_turn():
@@ -359,7 +371,7 @@ def test_round_cap_with_nothing_destroyed_is_a_draw():
 # -- cards and quick windows -------------------------------------------------------------------
 def test_equipment_one_of_each_kind_per_character():
     st = position(GENERALS)
-    st.sources = [Source(0, "generator", 10)]
+    st.sources = [Source(0, "Street Generator", 10)]
     st.sources[0].pos = field(11, 0)
     st.hands[0] = ["Round Shield", "Plate of Camelot"]
     st.apply(A.PLAY)
@@ -370,7 +382,7 @@ def test_equipment_one_of_each_kind_per_character():
 
 def test_ultra_equipment_is_unique_on_the_battlefield():
     st = position([("Justice", 0, (11, 11), N), ("Sir Gareth", 0, (11, 10), N), ("Vegron", 1, (0, 0), S)])
-    st.sources = [Source(0, "generator", 10)]
+    st.sources = [Source(0, "Street Generator", 10)]
     st.sources[0].pos = field(11, 0)
     st.units[1].weapon = "Excalibur"
     st.hands[0] = ["Excalibur"]
@@ -379,7 +391,7 @@ def test_ultra_equipment_is_unique_on_the_battlefield():
 
 def test_cards_are_paid_from_any_number_of_sources():
     st = position(GENERALS)
-    st.sources = [Source(0, "generator", 1), Source(0, "generator", 2)]
+    st.sources = [Source(0, "Street Generator", 1), Source(0, "Street Generator", 2)]
     st.sources[0].pos, st.sources[1].pos = field(11, 0), field(11, 1)
     st.hands[0] = ["Plate of Camelot"]
     st.apply(A.PLAY)
@@ -390,7 +402,7 @@ def test_cards_are_paid_from_any_number_of_sources():
 def test_quick_window_goes_to_the_defender_and_last_played_resolves_first():
     st = position([("Justice", 1, (6, 3), E), ("Edward Blackstone", 0, (6, 4), W), ("Vegron", 1, (0, 0), S)],
                   scenario="relay_hold")
-    st.sources = [Source(0, "tripod", 5), Source(1, "generator", 5)]
+    st.sources = [Source(0, "Tripod Entity", 5), Source(1, "Street Generator", 5)]
     st.sources[0].pos, st.sources[1].pos = field(11, 0), field(0, 11)
     st.hands[0] = ["Emergency Shield", "Jam Signal"]
     st.hands[1] = []
@@ -407,7 +419,7 @@ def test_quick_window_goes_to_the_defender_and_last_played_resolves_first():
 def test_jam_signal_cancels_the_card_below_it():
     st = position([("Edward Blackstone", 0, (6, 3), E), ("Fogg", 1, (6, 4), W), ("David Barrett", 1, (0, 0), S)],
                   scenario="relay_hold")
-    st.sources = [Source(0, "tripod", 5), Source(1, "generator", 5)]
+    st.sources = [Source(0, "Tripod Entity", 5), Source(1, "Street Generator", 5)]
     st.sources[0].pos, st.sources[1].pos = field(11, 0), field(0, 11)
     st.hands[0] = ["Jam Signal"]
     st.hands[1] = ["Take Cover"]
@@ -432,7 +444,7 @@ def test_feat_roll_double_one_fails_and_double_six_succeeds():
 
 def test_a_feat_turns_its_performer_unless_innate():
     st = position([("Justice", 0, (9, 5), N), ("Vegron", 1, (6, 5), S)])
-    st.sources = [Source(0, "generator", 5)]
+    st.sources = [Source(0, "Street Generator", 5)]
     st.sources[0].pos = field(11, 0)
     st.hands[0] = ["Holy Fire"]
     st.apply(A.PLAY)
@@ -453,7 +465,7 @@ def test_illegal_actions_are_refused_and_change_nothing():
 def test_crystal_drops_where_its_bearer_falls_losing_its_points_and_is_picked_up():
     st = position([("Justice", 0, (6, 3), E), ("Sir Gareth", 0, (6, 2), E), ("Maxian Trooper", 1, (6, 4), W),
                    ("Vegron", 1, (0, 0), S)])
-    st.sources = [Source(1, "crystal", 5)]
+    st.sources = [Source(1, "Crystal of the Round", 5)]
     st.sources[0].bearer = 2
     force(st, 6, 5, 1, 1)
     combat.resolve(st, st.units[0], st.units[0].ch.attacks[0], 0, field(6, 4))
@@ -467,7 +479,7 @@ def test_crystal_drops_where_its_bearer_falls_losing_its_points_and_is_picked_up
 
 def test_a_character_carries_several_crystals_but_is_equipped_with_one():
     st = position(GENERALS)
-    st.sources = [Source(0, "crystal", 3), Source(0, "crystal", 4)]
+    st.sources = [Source(0, "Crystal of the Round", 3), Source(0, "Crystal of the Round", 4)]
     st.sources[0].bearer = st.sources[1].bearer = 0
     assert st.pool(0) == 3
 

@@ -98,8 +98,7 @@ def test_explosion_resolves_one_attack_per_character_in_the_area():
     demo.reserves["ammunition"] = 2
     force(st, 2, 3, 1, 2, 2, 3, 1, 2, 2, 3, 1, 2)
     st.active = 0
-    st.attack = [0, 1, field(4, 2)]
-    st._resolve_attack()
+    st._resolve_attack(st.units[0], 1, field(4, 2), 0, {})
     # ring 0, the trooper: 5 + 6 = 11 vs 3 + 3 + 1 (Vegron's Affiliate Mod) = 7 -> 4 (defeated); ring 1 in
     # field order: the spitter 5 + 5 = 10 vs 3 + 4 = 7 -> 3, Spark (no Legion mod) 10 vs 3 + 3 = 6 -> 4
     assert not trooper.on_map and spitter.life == 2 and at(st, 5, 2).life == 1
@@ -119,3 +118,58 @@ def test_no_third_die_when_flying_against_grounded():
     assert combat.defense_dice(fogg, fogg.ch.attacks[1], rayna, False) == 2
     rayna.flying = False
     assert combat.defense_dice(fogg, fogg.ch.attacks[1], rayna, False) == 3
+
+
+def test_fogg_shot_blocked_by_an_object_is_legal_when_fogg_flies():
+    st, fogg = fogg_and_rayna((5, 4), (5, 7), flying=False)
+    fogg.flying = True  # "The only way Fogg could make a successful Attack is if Fogg or Rayna were flying"
+    assert st.target_ok(fogg, 1, field(5, 7))
+
+
+def test_no_third_die_when_the_attacker_flies_and_the_defender_is_grounded():
+    st = position([("Rayna", 0, (5, 2), E), ("Maxian Trooper", 1, (5, 3), W)])
+    rayna, trooper = at(st, 5, 2), at(st, 5, 3)
+    assert rayna.flying and combat.defense_dice(rayna, rayna.ch.attacks[1], trooper, False) == 2
+    rayna.flying = False
+    assert combat.defense_dice(rayna, rayna.ch.attacks[1], trooper, False) == 3
+
+
+# -- Level Changes and Attacks: Fogg on a rooftop, Rayna below (skyline: the left roof is rows 0-3, cols 0-3)
+def rooftop(fogg: tuple[int, int], rayna: tuple[int, int], flying: bool = False):
+    st = position([("Fogg", 0, fogg, S), ("Rayna", 1, rayna, N), ("Kane", 0, (11, 11), N),
+                   ("Warlord Kragg", 1, (0, 11), S)], scenario="rooftop_rescue")
+    st.units[1].flying = flying
+    return st, st.units[0]
+
+
+def test_fogg_at_the_ledge_below_her_but_one_space_from_the_right_ledge_cannot_see_rayna_against_the_wall():
+    st, fogg = rooftop((3, 2), (3, 4))  # d9 is the roof's ledge downwards; e9, against the roof, is ground
+    assert st.board.level[field(3, 2)] == 1 and st.board.level[field(4, 2)] == 0 and st.board.level[field(3, 4)] == 0
+    assert not st.target_ok(fogg, 1, field(3, 4))  # "Fogg just cannot see her to attack her"
+
+
+def test_fogg_sees_rayna_there_when_rayna_flies():
+    st, fogg = rooftop((3, 2), (3, 4), flying=True)
+    assert st.target_ok(fogg, 1, field(3, 4))
+
+
+def test_fogg_at_the_ledge_attacks_anyone_in_the_spaces_below_her():
+    for rayna in ((4, 2), (5, 2), (6, 1), (6, 3)):
+        st, fogg = rooftop((3, 2), rayna)
+        assert st.target_ok(fogg, 1, field(*rayna)), rayna
+
+
+def test_fogg_one_position_up_sees_no_one_on_the_lower_level():
+    for rayna in ((3, 4), (4, 2), (5, 2), (4, 5), (6, 3)):
+        st, fogg = rooftop((2, 2), rayna)
+        assert not st.target_ok(fogg, 1, field(*rayna)), rayna
+
+
+def test_from_below_rayna_sees_fogg_only_at_the_ledge_the_line_crosses():
+    st = position([("Rayna", 0, (5, 2), N), ("Fogg", 1, (3, 2), S), ("Kane", 1, (11, 11), N),
+                   ("Warlord Kragg", 0, (0, 11), S)], scenario="rooftop_rescue")
+    rayna = st.units[0]
+    rayna.flying = False
+    assert st.target_ok(rayna, 1, field(3, 2))  # Fogg at the roof's ledge, seen from the street
+    st.units[1].pos = field(2, 2)
+    assert not st.target_ok(rayna, 1, field(2, 2))  # one space back: hidden

@@ -75,7 +75,16 @@
       const seen = Object.entries(cards).map(([k, c]) => `${c}x ${k.replaceAll("_", " ")}`);
       if (seen.length) lines.push(`intelligence on ${who}: ${seen.join(", ")}`);
     }
-    if (v.attack) lines.push(`${v.attack.kind}: player_${v.attack.attacker} against player_${v.attack.defender}`);
+    for (const [i, p] of v.players.entries()) {
+      const known = Object.entries(p.known_cards).map(([k, c]) => `${c}x ${k.replaceAll("_", " ")}`);
+      if (known.length && i !== v.seat) lines.push(`player_${i} drew back (everyone saw): ${known.join(", ")}`);
+    }
+    if (v.attack) {
+      const fleet = v.attack.battleships + v.attack.submarines ? ` with ${v.attack.battleships} battleship(s), ${v.attack.submarines} submarine(s)` : "";
+      lines.push(`${v.attack.kind}: player_${v.attack.attacker} against player_${v.attack.defender}${fleet}`);
+    }
+    const [troops, ships, subs] = v.placing;
+    if (troops + ships + subs) lines.push(`to place: ${troops} troop(s), ${ships} battleship(s), ${subs} submarine(s)`);
     for (const e of v.events) lines.push(`· ${e}`);
     for (const t of lines) info.append(Object.assign(document.createElement("div"), { textContent: t }));
     el.append(info, svg);

@@ -38,7 +38,7 @@
       const cx = x(p.col) + cell / 2, cy = y(p.row) + cell / 2;
       const c = add("circle", { cx, cy, r: 15, fill: colours[p.side], stroke: p.general ? "#ffd700" : p.flying ? "white" : "#222", "stroke-width": p.general || p.flying ? 3 : 1, opacity: p.turned ? 0.6 : 1 });
       const title = document.createElementNS(NS, "title");
-      title.textContent = `${p.name} ${p.life}/${p.max_life}${p.turned ? " (turned)" : ""}${p.gear.length ? " - " + p.gear.join(", ") : ""}`;
+      title.textContent = `${p.name} ${p.life}/${p.max_life}${p.turned ? " (turned)" : ""}${p.flying ? " (flying)" : ""}${p.crystals ? ` (${p.crystals} crystal)` : ""}${p.gear.length ? " - " + p.gear.join(", ") : ""}`;
       c.append(title);
       const [dx, dy] = dirs[p.facing].map((d) => (flip ? -d : d));
       add("line", { x1: cx, y1: cy, x2: cx + dx * 15, y2: cy + dy * 15, stroke: "white", "stroke-width": 3 });
@@ -52,7 +52,8 @@
     for (const m of moves.filter((m) => m.target === "field")) (byField[m.field] = byField[m.field] || []).push(m);
     for (const list of Object.values(byField)) {
       const m = list[0];
-      const colour = m.kind === "attack" ? "#ff5040" : m.kind === "target" ? "#40c0ff" : "#ffe45c";
+      const colours = { attack: "#ff5040", target: "#40c0ff", use: "#b070ff", transfer: "#40e0a0" };
+      const colour = colours[m.kind] || "#ffe45c";
       const r = add("rect", { x: x(m.col) + 2, y: y(m.row) + 2, width: cell - 4, height: cell - 4, rx: 5, fill: "#ffffff30", stroke: colour, "stroke-width": 2, class: "clickable", "data-action": m.action, "data-field": m.field });
       r.style.cursor = "pointer";
       const title = document.createElementNS(NS, "title");
