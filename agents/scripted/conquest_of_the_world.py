@@ -62,7 +62,7 @@ def _weapon(s: ConquestState, legal: list[int], rng: Rng) -> int:
 
 
 def choose_action(state: ConquestState, rng: Rng) -> int:
-    from ultimata.envs.conquest_of_the_world import state as S
+    from ultimata.envs.conquest_of_the_world import terms as S
 
     s, p = state, state.current_player
     legal = s.legal_actions()
@@ -74,12 +74,10 @@ def choose_action(state: ConquestState, rng: Rng) -> int:
     if s.phase == S.WEAPON:
         return _weapon(s, legal, rng)
     if s.phase == S.RESPOND:
-        proposer = s.proposal[0]
-        return A.ACCEPT if s.record[proposer] <= s.record[p] + 6 else A.DECLINE
-    for r in range(1, s.n):
-        q = (p + r) % s.n
-        if A.BREAK + r in legal and s.record[q] > s.record[p] + 10:
-            return A.BREAK + r
+        newcomers = s.group(s.proposal[0]) if p in s.group(s.proposal[1]) else s.group(s.proposal[1])
+        return A.ACCEPT if all(s.record[q] <= s.record[p] + 6 for q in newcomers) else A.DECLINE
+    if s.phase == S.DIPLOMACY:
+        return _diplomacy(s, p, legal)
     homeland = [a for a in legal if A.ATTACK <= a < A.WEAPON and s.kind[a - A.ATTACK] == S.HOME]
     if homeland:
         return homeland[0]
@@ -94,9 +92,18 @@ def choose_action(state: ConquestState, rng: Rng) -> int:
     paid = [a for a in attacks if s.holder[a - A.ATTACK] == leader or _zone_gap(s, p, a - A.ATTACK) == 1]
     if paid:
         return max(paid, key=lambda a: (_country_score(s, p, a - A.ATTACK), -a))
-    proposals = [a for a in legal if A.PROPOSE <= a < A.BREAK]
-    for a in proposals:
-        q = (p + a - A.PROPOSE) % s.n
-        if q != leader and s.record[q] <= s.record[p]:
-            return a
+    return A.DONE
+
+
+def _diplomacy(s: ConquestState, p: int, legal: list[int]) -> int:
+    """Keep alliances while they pay: leave one with a player far ahead; offer one to a weaker player
+    who is not the leader."""
+    if A.BREAK in legal and any(s.record[q] > s.record[p] + 10 for q in s.group(p)[1:]):
+        return A.BREAK
+    leader = _leader(s, p)
+    for a in legal:
+        if A.PROPOSE <= a < A.BREAK:
+            q = (p + a - A.PROPOSE + 1) % s.n
+            if q != leader and s.record[q] <= s.record[p]:
+                return a
     return A.DONE

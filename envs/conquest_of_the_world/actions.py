@@ -1,5 +1,5 @@
-"""The fixed action layout (153 actions). Countries are absolute (the board has no seat); players in
-PROPOSE and BREAK are relative seats (1 = the player to your left)."""
+"""The fixed action layout (147 actions). Countries are absolute (the board has no seat); players in
+PROPOSE are relative seats (1 = the player to your left)."""
 
 from __future__ import annotations
 
@@ -16,15 +16,20 @@ ATTACK = BUY + COUNTRIES
 WEAPON = ATTACK + COUNTRIES
 """WEAPON + 3 * weapon + spend: the weapon and energy spend level for the next battle."""
 PROPOSE = WEAPON + len(WEAPONS) * len(SPENDS)
-"""PROPOSE + r: propose a player alliance to the player r seats to your left (r = 1..5)."""
-BREAK = PROPOSE + MAX_PLAYERS
-"""BREAK + r: break the player alliance with the player r seats to your left (never renewable)."""
-ACCEPT = BREAK + MAX_PLAYERS
+"""PROPOSE + r - 1: propose a player alliance to the player r seats to your left (r = 1..5)."""
+BREAK = PROPOSE + MAX_PLAYERS - 1
+"""Leave your player alliance (never renewable with its members)."""
+ACCEPT = BREAK + 1
 DECLINE = ACCEPT + 1
 DONE = DECLINE + 1
-"""End the in-zone alliances, or pass the attack option to the left."""
+"""End the in-zone alliances, pass the attack option to the left, or close your diplomacy window."""
 NUM_ACTIONS = DONE + 1
 
 
 def weapon_action(weapon: int, spend: int) -> int:
     return WEAPON + weapon * len(SPENDS) + spend
+
+
+def propose_action(relative_seat: int) -> int:
+    """PROPOSE to the player `relative_seat` (1..5) seats to the left."""
+    return PROPOSE + relative_seat - 1

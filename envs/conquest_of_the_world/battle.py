@@ -4,7 +4,7 @@ exchange, and one exchange resolved by the game's Rng (two draws below 100, atta
 from __future__ import annotations
 
 from dataclasses import dataclass
-from functools import lru_cache
+from functools import cached_property, lru_cache
 from typing import Any
 
 import yaml
@@ -30,6 +30,13 @@ class BattleModel:
     def chance(self, own: int, enemy: int, spend: int, wooded: bool) -> int:
         pct = self.hit[own][enemy] + self.bonus[spend] - (self.tree_penalty if wooded and own == TANK else 0)
         return max(1, min(99, pct))
+
+    @cached_property
+    def chances(self) -> tuple:
+        """chances[wooded][own][enemy][spend]: `chance` for every case, looked up in every battle."""
+        return tuple(tuple(tuple(tuple(self.chance(own, enemy, spend, bool(wooded)) for spend in range(len(SPENDS)))
+                                 for enemy in range(len(WEAPONS))) for own in range(len(WEAPONS)))
+                     for wooded in (0, 1))
 
 
 def _need(raw: dict, key: str, keys: tuple[str, ...]) -> dict:

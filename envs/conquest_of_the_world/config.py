@@ -13,8 +13,9 @@ from ultimata.envs.core.config import GameConfig
 class ConquestConfig(GameConfig):
     num_players: int = Field(3, ge=2, le=6)
     """Book: 2 to 6 players."""
-    one_homeland_per_zone: bool = True
-    """Gap (ours): no two homelands in one zone (the book speaks of each player's own home zone)."""
+    one_homeland_per_zone: bool = False
+    """Rule 3: the first player "selects any HOMELAND", so two homelands may share a zone (book);
+    True forbids it (ours, an option)."""
     war_energy: int = Field(2500, ge=100, le=10_000)
     """Book rule 10B: 2500 on-screen energy units per war, for both sides."""
     endgame_energy_per_space: int = Field(100, ge=10, le=1000)
@@ -27,6 +28,10 @@ class ConquestConfig(GameConfig):
     zone becomes fully held after being lost."""
     player_alliances: bool = True
     """Book rule 18 (3+ players): propose / accept / break alliances between players."""
+    alliance_battles: Literal["alternate", "declarer"] = "alternate"
+    """Rule 18B: "the allied countries may alternate between themselves directing the attack": the
+    battles of an allied attacker's war are directed by the allies in turn ('alternate', ours: the
+    declarer first, then its allies clockwise); 'declarer' has the declaring player direct them all."""
     max_turns: int = Field(40, ge=1, le=500)
     """Variant 1 ("against the clock") as a cap on attack-option turns; gap (ours): when it is reached
     the chips go to the record and the end game is played, as when the board is filled."""

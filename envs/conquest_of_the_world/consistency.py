@@ -32,10 +32,11 @@ def _bools(matrix: list, rows: int, cols: int, name: str) -> None:
 
 def check(s: ConquestState) -> None:
     from ultimata.envs.conquest_of_the_world import state as S
+    from ultimata.envs.conquest_of_the_world import terms as T
 
     n, size = s.n, S.BOARD.size
-    _ints([s.phase, s.stage, s.mode], 3, 0, 5, "phase/stage/mode")
-    _require(s.stage <= S.LADDER and s.mode <= S.DUEL, "stage or mode out of range")
+    _ints([s.phase, s.stage, s.mode], 3, 0, T.OVER, "phase/stage/mode")
+    _require(s.stage <= T.LADDER and s.mode <= T.DUEL, "stage or mode out of range")
     _ints([s.first], 1, 0, n - 1, "first")
     _ints(s.holder, size, -1, n - 1, "holder")
     _ints(s.kind, size, 0, 3, "kind")
@@ -55,30 +56,36 @@ def check(s: ConquestState) -> None:
             _require(s.allied[p][q] == s.allied[q][p] and s.broken[p][q] == s.broken[q][p], "alliances are mutual")
             _require(not (s.allied[p][q] and s.broken[p][q]), "a broken alliance cannot be renewed")
             _require(not s.allied[p][q] or (s.alive[p] and s.alive[q]), "only living players are allied")
+            for r in range(n):
+                _require(not (s.allied[p][q] and s.allied[q][r]) or p == r or s.allied[p][r],
+                         "an alliance is a group: the allies of an ally are allies")
     for c in range(size):
-        _require((s.holder[c] < 0) == (s.kind[c] == S.NONE), f"country {c}: holder and kind disagree")
+        _require((s.holder[c] < 0) == (s.kind[c] == T.NONE), f"country {c}: holder and kind disagree")
         _require(s.holder[c] < 0 or s.alive[s.holder[c]], f"country {c} is held by an eliminated player")
-        if s.kind[c] == S.HOME:
+        if s.kind[c] == T.HOME:
             _require(s.homeland[s.holder[c]] == c, f"country {c} is a homeland of no one")
     for p in range(n):
         h = s.homeland[p]
-        _require(h < 0 or (s.holder[h] == p and s.kind[h] == S.HOME), f"player_{p}'s homeland marker is wrong")
+        _require(h < 0 or (s.holder[h] == p and s.kind[h] == T.HOME), f"player_{p}'s homeland marker is wrong")
         _require(s.alive[p] or h < 0, f"eliminated player_{p} keeps a homeland")
     chosen = sum(1 for h in s.homeland if h >= 0)
-    if s.phase == S.HOMELAND:
+    if s.phase == T.HOMELAND:
         _require(0 <= s.chooser < n and chosen == s.chooser and s.turn == 0, "homeland phase: chooser mismatch")
     else:
         _require(chosen == sum(s.alive), "every living player has a homeland after the homeland phase")
-    if s.phase == S.ZONE_ALLY:
+    if s.phase == T.ZONE_ALLY:
         _require(0 <= s.chooser < n and s.turn == 0, "zone alliance phase: chooser out of range")
         p = (s.first + s.chooser) % n
         _require(s.zone_capacity_left(p) >= 0, "in-zone alliances exceed the homeland's value")
     _ints([s.turn], 1, 0, s.cfg.max_turns + n, "turn")
-    _ints([s.option, s.defender_ptr, s.challenger, s.target_winner], 4, -1, n - 1, "seat fields")
-    _require(isinstance(s.buy_right, bool), "buy_right must be a boolean")
+    _ints([s.option, s.defender_ptr, s.challenger, s.target_winner, s.window], 5, -1, n - 1, "seat fields")
+    _ints([s.buys], 1, 0, 10**6, "buys")
+    _ints(s.round_left, len(s.round_left), 0, n - 1, "round_left")
+    _ints(s.answers, len(s.answers), 0, n - 1, "answers")
     _ints(s.final_left, len(s.final_left), 0, n - 1, "final_left")
     _ints(s.ladder, len(s.ladder), 0, n - 1, "ladder")
-    _require(len(set(s.final_left)) == len(s.final_left) and len(set(s.ladder)) == len(s.ladder), "repeated seats")
+    for seats in (s.final_left, s.ladder, s.round_left, s.answers):
+        _require(len(set(seats)) == len(seats), "repeated seats")
     _ints(s.proposal, 2, -1, n - 1, "proposal")
     _ints(s.fighters, 2, -1, n - 1, "fighters")
     _ints(s.energy, 2, 0, 10**7, "energy")
@@ -86,29 +93,44 @@ def check(s: ConquestState) -> None:
     _ints(s.barred, 2, 0, 6, "barred")
     _ints([s.battles, s.choosing], 2, 0, 10**6, "battles/choosing")
     _ints([s.target], 1, -1, size - 1, "target")
+    _ints(s.last_battle, 5, -1, max(n - 1, A.PROPOSE - A.WEAPON - 1), "last_battle")
+    _require(s.last_battle[4] in (0, 1) and (s.last_battle[0] < 0) == (s.last_battle[2] < 0), "last_battle")
     _ints([s.pending], 1, -1, A.PROPOSE - A.WEAPON - 1, "pending")
-    _require(s.target_winner < 0 or s.phase == S.OVER, "a target winner only when the game is over")
+    _require(s.target_winner < 0 or s.phase == T.OVER, "a target winner only when the game is over")
     _require(isinstance(s.events, list) and all(isinstance(e, str) for e in s.events), "events must be strings")
-    if s.phase in (S.TURN, S.RESPOND):
-        _require(s.option >= 0 and s.alive[s.option] and s.stage != S.LADDER, "the attack option needs a living holder")
-    if s.phase == S.RESPOND:
+    if s.phase in (T.TURN, T.DIPLOMACY, T.RESPOND):
+        _require(s.option >= 0 and s.alive[s.option] and s.stage != T.LADDER, "the attack option needs a living holder")
+    if s.phase in (T.DIPLOMACY, T.RESPOND):
+        _require(s.window >= 0 and s.alive[s.window] and s.window not in s.round_left,
+                 "a diplomacy window needs its player")
+        _require(all(s.alive[q] for q in s.round_left), "only living players get diplomacy windows")
+    else:
+        _require(s.window == -1 and s.round_left == [], "diplomacy windows outside a diplomacy round")
+    if s.phase == T.DIPLOMACY:
+        _require(s.has_window(s.window), "a diplomacy window for a player with nothing to do")
+    if s.phase == T.RESPOND:
         p, q = s.proposal
-        _require(p == s.option and q >= 0 and q != p and s.alive[q] and not s.allied[p][q] and s.proposed[p][q],
+        _require(p == s.window and q >= 0 and q != p and s.alive[q] and not s.allied[p][q] and s.proposed[p][q],
                  "a proposal needs its proposer and a living, unallied addressee")
-    if s.phase == S.WEAPON:
+        waiting = set(s.group(p)[1:]) | set(s.group(q))
+        _require(bool(s.answers) and set(s.answers) <= waiting, "the answers must come from the alliance to be")
+    else:
+        _require(s.answers == [], "answers outside a proposal")
+    if s.phase == T.WEAPON:
         a, d = s.fighters
         _require(a >= 0 and d >= 0 and a != d and s.alive[a] and s.alive[d] and not s.allied[a][d],
                  "a battle needs two living, unallied fighters")
         _require(s.choosing in (0, 1), "choosing must be 0 or 1")
         _require(s.barred[s.choosing] < 7, "the chooser has no weapon left")
-        if s.mode == S.WAR:
-            _require(s.stage != S.LADDER and s.option == a and s.target >= 0 and s.battles <= 2, "war fields")
+        if s.mode == T.WAR:
+            _require(s.stage != T.LADDER and s.option == a and s.target >= 0 and s.battles <= 2, "war fields")
+            _require(s.target >= 0 and s.holder[s.target] != a, "the attacker already holds the country")
             _require(s.energy[0] <= s.cfg.war_energy and s.energy[1] <= s.cfg.war_energy, "war energy too high")
             _require(s.holder[s.target] in (-1, d), "the defender does not hold the country")
             _require(s.barred[0] != 7 and s.barred[1] != 7, "a side has no weapon left")
             first = 0
         else:
-            _require(s.stage == S.LADDER and s.target == -1 and s.challenger == a, "duel fields")
+            _require(s.stage == T.LADDER and s.target == -1 and s.challenger == a, "duel fields")
             first = s.battles % 2
         _require(s.choosing == (first if s.pending < 0 else 1 - first), "choosing does not fit the pending choice")
         if s.pending >= 0:
@@ -116,6 +138,6 @@ def check(s: ConquestState) -> None:
     else:
         _require(s.fighters == [-1, -1] and s.pending == -1 and s.energy == [0, 0] and s.wins == [0, 0]
                  and s.battles == 0 and s.barred == [0, 0] and s.choosing == 0 and s.target == -1
-                 and s.mode == S.WAR, "battle fields outside a battle")
-    if s.phase != S.RESPOND:
+                 and s.mode == T.WAR, "battle fields outside a battle")
+    if s.phase != T.RESPOND:
         _require(s.proposal == [-1, -1], "a proposal outside the answer to it")

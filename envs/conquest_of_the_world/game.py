@@ -1,14 +1,15 @@
-"""Conquest of the World as a `Game`: 2-6 players, 153 actions, 558 observation floats."""
+"""Conquest of the World as a `Game`: 2-6 players, 147 actions, 727 observation floats."""
 
 from __future__ import annotations
 
+from functools import cached_property
 from typing import Any, ClassVar
 
 import numpy as np
 
 from ultimata.envs.conquest_of_the_world.actions import NUM_ACTIONS
 from ultimata.envs.conquest_of_the_world.config import ConquestConfig
-from ultimata.envs.conquest_of_the_world.observation import OBS_SIZE
+from ultimata.envs.conquest_of_the_world.observation import OBS_SIZE, template
 from ultimata.envs.conquest_of_the_world.state import ConquestState
 from ultimata.envs.core.engine import Game
 from ultimata.envs.core.rng import Rng
@@ -17,9 +18,9 @@ from ultimata.envs.core.rng import Rng
 class ConquestGame(Game[ConquestConfig]):
     """Conquest of the World (Odyssey2 Master Strategy): homelands, alliances, wars and the end game."""
 
-    name: ClassVar[str] = "conquest_of_the_world_v0"
+    name: ClassVar[str] = "conquest_of_the_world_v1"
     title: ClassVar[str] = "Conquest of the World"
-    version: ClassVar[int] = 0
+    version: ClassVar[int] = 1
     config_model = ConquestConfig
     render_modes: ClassVar[tuple[str, ...]] = ("human", "ansi", "rgb_array")
     has_board: ClassVar[bool] = True
@@ -36,6 +37,11 @@ class ConquestGame(Game[ConquestConfig]):
     @property
     def observation_shape(self) -> tuple[int, ...]:
         return (OBS_SIZE,)
+
+    @cached_property
+    def observation_template(self) -> np.ndarray:
+        """What every observation of this game shares (the rule settings), copied for each one."""
+        return template(self.config)
 
     def new_initial_state(self, rng: Rng) -> ConquestState:
         return ConquestState(self, rng)

@@ -36,7 +36,7 @@ class ConquestRenderer(PygameRenderer):
         self.label = self.pygame.font.Font(None, 22)
 
     def draw(self, surface: Any, state: ConquestState) -> None:
-        from ultimata.envs.conquest_of_the_world.state import OVER, PHASES, STAGES, WEAPON
+        from ultimata.envs.conquest_of_the_world.terms import OVER, PHASES, STAGES, WEAPON
 
         pg, b = self.pygame, board()
         surface.fill((236, 240, 246))
@@ -72,13 +72,20 @@ class ConquestRenderer(PygameRenderer):
             width = min(300, state.record[q])
             pg.draw.rect(surface, PLAYER_COLOURS[q], (PANEL_X + 18, y + 15, width, 3))
             y += 24
+        lines = []
+        if state.option >= 0 and state.phase != OVER:
+            lines.append(f"attack option: player_{state.option}, may buy {state.buys}")
+        if state.proposal[0] >= 0:
+            lines.append(f"player_{state.proposal[0]} proposes an alliance to player_{state.proposal[1]}")
         if state.phase == WEAPON:
             a, d = state.fighters
             what = b.names[state.target] if state.target >= 0 else "end game"
-            for line in (f"battle for {what}", f"player_{a}: energy {state.energy[0]}, won {state.wins[0]}",
-                         f"player_{d}: energy {state.energy[1]}, won {state.wins[1]}"):
-                surface.blit(self.small.render(line, True, INK), (PANEL_X, y))
-                y += 18
+            led = "" if state.director(0) == a else f" (directed by player_{state.director(0)})"
+            lines += [f"battle for {what}", f"player_{a}{led}: energy {state.energy[0]}, won {state.wins[0]}",
+                      f"player_{d}: energy {state.energy[1]}, won {state.wins[1]}"]
+        for line in lines:
+            surface.blit(self.small.render(line, True, INK), (PANEL_X, y))
+            y += 18
         y += 10
         for e in state.events[-10:]:
             surface.blit(self.small.render(e[:52], True, INK), (PANEL_X, y))

@@ -18,7 +18,7 @@ def record_text(half: int) -> str:
 
 
 def render(s: ConquestState, viewer: int | None = None) -> str:
-    from ultimata.envs.conquest_of_the_world.state import OVER, PHASES, STAGES, WEAPON
+    from ultimata.envs.conquest_of_the_world.terms import OVER, PHASES, RESPOND, STAGES, WEAPON
 
     b = board()
     who = "" if s.phase == OVER else f", player_{s.current_player} to play"
@@ -33,13 +33,22 @@ def render(s: ConquestState, viewer: int | None = None) -> str:
     for q in range(s.n):
         allies = [f"player_{r}" for r in range(s.n) if s.allied[q][r]]
         state = "" if s.alive[q] else " (out)"
+        broken = [f"player_{r}" for r in range(s.n) if s.broken[q][r]]
         lines.append(f"player_{q}{state}: record {record_text(s.record[q])}, chips {s.chips[q]}"
                      + (f", allied with {', '.join(allies)}" if allies else "")
+                     + (f", broke with {', '.join(broken)}" if broken else "")
                      + (" <- you" if q == viewer else ""))
+    if s.option >= 0 and s.phase != OVER:
+        lines.append(f"attack option: player_{s.option}, alliances it may buy: {s.buys}")
+    if s.phase == RESPOND:
+        p, q = s.proposal
+        lines.append(f"proposal: player_{p} to player_{q}; still to answer: "
+                     + ", ".join(f"player_{r}" for r in s.answers))
     if s.phase == WEAPON:
         a, d = s.fighters
         what = f"war for {b.names[s.target]}" if s.target >= 0 else "end-game confrontation"
-        lines.append(f"{what}: player_{a} energy {s.energy[0]} (won {s.wins[0]}) vs player_{d} energy "
+        led = "" if s.director(0) == a else f" (directed by player_{s.director(0)})"
+        lines.append(f"{what}: player_{a}{led} energy {s.energy[0]} (won {s.wins[0]}) vs player_{d} energy "
                      f"{s.energy[1]} (won {s.wins[1]}), battle {s.battles + 1}"
                      + (", a first weapon is chosen (hidden)" if s.pending >= 0 else ""))
     lines += [f"> {e}" for e in s.events[-5:]]

@@ -13,7 +13,7 @@ if TYPE_CHECKING:
 
 
 def view(state: ConquestState, seat: int | None) -> dict[str, Any]:
-    from ultimata.envs.conquest_of_the_world.state import KINDS, OVER, PHASES, STAGES, WEAPON
+    from ultimata.envs.conquest_of_the_world.terms import KINDS, OVER, PHASES, STAGES, WEAPON
 
     b = board()
     over = state.phase == OVER
@@ -26,11 +26,17 @@ def view(state: ConquestState, seat: int | None) -> dict[str, Any]:
                     "held_as": KINDS[state.kind[c]]} for c in members] for members in b.zone_members],
         "players": [{"record": state.record[q] / 2, "chips": state.chips[q], "alive": state.alive[q],
                      "allies": [r for r in range(state.n) if state.allied[q][r]],
+                     "broken_with": [r for r in range(state.n) if state.broken[q][r]],
                      "homeland": state.homeland[q]} for q in range(state.n)],
+        "option": state.option,
+        "buys": state.buys,
+        "proposal": ({"from": state.proposal[0], "to": state.proposal[1], "waiting": list(state.answers)}
+                     if state.proposal[0] >= 0 else None),
         "turn": state.turn,
         "stage": STAGES[state.stage],
         "phase": PHASES[state.phase],
-        "battle": ({"fighters": state.fighters, "energy": state.energy, "wins": state.wins,
+        "battle": ({"fighters": state.fighters, "directors": [state.director(0), state.director(1)],
+                    "energy": state.energy, "wins": state.wins,
                     "target": state.target, "battle": state.battles + 1, "first_chosen": state.pending >= 0}
                    if state.phase == WEAPON else None),
         "events": list(state.events[-6:]),

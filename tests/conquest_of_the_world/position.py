@@ -3,12 +3,15 @@
 from __future__ import annotations
 
 from ultimata.envs.conquest_of_the_world import actions as A
+from ultimata.envs.conquest_of_the_world import terms as T
 from ultimata.envs.conquest_of_the_world.board import board
 from ultimata.envs.conquest_of_the_world.game import ConquestGame
 from ultimata.envs.conquest_of_the_world.state import ConquestState
 from ultimata.envs.core.rng import ScriptedRng
 
 B = board()
+TANK, SUB, PLANE = 0, 1, 2
+CAUTIOUS, STEADY, ALL_OUT = 0, 1, 2
 
 
 def c(name: str) -> int:
@@ -20,8 +23,10 @@ def new_state(num_players: int = 2, first: int = 0, **config) -> ConquestState:
     return game.new_initial_state(ScriptedRng([first]))
 
 
-def opening(homes: list[str], allies: list[list[str]] | None = None, first: int = 0, **config) -> ConquestState:
-    """Homelands `homes` chosen by first, first+1, ...; then each chooser's in-zone allies; DONE."""
+def opening(homes: list[str], allies: list[list[str]] | None = None, first: int = 0, diplomacy: bool = False,
+            **config) -> ConquestState:
+    """Homelands `homes` chosen by first, first+1, ...; then each chooser's in-zone allies; DONE. Unless
+    `diplomacy`, the first round of diplomacy windows is closed with DONE."""
     s = new_state(len(homes), first, **config)
     for name in homes:
         s.apply(A.PICK + c(name))
@@ -29,7 +34,32 @@ def opening(homes: list[str], allies: list[list[str]] | None = None, first: int 
         for name in names:
             s.apply(A.PICK + c(name))
         s.apply(A.DONE)
+    if not diplomacy:
+        close_diplomacy(s)
     return s
+
+
+def close_diplomacy(s: ConquestState) -> None:
+    """Every open diplomacy window passes."""
+    while s.phase == T.DIPLOMACY:
+        s.apply(A.DONE)
+
+
+def edited(s: ConquestState) -> ConquestState:
+    """After a test edits the position by hand: drop the cached mask and check the position is sound."""
+    s._mask = None
+    s._check_consistency()
+    return s
+
+
+def hold(s: ConquestState, owner: int, names: list[str], kind: int) -> None:
+    """Give `owner` these countries (conquest or ally) with the record that goes with them."""
+    for name in names:
+        i = c(name)
+        assert s.holder[i] < 0, f"{name} is held"
+        s.holder[i], s.kind[i] = owner, kind
+        s.record[owner] += B.value[i] * (2 if kind == T.CONQUEST else 1)
+    edited(s)
 
 
 def fight(s: ConquestState, rolls: list[int], *choices: tuple[int, int]) -> None:
@@ -37,3 +67,18 @@ def fight(s: ConquestState, rolls: list[int], *choices: tuple[int, int]) -> None
     s.rng = ScriptedRng(rolls)
     for weapon, spend in choices:
         s.apply(A.weapon_action(weapon, spend))
+
+
+WIN_TWO = [99, 0, 99, 99, 0, 99]
+"""Two battles on open ground where side 0 hits at once and side 1 misses: side 0 wins the war."""
+LOSE_TWO = [99, 99, 0, 99, 99, 0]
+"""Two battles on open ground where side 1 hits at once and side 0 misses: side 1 wins the war."""
+
+
+def attacker_wins(s: ConquestState) -> None:
+    """The attacking side wins in two battles (tank vs tank, then submarine vs plane, steady)."""
+    fight(s, WIN_TWO, (TANK, STEADY), (TANK, STEADY), (SUB, STEADY), (PLANE, STEADY))
+
+
+def defender_wins(s: ConquestState) -> None:
+    fight(s, LOSE_TWO, (TANK, STEADY), (TANK, STEADY), (SUB, STEADY), (TANK, STEADY))

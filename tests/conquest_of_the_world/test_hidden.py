@@ -38,3 +38,18 @@ def test_a_sample_for_search_keeps_what_the_viewer_knows_and_redraws_the_hidden_
         t.apply(t.legal_actions()[0])
     assert len(drawn) > 3
     assert s.sample_consistent(s.fighters[0], Rng(0)).pending == s.pending
+
+
+def test_after_the_battle_both_choices_are_seen_by_everyone():
+    from ultimata.envs.conquest_of_the_world.observation import OBS_SIZE
+
+    from .position import fight
+
+    s = opening(["China", "United States", "U.S.S.R."], first=2)
+    s.apply(A.ATTACK + c("Brazil"))
+    fight(s, [0, 0, 99], (2, 2), (0, 1))  # wooded; the attacker's all-out plane beats a steady tank
+    assert s.last_battle == [1, 2, 8, 1, 1]
+    for seat in range(3):
+        last = s.observation(seat)[OBS_SIZE - 31:]
+        assert last[(1 - seat) % 3] == 1 and last[6 + (2 - seat) % 3] == 1
+        assert last[12 + 8] == 1 and last[21 + 1] == 1 and last[30] == 1 and last.sum() == 5

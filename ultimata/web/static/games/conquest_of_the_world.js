@@ -46,10 +46,13 @@
     const info = document.createElement("div");
     info.className = "pitch-info";
     const lines = [`turn ${v.turn} · ${v.stage} · ${v.phase}`];
-    v.players.forEach((p, i) => lines.push(`player_${i}${i === v.seat ? " (you)" : ""}: record ${p.record}, chips ${p.chips}${p.allies.length ? ", allied with " + p.allies.map((a) => "player_" + a).join(", ") : ""}${p.alive ? "" : " (out)"}`));
+    v.players.forEach((p, i) => lines.push(`player_${i}${i === v.seat ? " (you)" : ""}: record ${p.record}, chips ${p.chips}${p.allies.length ? ", allied with " + p.allies.map((a) => "player_" + a).join(", ") : ""}${p.broken_with.length ? ", broke with " + p.broken_with.map((a) => "player_" + a).join(", ") : ""}${p.alive ? "" : " (out)"}`));
+    if (v.option >= 0 && !v.over) lines.push(`attack option: player_${v.option}, alliances it may buy: ${v.buys}`);
+    if (v.proposal) lines.push(`player alliance proposed by player_${v.proposal.from} to player_${v.proposal.to}; to answer: ${v.proposal.waiting.map((a) => "player_" + a).join(", ")}`);
     if (v.battle) {
       const b = v.battle;
-      lines.push(`battle ${b.battle}: player_${b.fighters[0]} energy ${b.energy[0]} (won ${b.wins[0]}) vs player_${b.fighters[1]} energy ${b.energy[1]} (won ${b.wins[1]})${b.first_chosen ? " · a weapon is chosen" : ""}`);
+      const led = b.directors[0] !== b.fighters[0] ? ` (directed by player_${b.directors[0]})` : "";
+      lines.push(`battle ${b.battle}: player_${b.fighters[0]}${led} energy ${b.energy[0]} (won ${b.wins[0]}) vs player_${b.fighters[1]} energy ${b.energy[1]} (won ${b.wins[1]})${b.first_chosen ? " · a weapon is chosen" : ""}`);
     }
     for (const e of v.events) lines.push(`· ${e}`);
     for (const t of lines) info.append(Object.assign(document.createElement("div"), { textContent: t }));

@@ -1,0 +1,76 @@
+"""After the last round (rule 20C) the chips go to the record; then the end game (rule 21): a ladder of
+duels from the lowest record up, fought with the battles of wars.py."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from ultimata.envs.conquest_of_the_world.terms import DUEL, LADDER, OVER, TURN, round_to
+
+if TYPE_CHECKING:
+    from ultimata.envs.conquest_of_the_world.state import ConquestState as _Base
+else:
+    _Base = object
+
+
+class EndGameMixin(_Base):
+    def _finish_play(self) -> None:
+        """Rule 20C: chips to the record, one half space per 500 (nearest 500, halves up); then rule 21."""
+        for q in range(self.n):
+            if self.alive[q]:
+                self.record[q] += round_to(self.chips[q], 500) // 500
+                self.chips[q] = 0
+        self.events.append("the chips are counted onto the record")
+        self.window, self.round_left = -1, []
+        self._check_target()
+        if self.phase == OVER:
+            return
+        living = sorted((q for q in range(self.n) if self.alive[q]), key=lambda q: (self.record[q], q))
+        if not self.cfg.end_game or len(living) < 2:
+            self.phase = OVER
+            return
+        self.stage, self.option, self.buys = LADDER, -1, 0
+        self.challenger, self.ladder = living[0], living[1:]
+        self._next_duel()
+
+    def _next_duel(self) -> None:
+        """Rule 21B/H: the challenger meets the next highest player; allies do not fight (passed over)."""
+        while self.ladder:
+            q = self.ladder.pop(0)
+            if self.allied[self.challenger][q]:
+                self.events.append(f"player_{self.challenger} and player_{q} are allies and do not fight")
+                continue
+            c = self.challenger
+            per = self.cfg.endgame_energy_per_space
+            self.events.append(f"end game: player_{c} challenges player_{q}")
+            self._start_fight(DUEL, -1, c, q, self.record[c] * per // 2, self.record[q] * per // 2)
+            return
+        self.phase = OVER
+
+    def _after_duel_battle(self, hit: list[bool], w: list[int]) -> None:
+        """Rule 21D/F: the battle's winner +1 space, the loser -1; a lost weapon is barred next battle only."""
+        self.barred = [0, 0]
+        for i in (0, 1):
+            q = self.fighters[i]
+            if hit[1 - i]:
+                self.barred[i] = 1 << w[i]
+            if hit[i] and not hit[1 - i]:
+                self.record[q] += 2
+                other = self.fighters[1 - i]
+                self.record[other] = max(0, self.record[other] - 2)
+        self.choosing = self.battles % 2  # rule 21E: attack and defence alternate
+        self._check_target()
+
+    def _end_duel(self, out: list[bool]) -> None:
+        """Rule 21G: the side still in transfers its leftover energy to the record (500 per half space)."""
+        for i in (0, 1):
+            if not out[i] and out[1 - i]:
+                q = self.fighters[i]
+                self.record[q] += round_to(self.energy[i], 500) // 500
+        a, d = self.fighters
+        self.challenger = a if self.record[a] > self.record[d] else d
+        self._clear_fight()
+        self.phase = TURN  # until the next duel starts or the game ends
+        self._check_target()
+        if self.phase != OVER:
+            self._next_duel()

@@ -1,0 +1,18 @@
+"""The engine's vocabulary, shared by its modules: the phases of a decision, the stages of the game, how
+a country is held, the two kinds of fight, and the book's rounding."""
+
+from __future__ import annotations
+
+HOMELAND, ZONE_ALLY, TURN, DIPLOMACY, RESPOND, WEAPON, OVER = range(7)
+PHASES = ("homeland", "zone alliances", "attack option", "diplomacy", "alliance answer", "weapon choice",
+          "over")
+NONE, HOME, CONQUEST, ALLY = range(4)
+KINDS = ("unoccupied", "homeland", "conquest", "ally")
+PLAY, FINAL, LADDER = range(3)
+STAGES = ("play", "final round", "end game")
+WAR, DUEL = 0, 1
+
+
+def round_to(amount: int, step: int) -> int:
+    """Round to the nearest multiple of `step`, halves up (book: 1355 -> 1400; chips to the nearest 500)."""
+    return (amount + step // 2) // step * step
