@@ -444,6 +444,17 @@ class WorldState(AttackRules, State):
         w, rest = len(self.winners), self.n - len(self.winners)
         return [1.0 / w if q in self.winners else -1.0 / rest for q in range(self.n)]
 
+    def potentials(self) -> list[float]:
+        """Ours, for shaping and depth-cut search: the round cap's order (alliances, then nations, then
+        blockades) as one number per seat - alliances held, plus twice the share of the 37 nations, plus
+        half the share of the 14 blockades - relative to the table mean, so it stays zero-sum."""
+        scores = [
+            self.alliances_held(q) + 2.0 * len(self.nations_of(q)) / NATIONS + 0.5 * self.blockades_of(q) / BLOCKADES
+            for q in range(self.n)
+        ]
+        mean = sum(scores) / self.n
+        return [s - mean for s in scores]
+
     # -- money -------------------------------------------------------------------------------
     def _earn(self, q: int, amount: int, into: str) -> None:
         """Money in ('bank', 'conquest' or 'embargo'): first it pays q's embargo debts (book: 'as soon as

@@ -559,6 +559,18 @@ def test_the_round_cap_ends_the_game_and_ranks_by_alliances_then_nations():
     assert s.winners == [2], "player 2 holds 31 nations, the Peace and Western alliances"
 
 
+def test_the_shaping_potential_is_zero_sum_and_orders_seats_as_the_round_cap_does():
+    s = position(n=3, nations={W.names[x]: (0, 1) for x in W.members[3]}, seas={2: (1, 2, 0)})
+    values = s.potentials()
+    assert sum(values) == pytest.approx(0.0)
+    assert values[2] > values[0] > values[1], "alliances first (2 holds two, 0 holds Oil), then nations"
+    before = s.potentials()[1]
+    s.sea_owner[sea(3)], s.bs[sea(3)] = 1, 2
+    assert s.potentials()[1] > before, "a blockade counts, below a nation"
+    env = game_class("ultimatum_world_v1").from_config({"dense_reward": True})
+    assert env.supports_dense_reward
+
+
 def test_a_player_with_nothing_left_is_out_at_the_end_of_a_turn_and_skipped():
     s = position(n=3, nations={"France": (0, 9), "Spain": (1, 1)}, rolls=[BLACK[28], BLACK[2]])
     play(s, A.ATTACK, place(FR), place(SPAIN), A.ROLL, A.AMOUNT_ONE, A.DONE)
