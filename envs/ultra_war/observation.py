@@ -12,7 +12,8 @@ acted this turn, bears a crystal.
 Scalars: 20 per army slot (8 own then 8 enemy; the second attack range is the second weapon's for a
 Dual Wield character holding two), 16 hand-card counts (own faction's cards in data order), 8 pending-card
 one-hot, 34 stack counts (own faction's cards, the enemy faction's cards, own and enemy source abilities),
-33 globals (pools, decks, hands, round, draft budgets, the window, phase one-hot, rule settings...)."""
+38 globals (pools, decks, hands, round, draft budgets, the window, phase one-hot, rule settings..., and the
+active character's activation so far: steps, charging, attacks, a FLY or PAUSE since its last move)."""
 
 from __future__ import annotations
 
@@ -36,7 +37,7 @@ OWN_PAWNS, ENEMY_PAWNS = 16, 26
 UNIT_BLOCK = 20
 CARD_KINDS = 16
 STACK_BLOCK = 2 * CARD_KINDS + 2
-GLOBALS = 33
+GLOBALS = 38
 OBS_SIZE = PLANES * FIELDS + 2 * MAX_ARMY * UNIT_BLOCK + CARD_KINDS + HAND_SLOTS + STACK_BLOCK + GLOBALS
 
 
@@ -49,6 +50,8 @@ GLOBALS_AT = STACK_AT + STACK_BLOCK
 PHASE_AT = 16
 """The phase one-hot's place in the globals (11 phases); the rule settings follow it."""
 RULES_AT = PHASE_AT + 11
+ACTIVATION_AT = RULES_AT + 6
+"""The active character's activation so far (public: the table watches it), after the rule settings."""
 
 UNIT_CELLS = tuple(tuple(struct.pack(f"{PAWN_PLANES}q", *((base + k) * FIELDS + f for k in range(PAWN_PLANES)))
                          for f in range(FIELDS)) for base in (OWN_PAWNS, ENEMY_PAWNS))
@@ -187,7 +190,11 @@ def observe(state: UltraWarState, seat: int) -> np.ndarray:
         _budget(state, seat) if draft else 0.0, _budget(state, 1 - seat) if draft else 0.0,
         1.0 if window and units[window[0]].side == seat else 0.0, window[3] / 3 if window else 0.0)
     tail[at + PHASE_AT + state.phase] = 1.0
-    tail[at + RULES_AT: at + GLOBALS] = (*rules[:4], float(state.passes), _capped(len(state.strikes), 4))
+    tail[at + RULES_AT: at + ACTIVATION_AT] = (*rules[:4], float(state.passes), _capped(len(state.strikes), 4))
+    if state.active >= 0:
+        u = units[state.active]
+        tail[at + ACTIVATION_AT: at + GLOBALS] = (
+            _capped(u.steps, 12), float(u.charging), _capped(u.attacks_made, 2), float(u.flew), float(u.paused))
     obs[PLANES * FIELDS:] = np.frombuffer(b"".join(slots) + _REST.pack(*tail), np.float32)
     return obs
 

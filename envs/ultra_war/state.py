@@ -48,6 +48,7 @@ PHASES = ("setup", "main", "activation", "card target", "feat target", "quick wi
 EQUIP_KINDS = ("weapon", "armor", "standard")
 FACES = [A.FACE + d for d in range(8)]
 PAUSE_END = [A.PAUSE, A.END_ACT]
+END_ONLY = [A.END_ACT]
 AREA_TAGS = ("Explosive", "Front Arch", "Linear")
 
 
@@ -756,13 +757,14 @@ class UltraWarState(DraftRules, PowerRules, WindowRules, State):
             out += [A.TARGET + rel[f] for f in self.breach_targets(u) + self.give_targets(u, self.active)]
             if u.steps == 0 and not u.charging and u.attacks_made == 0 and stepping:
                 out.append(A.CHARGE)
-            if self.can_fly(u) and not u.turned and not u.disabled and (u.flying or u.attacks_made == 0):
+            if self.can_fly(u) and not u.turned and not u.disabled and not u.flew and (
+                    u.flying or u.attacks_made == 0):
                 out.append(A.FLY)
             out += [A.DROP + k for k, part in enumerate(A.GEAR) if getattr(u, part)
                     and not (part == "standard" and u.flying and self.card(seat, u.standard).flight)]
             if not u.turned:
                 out += FACES
-            out += PAUSE_END
+            out += END_ONLY if u.paused else PAUSE_END
         elif p == PAUSE:  # the activation paused: what the main phase offers besides activations
             out += self._own_turn_abilities(seat)
             u = self.units[self.active]
@@ -824,6 +826,7 @@ class UltraWarState(DraftRules, PowerRules, WindowRules, State):
             u = next(x for x in self.units if x.side == seat and x.slot == action - A.SELECT)
             self.active = self.units.index(u)
             u.steps, u.backward, u.charging, u.attacks_made = 0, False, False, 0
+            u.flew = u.paused = False
             self.phase = ACTIVE
         elif action < A.ATTACK:
             self._step(self.units[self.active], to_abs[action])
@@ -857,8 +860,11 @@ class UltraWarState(DraftRules, PowerRules, WindowRules, State):
         elif action == A.CHARGE:
             self.units[self.active].charging = True
         elif action == A.FLY:
-            self._fly(self.units[self.active])
+            u = self.units[self.active]
+            u.flew, u.paused = True, False
+            self._fly(u)
         elif action == A.PAUSE:
+            self.units[self.active].paused = True
             self.phase = PAUSE
         elif A.PLAY <= action < A.DISCARD:
             self._play(seat, action - A.PLAY)
@@ -902,6 +908,7 @@ class UltraWarState(DraftRules, PowerRules, WindowRules, State):
                 continue
             u.acted = False
             u.steps, u.backward, u.charging, u.attacks_made = 0, False, False, 0
+            u.flew = u.paused = False
             if u.stun:
                 u.stun -= 1
             if u.stasis:
@@ -1042,6 +1049,7 @@ class UltraWarState(DraftRules, PowerRules, WindowRules, State):
         self.strikes = [self.units.index(e) for e in self.free_strikers(u, a, b)]
         u.pos = b
         u.steps += 1
+        u.flew = u.paused = False
         self._pick_up(u, b)
         self._run_strikes()
 
@@ -1148,6 +1156,7 @@ class UltraWarState(DraftRules, PowerRules, WindowRules, State):
         if u.has("Ethereal"):
             u.ethereal_off = True
         u.attacks_made += 1
+        u.flew = u.paused = False
         if any(t in spec.tags for t in AREA_TAGS):
             if "Explosive" in spec.tags and self.board.breachable[f] and f not in self.breached:
                 self.breached.add(f)

@@ -10,7 +10,7 @@ UNIT_FIELDS = (
     "name", "side", "slot", "pos", "facing", "life", "reserves", "turned", "acted", "stun", "stasis",
     "powered_down", "flying", "ethereal_off", "deprived", "burning", "weapon", "armor", "standard", "upgrades",
     "enh_off", "enh_def", "imprisoned", "steps", "backward", "charging", "attacks_made", "disarmed",
-    "weapon2", "disarmed2", "void", "void_from", "landed",
+    "weapon2", "disarmed2", "void", "void_from", "landed", "flew", "paused",
 )  # fmt: skip
 
 
@@ -34,6 +34,9 @@ class Unit:
         self.upgrades: list[str] = []
         self.enh_off = self.enh_def = 0
         self.steps = self.attacks_made = 0
+        self.flew = self.paused = False
+        """In this activation, a FLY or a PAUSE since the last step or attack (ours: each is offered once
+        between two moves, so taking off and landing, or pausing and resuming, cannot loop forever)."""
         self.void, self.void_from = 0, -1
         """In the Void (off the board, alive): turn starts of its controller left, and the space it left."""
         self.landed = False

@@ -105,6 +105,39 @@ def test_an_innate_flyer_lands_by_a_decision_and_stays_grounded_until_it_takes_o
     assert rayna.flying and not rayna.landed and st.phase == ACTIVE
 
 
+def test_fly_and_pause_come_back_only_after_a_step_or_an_attack_so_an_activation_cannot_loop():
+    """Ours (v2): a learned policy took off and landed thousands of times in one activation."""
+    st = position([("Rayna", 1, (4, 4), S), ("Justice", 0, (11, 11), N), ("Vegron", 1, (0, 0), S)])
+    rayna = st.units[0]
+    st.turn = 1
+    select(st, 4, 4)
+    st.apply(A.FLY)
+    assert not rayna.flying and A.FLY not in legal(st), "landed: no take-off before a move"
+    st.apply(A.PAUSE)
+    st.apply(A.PASS)
+    assert A.PAUSE not in legal(st) and A.END_ACT in legal(st), "resumed: no second pause before a move"
+    with pytest.raises(IllegalActionError):
+        st.apply(A.FLY)
+    step(st, 5, 4)
+    assert {A.FLY, A.PAUSE} <= legal(st), "a step brings both back"
+    st.apply(A.FLY)
+    assert rayna.flying and rayna.flew and rayna.steps == 1
+
+
+def test_the_activation_so_far_is_in_both_seats_observations():
+    from ultimata.envs.ultra_war.geometry import FIELDS
+    from ultimata.envs.ultra_war.observation import ACTIVATION_AT, GLOBALS_AT, PLANES
+
+    st = position([("Rayna", 1, (4, 4), S), ("Justice", 0, (11, 11), N), ("Vegron", 1, (0, 0), S)])
+    st.turn = 1
+    select(st, 4, 4)
+    step(st, 5, 4)
+    st.apply(A.FLY)
+    at = PLANES * FIELDS + GLOBALS_AT + ACTIVATION_AT
+    for seat in (0, 1):
+        assert list(st.observation(seat)[at: at + 5]) == pytest.approx([1 / 12, 0.0, 0.0, 1.0, 0.0])
+
+
 def test_taking_off_while_engaged_draws_a_free_strike_from_every_engaged_enemy():
     st = position([("Rayna", 1, (5, 4), S), ("Justice", 0, (6, 4), N), ("Sir Gareth", 0, (5, 3), E),
                    ("Vegron", 1, (0, 0), S)])

@@ -156,6 +156,9 @@ def reference(state, seat: int) -> np.ndarray:
     rules = (cfg.initiative_mode == "sum", cfg.hand_limit / 8, cap / 50, cfg.army == "draft", state.passes,
              min(1.0, len(state.strikes) / 4))
     obs[at + 27 : at + 33] = rules
+    if state.active >= 0:  # the activation so far
+        u = state.units[state.active]
+        obs[at + 33 : at + 38] = (min(1.0, u.steps / 12), u.charging, min(1.0, u.attacks_made / 2), u.flew, u.paused)
     return obs
 
 
