@@ -24,6 +24,7 @@ class ConquestGame(Game[ConquestConfig]):
     config_model = ConquestConfig
     render_modes: ClassVar[tuple[str, ...]] = ("human", "ansi", "rgb_array")
     has_board: ClassVar[bool] = True
+    supports_dense_reward: ClassVar[bool] = True
     observation_dtype: ClassVar[type] = np.float32
 
     @property

@@ -347,6 +347,14 @@ class ConquestState(WarsMixin, DiplomacyMixin, EndGameMixin, State):
                 keys.append((0, 0, self.eliminated.index(q)))
         return keys
 
+    def potentials(self) -> list[float]:
+        """Ours, for shaping and depth-cut search: what rule 20C would put on each record now (the record
+        in half spaces plus one per 500 chips), relative to the table mean, in units of 10 PBU (20 half
+        spaces). Zero-sum; an eliminated player counts 0."""
+        values = [self.record[q] + self.chips[q] / 500 if self.alive[q] else 0.0 for q in range(self.n)]
+        mean = sum(values) / self.n
+        return [(v - mean) / 20 for v in values]
+
     def returns(self) -> list[float]:
         """Zero-sum by rank: first +1, last -1, evenly spaced; tied seats share their places' mean."""
         if self.phase != OVER:

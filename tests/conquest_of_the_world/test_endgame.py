@@ -151,3 +151,13 @@ def test_variant_2_the_target_record_wins_at_once():
     s = opening(["U.S.S.R.", "United States"], [[], ["Canada", "Mexico"]], target_record=7)
     s.apply(A.BUY + c("Bangladesh"))
     assert s.is_terminal() and s.returns() == [-1.0, 1.0]
+
+
+def test_the_shaping_potential_is_what_rule_20c_would_record_now_relative_to_the_table():
+    s = opening(["United States", "U.S.S.R.", "China"], end_game=False)
+    s.record, s.chips = [10, 4, 4], [0, 1000, 0]
+    values = s.potentials()
+    assert sum(values) == pytest.approx(0.0)
+    assert values == pytest.approx([(10 - 20 / 3) / 20, (6 - 20 / 3) / 20, (4 - 20 / 3) / 20])
+    s.alive[2] = False
+    assert s.potentials()[2] < s.potentials()[1], "an eliminated player counts nothing"
