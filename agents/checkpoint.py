@@ -81,11 +81,20 @@ def save_checkpoint(model: MaskablePPO, path: str | Path, meta: CheckpointMeta, 
             policy.optimizer = saved
     else:
         model.save(buffer)
-    data = buffer.getvalue()
+    data = _deflated(buffer.getvalue()) if slim else buffer.getvalue()
     meta.sha256 = hashlib.sha256(data).hexdigest()
     atomic_write_bytes(target, data)
     atomic_write_json(sidecar_path(target), {"format": FORMAT, **asdict(meta)})
     return target
+
+
+def _deflated(data: bytes) -> bytes:
+    """SB3 stores its zip uncompressed; a shipped copy is rewritten deflated (SB3 reads either)."""
+    out = io.BytesIO()
+    with zipfile.ZipFile(io.BytesIO(data)) as src, zipfile.ZipFile(out, "w", zipfile.ZIP_DEFLATED) as dst:
+        for item in src.infolist():
+            dst.writestr(item.filename, src.read(item))
+    return out.getvalue()
 
 
 def read_meta(path: str | Path) -> CheckpointMeta:

@@ -1,5 +1,6 @@
-"""Make a shippable copy of a checkpoint: optimizer state dropped and weights stored as float16, so
-the zip stays small (a conv policy over a board is ~1 MB of float32 weights).
+"""Make a shippable copy of a checkpoint: optimizer state dropped, the value head zeroed (an opponent
+only needs the policy, and zeros compress to nothing) and weights stored as float16, in a deflated zip,
+so it stays small (a conv policy over a board is ~1 MB of float32 weights).
 
     python -m ultimata.training.export RUN/final.zip agents/pretrained/<game>.zip [--float32]
 
@@ -23,6 +24,11 @@ def export_checkpoint(src: str | Path, dst: str | Path, *, float16: bool = True)
     game = game_class(meta.game).from_config(meta.config)
     model, meta = load_model(src, game)
     meta.extra = {k: v for k, v in meta.extra.items() if k != "run"}  # a local path means nothing elsewhere
+    with torch.no_grad():  # the critic: what the policy's moves never read
+        for part in (model.policy.mlp_extractor.value_net, model.policy.value_net):
+            for weight in part.parameters():
+                weight.zero_()
+    meta.extra["value_head"] = "dropped"
     if float16:
         model.policy.to(torch.float16)
         meta.extra["weights"] = "float16"

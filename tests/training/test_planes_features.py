@@ -3,6 +3,7 @@ checkpoint loads as an agent, plays legal moves and exports slim."""
 
 from __future__ import annotations
 
+import zipfile
 from pathlib import Path
 
 import gymnasium as gym
@@ -106,3 +107,11 @@ def test_planes_run_resumes_and_exports_slim(planes_run, tmp_path):
     slim = export_checkpoint(resumed.final, tmp_path / "slim.zip")
     assert slim.stat().st_size < resumed.final.stat().st_size
     _play_legal(str(slim))
+    with zipfile.ZipFile(slim) as shipped:
+        assert all(item.compress_type == zipfile.ZIP_DEFLATED for item in shipped.infolist())
+    full, small = load_agent(str(resumed.final), "ultimade_v1", {}), load_agent(str(slim), "ultimade_v1", {})
+    assert not any(w.abs().sum() for w in small.policy.value_net.parameters()), "the critic is not shipped"
+    game = game_class("ultimade_v1").from_config({})
+    state = game.new_initial_state(Rng(5))
+    obs = state.observation(state.current_player)
+    assert np.allclose(full.logits(obs), small.logits(obs), rtol=0.01, atol=0.05), "the policy is"
