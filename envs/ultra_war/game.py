@@ -26,6 +26,7 @@ class UltraWarGame(Game[UltraWarConfig]):
     config_model = UltraWarConfig
     render_modes: ClassVar[tuple[str, ...]] = ("human", "ansi", "rgb_array")
     has_board: ClassVar[bool] = True
+    supports_dense_reward: ClassVar[bool] = True
     observation_dtype: ClassVar[type] = np.float32
     observation_bounds: ClassVar[tuple[float, float]] = (0.0, 1.0)
     observation_planes: ClassVar[tuple[int, int, int] | None] = (PLANES, SIZE, SIZE)

@@ -688,6 +688,24 @@ class UltraWarState(DraftRules, PowerRules, WindowRules, State):
             return [1.0, -1.0] if self.winner == 0 else [-1.0, 1.0]
         return [0.0, 0.0]
 
+    def potentials(self) -> list[float]:
+        """Ours, for shaping and depth-cut search, zero-sum: half the round cap's tiebreak (enemy army value
+        destroyed, as a share of the army total), plus half the enemy Generals' life lost with
+        `defeat_general`, plus half the hold points (as a share of those that win) with `hold`; each as
+        player_0's lead over player_1."""
+        sc = self.game.scenario
+        lead = 0.5 * (self.harm_done(0) - self.harm_done(1)) / sc.army_total
+        if sc.objective == "defeat_general":
+            lead += 0.5 * (self._generals_hurt(1) - self._generals_hurt(0))
+        elif sc.objective == "hold":
+            lead += 0.5 * (self.hold[0] - self.hold[1]) / sc.hold_points
+        return [lead, -lead]
+
+    def _generals_hurt(self, side: int) -> float:
+        """The share of life the side's Generals have lost (0 without Generals)."""
+        generals = [u for u in self.side_units(side) if u.ch.rank == "General"]
+        return sum((u.ch.life - u.life) / u.ch.life for u in generals) / len(generals) if generals else 0.0
+
     def can_activate(self, u: Unit) -> bool:
         return not u.acted and not u.turned and u.on_map and not u.imprisoned and not u.disabled
 

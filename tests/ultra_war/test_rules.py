@@ -499,3 +499,16 @@ def test_a_grounded_character_cannot_pass_over_another():
     st = position([("Justice", 0, (6, 5), N), ("Sir Gareth", 0, (5, 5), N), ("Vegron", 1, (0, 0), S)])
     select(st, 6, 5)
     assert (5, 5) not in steps(st)
+
+
+def test_the_shaping_potential_is_zero_sum_and_follows_harm_generals_and_holds():
+    st = position([("Justice", 0, (6, 3), E), ("Vegron", 1, (6, 4), W), ("Maxian Trooper", 1, (5, 3), S)])
+    assert st.potentials() == [0.0, 0.0]
+    st.units[2].life -= 1  # a Trooper hurt: the tiebreak's harm only
+    trooper_hurt = st.potentials()[0]
+    assert trooper_hurt > 0 and sum(st.potentials()) == 0.0
+    st.units[1].life -= 1  # the enemy General hurt counts more with defeat_general
+    assert st.potentials()[0] - trooper_hurt > trooper_hurt
+    held = position([("Justice", 0, (6, 3), E), ("Vegron", 1, (6, 4), W)], scenario="relay_hold")
+    held.hold = [2, 0]
+    assert held.potentials()[0] > 0 > held.potentials()[1]
