@@ -199,6 +199,41 @@ def observe(state: UltraWarState, seat: int) -> np.ndarray:
     return obs
 
 
+def after_choice(state: UltraWarState, seat: int, previous: np.ndarray, pawn: int) -> np.ndarray:
+    """The observation after a decision that changed only who is active and its activation so far, the
+    phase and the pending card, and (`pawn` >= 0) that pawn's facing and flags (an ended activation): the
+    previous one with those entries rewritten (tests/ultra_war/test_observation.py checks it against
+    `observe` after every decision of many games)."""
+    obs = previous.copy()
+    o = ORIENT[seat]
+    units = state.units
+    obs[13 * FIELDS: 14 * FIELDS] = 0.0
+    if state.active >= 0:
+        obs[13 * FIELDS + o[units[state.active].pos]] = 1.0
+    at = PLANES * FIELDS
+    obs[at + PENDING_AT: at + STACK_AT] = 0.0
+    if state.pending >= 0 and state.current_player == seat:
+        obs[at + PENDING_AT + state.pending] = 1.0
+    at += GLOBALS_AT
+    obs[at + PHASE_AT: at + RULES_AT] = 0.0
+    obs[at + PHASE_AT + state.phase] = 1.0
+    if state.active >= 0:
+        u = units[state.active]
+        obs[at + ACTIVATION_AT: at + GLOBALS] = (
+            _capped(u.steps, 12), float(u.charging), _capped(u.attacks_made, 2), float(u.flew), float(u.paused))
+    else:
+        obs[at + ACTIVATION_AT: at + GLOBALS] = 0.0
+    if pawn >= 0:
+        u = units[pawn]
+        field = (OWN_PAWNS if u.side == seat else ENEMY_PAWNS) * FIELDS + o[u.pos]
+        obs[field + 3 * FIELDS] = float(u.turned)
+        obs[field + 5 * FIELDS] = FACE_X[seat][u.facing]
+        obs[field + 6 * FIELDS] = FACE_Y[seat][u.facing]
+        obs[field + 7 * FIELDS] = float(u.disabled)
+        obs[field + 8 * FIELDS] = float(u.acted)
+    return obs
+
+
 def observed_rules(cfg: UltraWarConfig, scenario_rounds: int) -> tuple[float, float, float, float, int]:
     """The rule settings' four observed values (initiative mode, hand limit, round cap, army mode), and the
     round cap: fixed for a game, so the game keeps them."""

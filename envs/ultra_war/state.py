@@ -33,7 +33,7 @@ from ultimata.envs.ultra_war.geometry import (
     is_backward,
     manhattan,
 )  # fmt: skip
-from ultimata.envs.ultra_war.observation import observe
+from ultimata.envs.ultra_war.observation import after_choice, observe
 from ultimata.envs.ultra_war.power import PowerRules
 from ultimata.envs.ultra_war.units import Source, Unit
 from ultimata.envs.ultra_war.windows import ATTACK, DEVIATED, FEAT, FREE_STRIKE, WindowRules
@@ -48,6 +48,13 @@ PHASES = ("setup", "main", "activation", "card target", "feat target", "quick wi
 EQUIP_KINDS = ("weapon", "armor", "standard")
 FACES = [A.FACE + d for d in range(8)]
 PAUSE_END = [A.PAUSE, A.END_ACT]
+NO_PATCH, PATCH_CHOICE, PATCH_PAWN = 0, 1, 2
+"""What a decision of the main phase or an activation changed, for the observation: anything; only the
+activation, the phase and the pending card (`after_choice`); that and the active pawn's facing and flags."""
+_PATCHES = {**dict.fromkeys(range(A.SELECT, A.FACE), PATCH_CHOICE),
+            **dict.fromkeys(range(A.PLAY, A.DISCARD), PATCH_CHOICE),
+            **dict.fromkeys(range(A.FACE, A.END_ACT + 1), PATCH_PAWN),
+            A.CHARGE: PATCH_CHOICE, A.PAUSE: PATCH_CHOICE, A.PASS: PATCH_CHOICE}
 END_ONLY = [A.END_ACT]
 AREA_TAGS = ("Explosive", "Front Arch", "Linear")
 
@@ -88,6 +95,10 @@ class UltraWarState(DraftRules, PowerRules, WindowRules, State):
         self._raw: list[int] = []
         self._legal: list[int] | None = None
         """The legal actions behind `_mask` (set with it), and sorted (when first asked for)."""
+        self._last_view: tuple[int, int, np.ndarray] | None = None
+        """The last observation made (seat, decisions then, a private copy), and what the decision since
+        changed if it changed little (`_patch`): then the next observation of that seat is this one patched."""
+        self._patch, self._patched = NO_PATCH, -1
         self._setup()
 
     # -- set-up (book: The Game Setup, steps 1-7) ----------------------------------------------
@@ -829,6 +840,8 @@ class UltraWarState(DraftRules, PowerRules, WindowRules, State):
     def _apply(self, action: int) -> None:
         seat = self.current_player
         p = self.phase
+        self._patch = _PATCHES.get(action, NO_PATCH) if p in (MAIN, ACTIVE, PAUSE) else NO_PATCH
+        self._patched = self.active
         to_abs = ORIENT[seat]
         if action == A.END_TURN:
             if p == DRAFT:
@@ -1393,6 +1406,7 @@ class UltraWarState(DraftRules, PowerRules, WindowRules, State):
         self.lift = bool(d["lift"])
         self.hold = [int(x) for x in d["hold"]]
         self._saved_phase = int(d["saved_phase"])
+        self._last_view, self._patch = None, NO_PATCH
         self.events = list(map(str, d["events"]))
 
     _last_mode = ATTACK
@@ -1418,6 +1432,7 @@ class UltraWarState(DraftRules, PowerRules, WindowRules, State):
         other.strikes, other.events = list(self.strikes), list(self.events)
         other._look = None
         other._raw = list(self._raw)
+        other._last_view = None
         return other
 
     def sample_consistent(self, viewer: int, rng: Rng) -> UltraWarState:
@@ -1435,7 +1450,15 @@ class UltraWarState(DraftRules, PowerRules, WindowRules, State):
         return other
 
     def observation(self, player: int) -> np.ndarray:
-        return observe(self, player)
+        """Half of random play's decisions only start, turn or end an activation, or pick a card to
+        play: then the last observation is patched instead of made anew."""
+        last = self._last_view
+        if last is not None and self._patch and last[0] == player and last[1] == self.decisions - 1:
+            obs = after_choice(self, player, last[2], self._patched if self._patch == PATCH_PAWN else -1)
+        else:
+            obs = observe(self, player)
+        self._last_view = (player, self.decisions, obs.copy())
+        return obs
 
     def action_to_string(self, action: int) -> str:
         seat = max(self.current_player, 0)
