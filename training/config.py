@@ -16,7 +16,7 @@ from pydantic import BaseModel, ConfigDict, Field, field_validator, model_valida
 
 from ultimata.agents.base import game_base_name
 from ultimata.envs.core.config import validate_config
-from ultimata.envs.core.errors import ConfigError
+from ultimata.envs.core.errors import ConfigError, UltimataError
 
 
 class _Strict(BaseModel):
@@ -84,7 +84,11 @@ class EvalConfig(_Strict):
 
 class ImitationConfig(_Strict):
     samples: int = Field(100_000, ge=1)
-    """Decisions of scripted-bot games to learn from before self-play starts."""
+    """Decisions of the teacher's games to learn from before self-play starts."""
+    teacher: str = "heuristic"
+    """The agent spec whose moves are learned: 'heuristic' (the scripted bot), an 'mcts' spec to distil
+    search into the policy (about 0.2 s a decision at its default budget: far fewer samples), or a
+    checkpoint."""
     epochs: int = Field(5, ge=1)
     learning_rate: float = Field(1e-3, gt=0)
 
@@ -184,6 +188,13 @@ def load_train_config(
         raise ConfigError(f"{where} is a config for {cfg.game}, not {game_name}")
     cfg.game = game_name
     game = game_class(game_name).from_config(cfg.rules)  # the rule variant is checked now, not mid-run
+    if cfg.imitation is not None and cfg.imitation.teacher not in ("heuristic", "scripted"):
+        from ultimata.agents.specs import load_agent
+
+        try:
+            load_agent(cfg.imitation.teacher, game_name, cfg.rules)
+        except UltimataError as err:
+            raise ConfigError(f"imitation.teacher in {where}: {err}") from None
     if cfg.ppo.features == "planes" and game.observation_planes is None:
         raise ConfigError(
             f"ppo.features: planes in {where} needs board planes, and {game_name} declares none "

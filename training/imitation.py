@@ -1,40 +1,48 @@
-"""Warm start: teach a fresh policy the scripted bot's moves before self-play begins.
+"""Warm start: teach a fresh policy a teacher's moves before self-play begins.
 
 From scratch, PPO spends most of a short budget rediscovering basics (take from whoever leads, end the
 round when ahead) that the scripted bot already knows. A few seconds of supervised learning on the
-bot's own games (its moves for the policy head, each seat's final return for the value head) starts
-PPO near the bot's level, and self-play then looks for what the bot does wrong. Works for any game
-with a scripted bot; nothing here is game-specific.
+teacher's own games (its moves for the policy head, each seat's final return for the value head) starts
+PPO near the teacher's level, and self-play then looks for what it does wrong. The teacher is any agent
+spec: the scripted bot by default, or `mcts` to distil search into the policy. Nothing here is
+game-specific.
 """
 
 from __future__ import annotations
+
+from collections.abc import Callable
 
 import numpy as np
 import torch
 from torch.nn import functional as F
 
-from ultimata.agents.scripted_agent import scripted_policy
+from ultimata.agents.specs import load_agent
 from ultimata.envs.core.engine import Game
 from ultimata.envs.core.rng import Rng
 
 
-def teacher_samples(game: Game, samples: int, seed: int = 0) -> tuple[np.ndarray, ...]:
-    """(observations, masks, actions, final returns of the deciding seat) from bot-vs-bot games."""
-    choose = scripted_policy(game.name)
+def teacher_samples(game: Game, samples: int, seed: int = 0, teacher: str = "heuristic",
+                    progress: Callable[[int], None] | None = None) -> tuple[np.ndarray, ...]:
+    """(observations, masks, actions, final returns of the deciding seat) from games the teacher plays
+    against itself; `progress` hears the count of decisions so far after each one."""
+    agent = load_agent(teacher, game.name, game.config.model_dump(mode="json"), seed=seed)
     obs, masks, actions, seats, game_ids, finals = [], [], [], [], [], []
     g = 0
     while len(actions) < samples:
         state = game.new_initial_state(Rng(seed + g))
-        rng = Rng(seed + 1_000_003 + g)
+        agent.reset(0, seed=seed + 1_000_003 + g)
         while not state.is_terminal() and state.decisions < game.config.max_decisions:
             p = state.current_player
-            action = int(choose(state, rng))
-            obs.append(state.observation(p))
-            masks.append(state.legal_action_mask().copy())
+            observation, mask = state.observation(p), state.legal_action_mask().copy()
+            action = int(agent.act(observation, mask, state))
+            obs.append(observation)
+            masks.append(mask)
             actions.append(action)
             seats.append(p)
             game_ids.append(g)
             state.apply(action)
+            if progress is not None:
+                progress(len(actions))
         finals.append(state.returns() if state.is_terminal() else [0.0] * game.num_players)
         g += 1
     returns = np.array([finals[i][s] for i, s in zip(game_ids, seats)], dtype=np.float32)
@@ -42,9 +50,10 @@ def teacher_samples(game: Game, samples: int, seed: int = 0) -> tuple[np.ndarray
 
 
 def imitate(policy, game: Game, samples: int, epochs: int, seed: int = 0, batch_size: int = 512,
-            lr: float = 1e-3) -> dict[str, float]:
-    """Fit `policy` (an SB3 MaskableActorCriticPolicy) to the scripted bot; returns final accuracy/loss."""
-    obs, masks, actions, returns = teacher_samples(game, samples, seed)
+            lr: float = 1e-3, teacher: str = "heuristic",
+            progress: Callable[[int], None] | None = None) -> dict[str, float]:
+    """Fit `policy` (an SB3 MaskableActorCriticPolicy) to the teacher; returns final accuracy/loss."""
+    obs, masks, actions, returns = teacher_samples(game, samples, seed, teacher, progress)
     o, m = torch.as_tensor(obs), torch.as_tensor(masks)
     a, r = torch.as_tensor(actions), torch.as_tensor(returns)
     optimizer = torch.optim.Adam(policy.parameters(), lr=lr)

@@ -288,14 +288,19 @@ def _load_latest_good(run: RunDir, progress: RunProgress, venv: VecEnv, console:
 
 
 def warm_start(cfg: TrainConfig, model: MaskablePPO, game: Game, console: Console) -> None:
+    from rich.progress import Progress
+
     from ultimata.training.imitation import imitate
 
-    if not has_scripted_bot(cfg.game):
-        raise ConfigError(f"imitation needs a scripted bot for {cfg.game}; set imitation: null")
     im = cfg.imitation
-    with console.status(f"warm start: imitating the scripted bot on {im.samples:,} decisions..."):
-        stats = imitate(model.policy, game, im.samples, im.epochs, seed=cfg.seed, lr=im.learning_rate)
-    console.print(f"warm start: {stats['samples']:,} decisions, {stats['accuracy']:.1%} of the bot's moves matched")
+    if im.teacher in ("heuristic", "scripted") and not has_scripted_bot(cfg.game):
+        raise ConfigError(f"imitation needs a scripted bot for {cfg.game}; set imitation: null")
+    with Progress(console=console, transient=True) as bar:
+        task = bar.add_task(f"warm start: {im.teacher}'s moves", total=im.samples)
+        stats = imitate(model.policy, game, im.samples, im.epochs, seed=cfg.seed, lr=im.learning_rate,
+                        teacher=im.teacher, progress=lambda n: bar.update(task, completed=n))
+    console.print(f"warm start: {stats['samples']:,} decisions, {stats['accuracy']:.1%} of {im.teacher}'s moves "
+                  "matched")
 
 
 def rating_summary(result: ArenaResult) -> dict[str, Any]:
