@@ -7,7 +7,9 @@ sequences (single-observer information-set MCTS, open loop): a child's availabil
 it was legal, which keeps UCB fair when samples disagree on what is legal. Perfect-information
 games without chance reduce to plain UCT. Values are per seat (max-n), so it works for 2-6 players.
 
-Spec: ``mcts`` or ``mcts:sims=200,rollout=heuristic,depth=40,c=1.4,time=0.2``.
+Spec: ``mcts`` or ``mcts:sims=200,rollout=heuristic,depth=40,c=1.4,time=0.2``. With
+``rollout=pretrained,guide=pretrained`` the shipped bot's policy plays the rollouts and gives the prior
+(search on top of the learned bot, as AlphaZero-style players do).
 """
 
 from __future__ import annotations
@@ -36,17 +38,18 @@ class MctsOptions(BaseModel):
     """Simulations per decision (the budget when `time` allows it)."""
     time: float = Field(0.2, gt=0, le=60)
     """Seconds per decision at most, whatever `sims` says."""
-    rollout: Literal["auto", "random", "heuristic"] = "auto"
-    """How a simulation plays on from a new leaf: uniform legal moves, or the game's scripted bot
-    ('auto': the scripted bot where the game has one)."""
+    rollout: Literal["auto", "random", "heuristic", "pretrained"] = "auto"
+    """How a simulation plays on from a new leaf: uniform legal moves, the game's scripted bot, or the
+    shipped bot's most likely move ('auto': the scripted bot where the game has one)."""
     depth: int = Field(30, ge=0, le=100_000)
     """Rollout decisions before the leaf is valued by the game's potentials (or as even)."""
     c: float = Field(1.4, ge=0, le=100)
     """UCB exploration constant."""
-    guide: Literal["auto", "none", "heuristic"] = "auto"
+    guide: Literal["auto", "none", "heuristic", "pretrained"] = "auto"
     """'heuristic': PUCT with the scripted bot's move as a prior, so the search starts from its
     choice and leaves it only where simulations find better (needed where branching is wide);
-    'none': plain UCB; 'auto': the scripted bot where the game has one."""
+    'pretrained': the shipped bot's move probabilities as the prior; 'none': plain UCB; 'auto': the
+    scripted bot where the game has one."""
 
 
 def parse_mcts_spec(spec: str) -> MctsOptions:
@@ -78,10 +81,11 @@ def check_searchable(game: Game) -> None:
 
 
 class _Node:
-    __slots__ = ("children", "visits", "avail", "value", "hint")
+    __slots__ = ("children", "visits", "avail", "value", "prior")
 
     def __init__(self, players: int) -> None:
-        self.hint = -1
+        self.prior: dict[int, float] | None = None
+        """The guide's move distribution where the node was first reached (one move for a scripted bot)."""
         self.children: dict[int, _Node] = {}
         self.visits = 0
         self.avail = 0
@@ -92,16 +96,24 @@ class MctsAgent(StateReadingAgent):
     """Information-set UCT over the engine contract; `act` needs the engine state (drivers pass it)."""
 
     def __init__(self, game_name: str, options: MctsOptions | None = None, seed: int | None = None,
-                 spec: str = "mcts") -> None:
+                 spec: str = "mcts", config: dict[str, Any] | None = None) -> None:
         super().__init__(seed)
         self.options = options or MctsOptions()
         self.spec = spec
         scripted = has_scripted_bot(game_name)
         opts = self.options
+        self._bot = None
+        """The shipped bot, when rollouts or the prior use it (a PolicyAgent)."""
+        if "pretrained" in (opts.rollout, opts.guide):
+            from ultimata.agents.specs import load_agent
+
+            self._bot = load_agent("pretrained", game_name, config)
         use_rollout = opts.rollout == "heuristic" or (opts.rollout == "auto" and scripted)
         use_guide = opts.guide == "heuristic" or (opts.guide == "auto" and scripted)
         self._rollout_policy = scripted_policy(game_name) if use_rollout else None
-        self._guide = scripted_policy(game_name) if use_guide else None
+        if opts.rollout == "pretrained":
+            self._rollout_policy = self._bot_move
+        self._guide = scripted_policy(game_name) if use_guide or opts.guide == "pretrained" else None
         self.last_simulations = 0
 
     def act(self, observation: np.ndarray, action_mask: np.ndarray, state: State | None = None) -> int:
@@ -163,19 +175,35 @@ class MctsAgent(StateReadingAgent):
         return max(legal, key=score)
 
     def _puct(self, node: _Node, sim: State, legal: list[int], mover: int) -> int:
-        """Half the prior on the scripted bot's move, half spread evenly; unvisited moves count 0."""
-        if node.hint < 0:
-            node.hint = int(self._guide(sim, self._rng))
+        """Half the prior on the guide's moves (the scripted bot's one, or the shipped bot's
+        probabilities), half spread evenly; unvisited moves count 0."""
+        if node.prior is None:
+            node.prior = self._bot_probabilities(sim, legal) if self.options.guide == "pretrained" else {
+                int(self._guide(sim, self._rng)): 1.0}
+        prior = node.prior
         spread, scale = 0.5 / len(legal), self.options.c * math.sqrt(node.visits + 1)
         best, best_score = legal[0], -math.inf
         for a in legal:
             child = node.children.get(a)
             visits = child.visits if child is not None else 0
             q = child.value[mover] / visits if visits else 0.0
-            score = q + scale * (spread + (0.5 if a == node.hint else 0.0)) / (1 + visits)
+            score = q + scale * (spread + 0.5 * prior.get(a, 0.0)) / (1 + visits)
             if score > best_score:
                 best, best_score = a, score
         return best
+
+    def _bot_logits(self, sim: State, legal: list[int]) -> np.ndarray:
+        return self._bot.logits(sim.observation(sim.current_player))[legal]
+
+    def _bot_move(self, sim: State, rng: Rng) -> int:
+        """The shipped bot's most likely legal move."""
+        legal = sim.legal_actions()
+        return legal[int(np.argmax(self._bot_logits(sim, legal)))]
+
+    def _bot_probabilities(self, sim: State, legal: list[int]) -> dict[int, float]:
+        logits = self._bot_logits(sim, legal).astype(float)
+        weights = np.exp(logits - logits.max())
+        return dict(zip(legal, (weights / weights.sum()).tolist()))
 
     def _rollout(self, sim: State) -> np.ndarray:
         """Play on to the end or `depth`; value the leaf by returns, else squashed potentials."""

@@ -42,7 +42,7 @@ def load_agent(
 
         options = parse_mcts_spec(spec)
         check_searchable(game)
-        return MctsAgent(game_name, options, seed, spec=spec)
+        return MctsAgent(game_name, options, seed, spec=spec, config=config)
     if spec == "pretrained":
         path = pretrained_path(game_name)
         if not path.exists():

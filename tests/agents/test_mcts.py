@@ -12,15 +12,28 @@ from ultimata.envs.ultimade.game import UltimadeGame
 from ultimata.envs.ultimade.scenario import field_action, position
 
 
-def test_finds_the_winning_throw_in_ultimade():
+@pytest.mark.parametrize("options", [
+    {"sims": 200},
+    {"sims": 60, "guide": "pretrained"},  # the shipped bot's probabilities as the prior
+    {"sims": 30, "guide": "pretrained", "rollout": "pretrained", "depth": 10},
+])
+def test_finds_the_winning_throw_in_ultimade(options):
     """A1 holds the disc; A2 stands free in the attacking endzone, A3 and A4 elsewhere: only the throw
     to A2 wins the game at once (first to 1 point)."""
     game = UltimadeGame.from_config({"points_to_win": 1})
     state = position(game, ["e10", "e16", "a10", "i10"], ["h9", "c10", "g12", "i12"], step="throw")
     legal = state.legal_actions()
     assert len(legal) >= 2, "the puzzle needs a choice"
-    agent = MctsAgent("ultimade_v1", MctsOptions(sims=200, time=5), seed=0)
+    agent = MctsAgent("ultimade_v1", MctsOptions(time=30, **options), seed=0)
     assert agent.act(None, state.legal_action_mask(), state) == field_action(state, "e16")
+
+
+def test_the_pretrained_prior_is_a_distribution_over_the_legal_moves():
+    agent = MctsAgent("ultimade_v1", MctsOptions(guide="pretrained"), seed=0)
+    state = UltimadeGame.from_config({}).new_initial_state(Rng(2))
+    legal = state.legal_actions()
+    prior = agent._bot_probabilities(state, legal)
+    assert sorted(prior) == legal and abs(sum(prior.values()) - 1) < 1e-9 and min(prior.values()) >= 0
 
 
 def test_plays_the_round_card_while_ahead_in_the_card_game():
