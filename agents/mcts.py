@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import math
 import time
+from collections.abc import Callable
 from typing import TYPE_CHECKING, Any, Literal
 
 import numpy as np
@@ -108,12 +109,18 @@ class MctsAgent(StateReadingAgent):
             from ultimata.agents.specs import load_agent
 
             self._bot = load_agent("pretrained", game_name, config)
-        use_rollout = opts.rollout == "heuristic" or (opts.rollout == "auto" and scripted)
-        use_guide = opts.guide == "heuristic" or (opts.guide == "auto" and scripted)
-        self._rollout_policy = scripted_policy(game_name) if use_rollout else None
+        self._rollout_policy = None
         if opts.rollout == "pretrained":
             self._rollout_policy = self._bot_move
-        self._guide = scripted_policy(game_name) if use_guide or opts.guide == "pretrained" else None
+        elif opts.rollout == "heuristic" or (opts.rollout == "auto" and scripted):
+            self._rollout_policy = scripted_policy(game_name)
+        self._prior: Callable[[State, list[int]], dict[int, float]] | None = None
+        """The guide: a node's prior over its legal moves (None: plain UCB)."""
+        if opts.guide == "pretrained":
+            self._prior = self._bot_probabilities
+        elif opts.guide == "heuristic" or (opts.guide == "auto" and scripted):
+            choose = scripted_policy(game_name)
+            self._prior = lambda sim, legal: {int(choose(sim, self._rng)): 1.0}
         self.last_simulations = 0
 
     def act(self, observation: np.ndarray, action_mask: np.ndarray, state: State | None = None) -> int:
@@ -145,7 +152,7 @@ class MctsAgent(StateReadingAgent):
             for a in legal:  # availability: how often each child was legal when its parent was reached
                 if a in node.children:
                     node.children[a].avail += 1
-            action = self._puct(node, sim, legal, mover) if self._guide else self._ucb(node, legal, mover)
+            action = self._puct(node, sim, legal, mover) if self._prior else self._ucb(node, legal, mover)
             child = node.children.get(action)
             sim.apply(action)
             if child is None:
@@ -178,8 +185,7 @@ class MctsAgent(StateReadingAgent):
         """Half the prior on the guide's moves (the scripted bot's one, or the shipped bot's
         probabilities), half spread evenly; unvisited moves count 0."""
         if node.prior is None:
-            node.prior = self._bot_probabilities(sim, legal) if self.options.guide == "pretrained" else {
-                int(self._guide(sim, self._rng)): 1.0}
+            node.prior = self._prior(sim, legal)
         prior = node.prior
         spread, scale = 0.5 / len(legal), self.options.c * math.sqrt(node.visits + 1)
         best, best_score = legal[0], -math.inf
