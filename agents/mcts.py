@@ -9,7 +9,8 @@ games without chance reduce to plain UCT. Values are per seat (max-n), so it wor
 
 Spec: ``mcts`` or ``mcts:sims=200,rollout=heuristic,depth=40,c=1.4,time=0.2``. With
 ``rollout=pretrained,guide=pretrained`` the shipped bot's policy plays the rollouts and gives the prior
-(search on top of the learned bot, as AlphaZero-style players do).
+(search on top of the learned bot, as AlphaZero-style players do). What the default prior
+(``guide=auto``) is per game is data, configs/mcts.yaml, chosen by measurement.
 """
 
 from __future__ import annotations
@@ -17,18 +18,24 @@ from __future__ import annotations
 import math
 import time
 from collections.abc import Callable
+from functools import cache
+from importlib import resources
 from typing import TYPE_CHECKING, Any, Literal
 
 import numpy as np
+import yaml
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
-from ultimata.agents.base import StateReadingAgent
+from ultimata.agents.base import StateReadingAgent, game_base_name
 from ultimata.agents.scripted_agent import has_scripted_bot, scripted_policy
-from ultimata.envs.core.errors import ConfigError
+from ultimata.envs.core.errors import CheckpointError, ConfigError
 from ultimata.envs.core.rng import Rng
 
 if TYPE_CHECKING:
     from ultimata.envs.core.engine import Game, State
+
+
+Guide = Literal["none", "heuristic", "pretrained"]
 
 
 class MctsOptions(BaseModel):
@@ -50,7 +57,31 @@ class MctsOptions(BaseModel):
     """'heuristic': PUCT with the scripted bot's move as a prior, so the search starts from its
     choice and leaves it only where simulations find better (needed where branching is wide);
     'pretrained': the shipped bot's move probabilities as the prior; 'none': plain UCB; 'auto': the
-    scripted bot where the game has one."""
+    prior configs/mcts.yaml names for the game, else the scripted bot where the game has one."""
+
+
+class _AutoGuides(BaseModel):
+    """configs/mcts.yaml: the measured per-game meaning of guide=auto."""
+
+    model_config = ConfigDict(extra="forbid")
+    guide: dict[str, Guide] = Field(default_factory=dict)
+
+
+@cache
+def auto_guides() -> dict[str, Guide]:
+    """Game base name -> the prior guide=auto uses there (configs/mcts.yaml)."""
+    return parse_auto_guides((resources.files("ultimata.configs") / "mcts.yaml").read_text())
+
+
+def parse_auto_guides(text: str, where: str = "configs/mcts.yaml") -> dict[str, Guide]:
+    """The YAML's 'guide' mapping, or a ConfigError saying what the file may hold."""
+    try:
+        return _AutoGuides.model_validate(yaml.safe_load(text) or {}).guide
+    except (yaml.YAMLError, ValidationError) as err:
+        raise ConfigError(
+            f"{where} is invalid ({err}); it may hold only 'guide', mapping game names to none, heuristic or "
+            "pretrained"
+        ) from None
 
 
 def parse_mcts_spec(spec: str) -> MctsOptions:
@@ -109,6 +140,8 @@ class MctsAgent(StateReadingAgent):
             from ultimata.agents.specs import load_agent
 
             self._bot = load_agent("pretrained", game_name, config)
+        self.guide = opts.guide if opts.guide != "auto" else self._auto_guide(game_name, config, scripted)
+        """The prior this agent searches with, 'auto' resolved."""
         self._rollout_policy = None
         if opts.rollout == "pretrained":
             self._rollout_policy = self._bot_move
@@ -116,12 +149,25 @@ class MctsAgent(StateReadingAgent):
             self._rollout_policy = scripted_policy(game_name)
         self._prior: Callable[[State, list[int]], dict[int, float]] | None = None
         """The guide: a node's prior over its legal moves (None: plain UCB)."""
-        if opts.guide == "pretrained":
+        if self.guide == "pretrained":
             self._prior = self._bot_probabilities
-        elif opts.guide == "heuristic" or (opts.guide == "auto" and scripted):
+        elif self.guide == "heuristic":
             choose = scripted_policy(game_name)
             self._prior = lambda sim, legal: {int(choose(sim, self._rng)): 1.0}
         self.last_simulations = 0
+
+    def _auto_guide(self, game_name: str, config: dict[str, Any] | None, scripted: bool) -> Guide:
+        """The game's measured prior; the shipped bot only where it fits these rules."""
+        fallback: Guide = "heuristic" if scripted else "none"
+        wanted = auto_guides().get(game_base_name(game_name), fallback)
+        if wanted == "pretrained" and self._bot is None:
+            from ultimata.agents.specs import load_agent
+
+            try:
+                self._bot = load_agent("pretrained", game_name, config)
+            except CheckpointError:  # another rule config, or no bot ships for this version
+                return fallback
+        return wanted
 
     def act(self, observation: np.ndarray, action_mask: np.ndarray, state: State | None = None) -> int:
         state = self._require(state)

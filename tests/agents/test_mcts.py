@@ -138,3 +138,25 @@ def test_mcts_serves_as_a_self_play_opponent():
         if terminated or truncated:
             break
     assert terminated or truncated
+
+
+def test_the_default_prior_per_game_comes_from_the_data_file():
+    """configs/mcts.yaml makes ULTIMADE search under the shipped bot's prior; a spec option overrides it,
+    and a rule config the shipped bot was not trained for falls back to the scripted bot."""
+    assert load_agent("mcts", "ultimade_v1").guide == "pretrained"
+    assert load_agent("mcts:guide=heuristic", "ultimade_v1").guide == "heuristic"
+    assert load_agent("mcts", "ultimade_v1", {"points_to_win": 5}).guide == "heuristic"
+    assert load_agent("mcts", "ultimatum_cards_v1").guide == "heuristic"
+
+
+@pytest.mark.parametrize(("text", "problem"), [
+    ("guide: {ultimade: smart}", "ultimade"),
+    ("guides: {ultimade: pretrained}", "guides"),
+    ("guide: [", "invalid"),
+])
+def test_a_bad_default_prior_file_is_refused_clearly(text, problem):
+    from ultimata.agents.mcts import parse_auto_guides
+
+    with pytest.raises(ConfigError, match=problem) as err:
+        parse_auto_guides(text)
+    assert "none, heuristic or pretrained" in str(err.value)
