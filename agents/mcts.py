@@ -9,8 +9,8 @@ games without chance reduce to plain UCT. Values are per seat (max-n), so it wor
 
 Spec: ``mcts`` or ``mcts:sims=200,rollout=heuristic,depth=40,c=1.4,time=0.2``. With
 ``rollout=pretrained,guide=pretrained`` the shipped bot's policy plays the rollouts and gives the prior
-(search on top of the learned bot, as AlphaZero-style players do). What the default prior
-(``guide=auto``) is per game is data, configs/mcts.yaml, chosen by measurement.
+(search on top of the learned bot, as AlphaZero-style players do). A game's defaults may differ
+from the built-in ones: they are data (configs/mcts.yaml), chosen by measurement.
 """
 
 from __future__ import annotations
@@ -35,9 +35,6 @@ if TYPE_CHECKING:
     from ultimata.envs.core.engine import Game, State
 
 
-Guide = Literal["none", "heuristic", "pretrained"]
-
-
 class MctsOptions(BaseModel):
     """The options a spec string may set; the defaults keep a decision near 0.2 s on 2 cores."""
 
@@ -53,35 +50,39 @@ class MctsOptions(BaseModel):
     """Rollout decisions before the leaf is valued by the game's potentials (or as even)."""
     c: float = Field(1.4, ge=0, le=100)
     """UCB exploration constant."""
+    opponents: Literal["search", "rollout"] = "search"
+    """'search': the other seats' moves are searched too, each seat maximising its own value (max-n);
+    'rollout': they play by the rollout policy inside the tree as well, so the tree holds this seat's
+    moves only (an opponent model: exact against the scripted bot, and the budget goes to own moves)."""
     guide: Literal["auto", "none", "heuristic", "pretrained"] = "auto"
     """'heuristic': PUCT with the scripted bot's move as a prior, so the search starts from its
     choice and leaves it only where simulations find better (needed where branching is wide);
     'pretrained': the shipped bot's move probabilities as the prior; 'none': plain UCB; 'auto': the
-    prior configs/mcts.yaml names for the game, else the scripted bot where the game has one."""
-
-
-class _AutoGuides(BaseModel):
-    """configs/mcts.yaml: the measured per-game meaning of guide=auto."""
-
-    model_config = ConfigDict(extra="forbid")
-    guide: dict[str, Guide] = Field(default_factory=dict)
+    scripted bot where the game has one."""
 
 
 @cache
-def auto_guides() -> dict[str, Guide]:
-    """Game base name -> the prior guide=auto uses there (configs/mcts.yaml)."""
-    return parse_auto_guides((resources.files("ultimata.configs") / "mcts.yaml").read_text())
+def game_defaults() -> dict[str, dict[str, Any]]:
+    """Game base name -> the options `mcts` starts from there (configs/mcts.yaml)."""
+    return parse_game_defaults((resources.files("ultimata.configs") / "mcts.yaml").read_text())
 
 
-def parse_auto_guides(text: str, where: str = "configs/mcts.yaml") -> dict[str, Guide]:
-    """The YAML's 'guide' mapping, or a ConfigError saying what the file may hold."""
+def parse_game_defaults(text: str, where: str = "configs/mcts.yaml") -> dict[str, dict[str, Any]]:
+    """Each game's options, validated as a spec's are; a ConfigError says what the file may hold."""
+    allowed = f"it maps game names to options ({', '.join(MctsOptions.model_fields)})"
     try:
-        return _AutoGuides.model_validate(yaml.safe_load(text) or {}).guide
-    except (yaml.YAMLError, ValidationError) as err:
-        raise ConfigError(
-            f"{where} is invalid ({err}); it may hold only 'guide', mapping game names to none, heuristic or "
-            "pretrained"
-        ) from None
+        data = yaml.safe_load(text) or {}
+    except yaml.YAMLError as err:
+        raise ConfigError(f"{where} is not valid YAML ({err}); {allowed}") from None
+    if not isinstance(data, dict) or not all(isinstance(v, dict) for v in data.values()):
+        raise ConfigError(f"{where} is invalid: {allowed}")
+    out = {}
+    for game, options in data.items():
+        try:
+            out[str(game)] = MctsOptions(**options).model_dump(include=set(options))
+        except ValidationError as err:
+            raise ConfigError(f"{where}, {game}: {_problems(err)}; {allowed}") from None
+    return out
 
 
 def parse_mcts_spec(spec: str) -> MctsOptions:
@@ -99,8 +100,11 @@ def parse_mcts_spec(spec: str) -> MctsOptions:
     try:
         return MctsOptions(**raw)
     except ValidationError as err:
-        problems = "; ".join(f"{'.'.join(map(str, e['loc']))}: {e['msg']}" for e in err.errors())
-        raise ConfigError(f"bad mcts spec {spec!r}: {problems}; {allowed}") from None
+        raise ConfigError(f"bad mcts spec {spec!r}: {_problems(err)}; {allowed}") from None
+
+
+def _problems(err: ValidationError) -> str:
+    return "; ".join(f"{'.'.join(map(str, e['loc']))}: {e['msg']}" for e in err.errors())
 
 
 def check_searchable(game: Game) -> None:
@@ -130,18 +134,24 @@ class MctsAgent(StateReadingAgent):
     def __init__(self, game_name: str, options: MctsOptions | None = None, seed: int | None = None,
                  spec: str = "mcts", config: dict[str, Any] | None = None) -> None:
         super().__init__(seed)
-        self.options = options or MctsOptions()
+        given = options or MctsOptions()
+        preset = {k: v for k, v in game_defaults().get(game_base_name(game_name), {}).items()
+                  if k not in given.model_fields_set}
+        """The game's defaults (configs/mcts.yaml) for the options the spec leaves unset."""
         self.spec = spec
         scripted = has_scripted_bot(game_name)
-        opts = self.options
+        from ultimata.agents.specs import load_agent
+
         self._bot = None
         """The shipped bot, when rollouts or the prior use it (a PolicyAgent)."""
-        if "pretrained" in (opts.rollout, opts.guide):
-            from ultimata.agents.specs import load_agent
-
+        if "pretrained" in (given.rollout, given.guide):  # asked for by the spec: it must load
             self._bot = load_agent("pretrained", game_name, config)
-        self.guide = opts.guide if opts.guide != "auto" else self._auto_guide(game_name, config, scripted)
-        """The prior this agent searches with, 'auto' resolved."""
+        elif "pretrained" in preset.values():
+            try:
+                self._bot = load_agent("pretrained", game_name, config)
+            except CheckpointError:  # the shipped bot does not fit these rules: keep the built-in default
+                preset = {k: v for k, v in preset.items() if v != "pretrained"}
+        self.options = opts = given.model_copy(update=preset)
         self._rollout_policy = None
         if opts.rollout == "pretrained":
             self._rollout_policy = self._bot_move
@@ -149,25 +159,12 @@ class MctsAgent(StateReadingAgent):
             self._rollout_policy = scripted_policy(game_name)
         self._prior: Callable[[State, list[int]], dict[int, float]] | None = None
         """The guide: a node's prior over its legal moves (None: plain UCB)."""
-        if self.guide == "pretrained":
+        if opts.guide == "pretrained":
             self._prior = self._bot_probabilities
-        elif self.guide == "heuristic":
+        elif opts.guide == "heuristic" or (opts.guide == "auto" and scripted):
             choose = scripted_policy(game_name)
             self._prior = lambda sim, legal: {int(choose(sim, self._rng)): 1.0}
         self.last_simulations = 0
-
-    def _auto_guide(self, game_name: str, config: dict[str, Any] | None, scripted: bool) -> Guide:
-        """The game's measured prior; the shipped bot only where it fits these rules."""
-        fallback: Guide = "heuristic" if scripted else "none"
-        wanted = auto_guides().get(game_base_name(game_name), fallback)
-        if wanted == "pretrained" and self._bot is None:
-            from ultimata.agents.specs import load_agent
-
-            try:
-                self._bot = load_agent("pretrained", game_name, config)
-            except CheckpointError:  # another rule config, or no bot ships for this version
-                return fallback
-        return wanted
 
     def act(self, observation: np.ndarray, action_mask: np.ndarray, state: State | None = None) -> int:
         state = self._require(state)
@@ -183,16 +180,20 @@ class MctsAgent(StateReadingAgent):
         deadline = time.perf_counter() + self.options.time
         sims = 0
         while sims < self.options.sims and (sims == 0 or time.perf_counter() < deadline):
-            self._simulate(root, state.sample_consistent(me, self._rng))
+            self._simulate(root, state.sample_consistent(me, self._rng), me)
             sims += 1
         self.last_simulations = sims
         legal = state.legal_actions()
         return max(legal, key=lambda a: (root.children[a].visits if a in root.children else -1, -a))
 
-    def _simulate(self, root: _Node, sim: State) -> None:
+    def _simulate(self, root: _Node, sim: State, me: int) -> None:
         """Select down the tree, expand one new child, roll out, back the value up."""
         path, node = [root], root
+        modelled = self.options.opponents == "rollout"
         while not sim.is_terminal():
+            if modelled and sim.current_player != me:
+                sim.apply(self._rollout_move(sim))
+                continue
             legal = sim.legal_actions()
             mover = sim.current_player
             for a in legal:  # availability: how often each child was legal when its parent was reached
@@ -257,17 +258,18 @@ class MctsAgent(StateReadingAgent):
         weights = np.exp(logits - logits.max())
         return dict(zip(legal, (weights / weights.sum()).tolist()))
 
+    def _rollout_move(self, sim: State) -> int:
+        if self._rollout_policy is not None:
+            return int(self._rollout_policy(sim, self._rng))
+        legal = sim.legal_actions()
+        return legal[self._rng.below(len(legal))]
+
     def _rollout(self, sim: State) -> np.ndarray:
         """Play on to the end or `depth`; value the leaf by returns, else squashed potentials."""
         for _ in range(self.options.depth):
             if sim.is_terminal():
                 break
-            if self._rollout_policy is not None:
-                action = int(self._rollout_policy(sim, self._rng))
-            else:
-                legal = sim.legal_actions()
-                action = legal[self._rng.below(len(legal))]
-            sim.apply(action)
+            sim.apply(self._rollout_move(sim))
         if sim.is_terminal():
             return np.asarray(sim.returns(), dtype=float)
         try:

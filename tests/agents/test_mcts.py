@@ -6,7 +6,7 @@ import pytest
 
 from ultimata.agents import load_agent
 from ultimata.agents.mcts import MctsAgent, MctsOptions, parse_mcts_spec
-from ultimata.envs.core.errors import ConfigError
+from ultimata.envs.core.errors import CheckpointError, ConfigError
 from ultimata.envs.core.rng import Rng
 from ultimata.envs.ultimade.game import UltimadeGame
 from ultimata.envs.ultimade.scenario import field_action, position
@@ -67,7 +67,7 @@ def test_bad_specs_name_the_option_and_list_the_allowed_ones(spec, problem):
 
 def test_spec_options_reach_the_agent():
     agent = load_agent("mcts:sims=7,rollout=heuristic,depth=5,c=0.5,time=1", "ultimade_v1", seed=3)
-    assert agent.options == MctsOptions(sims=7, rollout="heuristic", depth=5, c=0.5, time=1)
+    assert agent.options == MctsOptions(sims=7, rollout="heuristic", depth=5, c=0.5, time=1, guide="pretrained")
     assert parse_mcts_spec("mcts") == MctsOptions()
 
 
@@ -140,23 +140,41 @@ def test_mcts_serves_as_a_self_play_opponent():
     assert terminated or truncated
 
 
-def test_the_default_prior_per_game_comes_from_the_data_file():
+def test_a_games_defaults_come_from_the_data_file():
     """configs/mcts.yaml makes ULTIMADE search under the shipped bot's prior; a spec option overrides it,
-    and a rule config the shipped bot was not trained for falls back to the scripted bot."""
-    assert load_agent("mcts", "ultimade_v1").guide == "pretrained"
-    assert load_agent("mcts:guide=heuristic", "ultimade_v1").guide == "heuristic"
-    assert load_agent("mcts", "ultimade_v1", {"points_to_win": 5}).guide == "heuristic"
-    assert load_agent("mcts", "ultimatum_cards_v1").guide == "heuristic"
+    and a rule config the shipped bot was not trained for keeps the built-in default."""
+    assert load_agent("mcts", "ultimade_v1").options.guide == "pretrained"
+    assert load_agent("mcts:guide=heuristic", "ultimade_v1").options.guide == "heuristic"
+    assert load_agent("mcts", "ultimade_v1", {"points_to_win": 5}).options.guide == "auto"
+    with pytest.raises(CheckpointError, match="rule config"):  # asked for by name, it must load
+        load_agent("mcts:guide=pretrained", "ultimade_v1", {"points_to_win": 5})
 
 
 @pytest.mark.parametrize(("text", "problem"), [
-    ("guide: {ultimade: smart}", "ultimade"),
-    ("guides: {ultimade: pretrained}", "guides"),
-    ("guide: [", "invalid"),
+    ("ultimade: {guide: smart}", "ultimade: guide"),
+    ("ultimade: {guides: pretrained}", "guides"),
+    ("ultimade: pretrained", "invalid"),
+    ("ultimade: [", "not valid YAML"),
 ])
-def test_a_bad_default_prior_file_is_refused_clearly(text, problem):
-    from ultimata.agents.mcts import parse_auto_guides
+def test_a_bad_defaults_file_is_refused_clearly(text, problem):
+    from ultimata.agents.mcts import parse_game_defaults
 
     with pytest.raises(ConfigError, match=problem) as err:
-        parse_auto_guides(text)
-    assert "none, heuristic or pretrained" in str(err.value)
+        parse_game_defaults(text)
+    assert "maps game names to options (sims, time" in str(err.value)
+
+
+@pytest.mark.parametrize(("opponents", "only_mine"), [("rollout", True), ("search", False)])
+def test_with_modelled_opponents_the_tree_branches_on_own_moves_only(opponents, only_mine):
+    """opponents=rollout: the other seats play by the rollout policy inside the tree, so every move the
+    tree selects is the searching seat's; with 'search' (max-n) it selects the other seats' moves too."""
+    from ultimata.envs.ultimatum_cards.game import UltimatumCardsGame
+
+    state = UltimatumCardsGame.from_config({}).new_initial_state(Rng(4))
+    options = MctsOptions(sims=300, time=30, opponents=opponents, guide="none")
+    agent = MctsAgent("ultimatum_cards_v1", options, seed=0)
+    movers = []
+    select = agent._ucb
+    agent._ucb = lambda node, legal, mover: movers.append(mover) or select(node, legal, mover)
+    agent.search(state)
+    assert movers and (set(movers) == {state.current_player}) is only_mine
