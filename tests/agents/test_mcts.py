@@ -141,11 +141,14 @@ def test_mcts_serves_as_a_self_play_opponent():
 
 
 def test_a_games_defaults_come_from_the_data_file():
-    """configs/mcts.yaml makes ULTIMADE search under the shipped bot's prior; a spec option overrides it,
-    and a rule config the shipped bot was not trained for keeps the built-in default."""
+    """configs/mcts.yaml makes ULTIMADE search under the shipped bot's prior and the card game model its
+    opponents; a spec option overrides a default, and a rule config the shipped bot was not trained for
+    keeps the built-in one."""
     assert load_agent("mcts", "ultimade_v1").options.guide == "pretrained"
     assert load_agent("mcts:guide=heuristic", "ultimade_v1").options.guide == "heuristic"
     assert load_agent("mcts", "ultimade_v1", {"points_to_win": 5}).options.guide == "auto"
+    cards = load_agent("mcts", "ultimatum_cards_v1").options
+    assert (cards.opponents, cards.guide) == ("rollout", "none")
     with pytest.raises(CheckpointError, match="rule config"):  # asked for by name, it must load
         load_agent("mcts:guide=pretrained", "ultimade_v1", {"points_to_win": 5})
 
