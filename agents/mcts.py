@@ -76,8 +76,13 @@ def parse_game_defaults(text: str, where: str = "configs/mcts.yaml") -> dict[str
         raise ConfigError(f"{where} is not valid YAML ({err}); {allowed}") from None
     if not isinstance(data, dict) or not all(isinstance(v, dict) for v in data.values()):
         raise ConfigError(f"{where} is invalid: {allowed}")
+    from ultimata.envs.core.registry import GAMES
+
+    games = sorted({game_base_name(name) for name in GAMES})
     out = {}
     for game, options in data.items():
+        if game not in games:
+            raise ConfigError(f"{where}: unknown game {game!r}; games: {', '.join(games)}; {allowed}")
         try:
             out[str(game)] = MctsOptions(**options).model_dump(include=set(options))
         except ValidationError as err:

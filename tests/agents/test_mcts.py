@@ -158,6 +158,7 @@ def test_a_games_defaults_come_from_the_data_file():
     ("ultimade: {guides: pretrained}", "guides"),
     ("ultimade: pretrained", "invalid"),
     ("ultimade: [", "not valid YAML"),
+    ("ultimad: {guide: pretrained}", "unknown game 'ultimad'; games: conquest_of_the_world, ultimade"),
 ])
 def test_a_bad_defaults_file_is_refused_clearly(text, problem):
     from ultimata.agents.mcts import parse_game_defaults
