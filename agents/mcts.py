@@ -182,9 +182,12 @@ class MctsAgent(StateReadingAgent):
         """The most visited first move after the budget is spent."""
         me, players = state.current_player, state.game.num_players
         root = _Node(players)
-        deadline = time.perf_counter() + self.options.time
-        sims = 0
-        while sims < self.options.sims and (sims == 0 or time.perf_counter() < deadline):
+        start = time.perf_counter()
+        deadline, sims = start + self.options.time, 0
+        while sims < self.options.sims:
+            now = time.perf_counter()
+            if sims and now + (now - start) / sims > deadline:  # the next one, at the mean pace, would overrun
+                break
             self._simulate(root, state.sample_consistent(me, self._rng), me)
             sims += 1
         self.last_simulations = sims

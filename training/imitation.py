@@ -74,11 +74,14 @@ def imitate(policy, game: Game, samples: int, epochs: int, seed: int = 0, batch_
             loss.backward()
             optimizer.step()
     policy.set_training_mode(False)
-    with torch.no_grad():
-        pi_features, _ = _features(policy, o)
-        logits = policy.action_net(policy.mlp_extractor.forward_actor(pi_features)).masked_fill(~m, -1e8)
-        accuracy = float((logits.argmax(-1) == a).float().mean())
-    return {"samples": n, "accuracy": accuracy, "loss": float(loss.detach())}
+    matched = 0
+    with torch.no_grad():  # in batches: one pass over 120k board observations would need ~30 GB
+        for start in range(0, n, batch_size):
+            pi_features, _ = _features(policy, o[start : start + batch_size])
+            logits = policy.action_net(policy.mlp_extractor.forward_actor(pi_features))
+            logits = logits.masked_fill(~m[start : start + batch_size], -1e8)
+            matched += int((logits.argmax(-1) == a[start : start + batch_size]).sum())
+    return {"samples": n, "accuracy": matched / n, "loss": float(loss.detach())}
 
 
 def _features(policy, obs: torch.Tensor) -> tuple[torch.Tensor, torch.Tensor]:

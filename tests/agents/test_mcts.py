@@ -10,6 +10,7 @@ from ultimata.envs.core.errors import CheckpointError, ConfigError
 from ultimata.envs.core.rng import Rng
 from ultimata.envs.ultimade.game import UltimadeGame
 from ultimata.envs.ultimade.scenario import field_action, position
+from ultimata.envs.ultimatum_cards.game import UltimatumCardsGame
 
 
 @pytest.mark.parametrize("options", [
@@ -182,3 +183,27 @@ def test_with_modelled_opponents_the_tree_branches_on_own_moves_only(opponents, 
     agent._ucb = lambda node, legal, mover: movers.append(mover) or select(node, legal, mover)
     agent.search(state)
     assert movers and (set(movers) == {state.current_player}) is only_mine
+
+
+def test_the_time_budget_stops_before_a_simulation_would_overrun_it(monkeypatch):
+    """A fake clock where every simulation takes 0.03 s: with 0.2 s a decision, six fit (0.18 s) and a
+    seventh would end at 0.21 s, so the search stops at six rather than overshooting."""
+    import types
+
+    import ultimata.agents.mcts as mcts
+
+    clock = [0.0]
+    monkeypatch.setattr(mcts, "time", types.SimpleNamespace(perf_counter=lambda: clock[0]))
+    agent = MctsAgent("ultimatum_cards_v1", MctsOptions(sims=1000, time=0.2, guide="none"), seed=0)
+    real = agent._simulate
+
+    def timed(*args):
+        clock[0] += 0.03
+        real(*args)
+
+    monkeypatch.setattr(agent, "_simulate", timed)
+    state = UltimatumCardsGame.from_config({}).new_initial_state(Rng(1))
+    while len(state.legal_actions()) < 2:
+        state.apply(state.legal_actions()[0])
+    agent.search(state)
+    assert agent.last_simulations == 6 and clock[0] == pytest.approx(0.18)

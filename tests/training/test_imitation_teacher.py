@@ -63,3 +63,21 @@ def test_a_bad_teacher_is_refused_up_front(teacher, message):
 def test_an_mcts_teacher_config_loads():
     cfg = load_train_config("ultimade_v1", overrides={"imitation": {"teacher": "mcts:sims=20", "samples": 500}})
     assert cfg.imitation.teacher == "mcts:sims=20"
+
+
+def test_the_reported_accuracy_is_the_share_of_teacher_moves_the_policy_picks():
+    """Counted in batches (a whole dataset of board observations in one pass would not fit in memory), it
+    must equal the policy's own greedy choice checked sample by sample."""
+    from gymnasium import spaces
+    from sb3_contrib.common.maskable.policies import MaskableActorCriticPolicy
+
+    from ultimata.training.imitation import imitate
+
+    game = game_class("ultimatum_cards_v1").from_config({})
+    space = spaces.Box(-np.inf, np.inf, game.observation_shape, np.float32)
+    policy = MaskableActorCriticPolicy(space, spaces.Discrete(game.num_actions), lambda _: 1e-3, net_arch=[16])
+    result = imitate(policy, game, samples=50, epochs=1, seed=5, batch_size=7)
+    obs, masks, actions, _ = teacher_samples(game, 50, seed=5)
+    picked = [policy.predict(o, action_masks=m, deterministic=True)[0] for o, m in zip(obs, masks)]
+    assert result["samples"] == len(actions)
+    assert result["accuracy"] == pytest.approx(np.mean(np.array(picked) == actions))
