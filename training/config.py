@@ -91,6 +91,11 @@ class ImitationConfig(_Strict):
     checkpoint."""
     epochs: int = Field(5, ge=1)
     learning_rate: float = Field(1e-3, gt=0)
+    critic_steps: int = Field(0, ge=0)
+    """Env steps of self-play after the warm start in which PPO trains the value net only (the policy is
+    frozen). The warm start fits the value head to the teacher's final results; self-play then scores
+    with shaping and other opponents, so until the critic catches up its advantages are noise that can
+    wear the imitated policy down. 0: the policy learns from the first update."""
 
 
 class RLlibConfig(_Strict):

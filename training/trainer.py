@@ -109,6 +109,15 @@ class _Callback(BaseCallback):
         self._clock = (time.perf_counter(), progress.steps)
         self.steps_per_s = 0.0
         self.rates = ""
+        self.critic_until = cfg.imitation.critic_steps if cfg.imitation is not None else 0
+
+    def _on_training_start(self) -> None:
+        if self.num_timesteps < self.critic_until:
+            set_policy_frozen(self.model.policy, True)
+
+    def _on_rollout_end(self) -> None:  # SB3 calls this just before each update
+        if self.num_timesteps >= self.critic_until:
+            set_policy_frozen(self.model.policy, False)
 
     def _on_step(self) -> bool:
         steps = self.num_timesteps
@@ -158,6 +167,15 @@ class _Callback(BaseCallback):
         self.rates = "  ".join(f"vs {k} {v:.0%}" for k, v in entry.items() if k != "steps")
         if self.bar is None:
             self.console.log(f"{self.num_timesteps:,} steps, {self.steps_per_s:,.0f} steps/s, {self.rates}")
+
+
+def set_policy_frozen(policy: Any, frozen: bool) -> None:
+    """Freeze (or thaw) every weight the action distribution depends on, shared features included, so
+    PPO's updates train the value net alone (`imitation.critic_steps`)."""
+    extractor = policy.features_extractor if policy.share_features_extractor else policy.pi_features_extractor
+    for module in (extractor, policy.mlp_extractor.policy_net, policy.action_net):
+        for parameter in module.parameters():
+            parameter.requires_grad_(not frozen)
 
 
 @contextmanager
