@@ -184,6 +184,15 @@ class _Run:
         self.writer.add_scalar("league/snapshots", len(self.league), steps)
 
 
+def sb3_only_settings(cfg: TrainConfig) -> list[str]:
+    """Settings in the config that this backend does not apply, each said plainly (a shipped config may
+    set them for the default backend, so they are named rather than refused)."""
+    if cfg.imitation is not None and cfg.imitation.critic_steps:
+        return [f"imitation.critic_steps ({cfg.imitation.critic_steps:,}) is applied by the sb3 backend only; "
+                "here the policy learns from the first update"]
+    return []
+
+
 def train_rllib(
     cfg: TrainConfig,
     run_dir: Path,
@@ -195,6 +204,8 @@ def train_rllib(
 ) -> TrainOutcome:
     """Train `cfg.game` with RLlib until `total_timesteps` env steps; Ctrl-C checkpoints and stops."""
     console = console or Console()
+    for notice in sb3_only_settings(cfg):
+        console.print(f"[yellow]note:[/] {notice}", soft_wrap=True)
     torch.set_num_threads(cfg.torch_threads)
     game = game_class(cfg.game).from_config(cfg.rules)
     for name in ("ray", "ray.rllib", "ray.tune"):  # RLlib's start-up notices, not the user's business

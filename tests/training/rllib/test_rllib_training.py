@@ -28,7 +28,7 @@ from ultimata.training.rllib import trainer as rllib_trainer
 from ultimata.training.rllib.export import export_weights
 from ultimata.training.rllib.league import MAIN, add_snapshot, learner_weights
 from ultimata.training.rllib.league_env import LeagueAEC
-from ultimata.training.rllib.trainer import algorithm_config, module_spec
+from ultimata.training.rllib.trainer import algorithm_config, module_spec, sb3_only_settings
 
 
 def _cfg(game: str = "ultimatum_cards_v1", **extra):
@@ -238,3 +238,9 @@ def test_every_registered_game_trains_an_iteration_with_its_own_network(ray_sess
         assert any(not np.allclose(before[k], np.asarray(after[k])) for k in before)
     finally:
         algo.stop()
+
+
+def test_settings_only_the_sb3_backend_applies_are_named():
+    assert sb3_only_settings(load_train_config("ultimatum_cards_v1")) == []
+    notices = sb3_only_settings(load_train_config("ultra_war_v2"))  # its config sets imitation.critic_steps
+    assert len(notices) == 1 and "imitation.critic_steps (40,000)" in notices[0]
