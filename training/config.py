@@ -96,6 +96,17 @@ class ImitationConfig(_Strict):
     frozen). The warm start fits the value head to the teacher's final results; self-play then scores
     with shaping and other opponents, so until the critic catches up its advantages are noise that can
     wear the imitated policy down. 0: the policy learns from the first update."""
+    dagger_rounds: int = Field(0, ge=0)
+    """DAgger rounds after the first fit: the policy plays, the teacher labels every position the policy
+    reached, and the policy is refit on all samples so far. The first fit only sees the teacher's own
+    positions; one slip takes the student where the teacher never went, and no sample says what to do
+    there. 0: the first fit only."""
+    dagger_samples: int = Field(20_000, ge=1)
+    """The policy's own decisions labelled in each round."""
+    dagger_epochs: int = Field(2, ge=1)
+    """Passes over all samples so far after each round."""
+    dagger_opponents: list[str] = Field(default_factory=lambda: ["random", "heuristic"], min_length=1)
+    """Agent specs the policy plays against in the rounds, one per game in turn (all other seats)."""
 
 
 class RLlibConfig(_Strict):
@@ -193,19 +204,30 @@ def load_train_config(
         raise ConfigError(f"{where} is a config for {cfg.game}, not {game_name}")
     cfg.game = game_name
     game = game_class(game_name).from_config(cfg.rules)  # the rule variant is checked now, not mid-run
-    if cfg.imitation is not None and cfg.imitation.teacher not in ("heuristic", "scripted"):
-        from ultimata.agents.specs import load_agent
-
-        try:
-            load_agent(cfg.imitation.teacher, game_name, cfg.rules)
-        except UltimataError as err:
-            raise ConfigError(f"imitation.teacher in {where}: {err}") from None
+    if cfg.imitation is not None:
+        _check_imitation_specs(cfg.imitation, game_name, cfg.rules, where)
     if cfg.ppo.features == "planes" and game.observation_planes is None:
         raise ConfigError(
             f"ppo.features: planes in {where} needs board planes, and {game_name} declares none "
             "(observation_planes is None); use features: flat"
         )
     return cfg
+
+
+def _check_imitation_specs(im: ImitationConfig, game_name: str, rules: dict[str, Any], where: str) -> None:
+    """A bad teacher or DAgger opponent is refused when the config loads, not ten minutes into a run."""
+    from ultimata.agents.specs import load_agent
+
+    named = [("imitation.teacher", im.teacher)]
+    if im.dagger_rounds:
+        named += [("imitation.dagger_opponents", spec) for spec in im.dagger_opponents]
+    for key, spec in named:
+        if key == "imitation.teacher" and spec in ("heuristic", "scripted"):
+            continue  # without a scripted bot the run refuses at its start, saying to set imitation: null
+        try:
+            load_agent(spec, game_name, rules)
+        except UltimataError as err:
+            raise ConfigError(f"{key} in {where}: {err}") from None
 
 
 def _validate_nested(data: dict[str, Any], where: str) -> TrainConfig:

@@ -10,12 +10,15 @@ game-specific.
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
 
 import numpy as np
 import torch
 from torch.nn import functional as F
 
+from ultimata.agents.base import Agent
+from ultimata.agents.policy_agent import PolicyAgent
 from ultimata.agents.specs import load_agent
 from ultimata.envs.core.engine import Game
 from ultimata.envs.core.rng import Rng
@@ -49,17 +52,96 @@ def teacher_samples(game: Game, samples: int, seed: int = 0, teacher: str = "heu
     return np.array(obs, np.float32), np.array(masks, bool), np.array(actions, np.int64), returns
 
 
+def student_samples(policy, game: Game, samples: int, seed: int = 0, teacher: str | Agent = "heuristic",
+                    opponents: Sequence[str | Agent] = ("random", "heuristic"),
+                    progress: Callable[[int], None] | None = None) -> tuple[np.ndarray, ...]:
+    """DAgger's data: the policy (greedy, as it plays when shipped) holds one seat against `opponents` (one
+    per game in turn, at every other seat; the seat rotates), and the teacher labels each of the policy's
+    positions with its own move. Specs are loaded once per seat; an Agent object given plays every seat.
+    Same arrays as `teacher_samples`; the returns are the policy's."""
+    config = game.config.model_dump(mode="json")
+    n = game.num_players
+
+    def seats_of(who: str | Agent) -> list[Agent]:
+        if isinstance(who, str):
+            return [load_agent(who, game.name, config, seed=seed) for _ in range(n)]
+        return [who] * n
+
+    student = PolicyAgent(policy, spec="student")
+    teach = load_agent(teacher, game.name, config, seed=seed) if isinstance(teacher, str) else teacher
+    others = [seats_of(who) for who in opponents]
+    obs, masks, actions, seats, game_ids, finals = [], [], [], [], [], []
+    g = 0
+    while len(actions) < samples:
+        state, me = game.new_initial_state(Rng(seed + g)), g % n
+        agents = others[(g // n) % len(others)]
+        for seat in range(n):
+            agents[seat].reset(seat, seed=seed + 2_000_003 + g * n + seat)
+        teach.reset(me, seed=seed + 1_000_003 + g)
+        while not state.is_terminal() and state.decisions < game.config.max_decisions:
+            p = state.current_player
+            observation, mask = state.observation(p), state.legal_action_mask()
+            if p != me:
+                state.apply(int(agents[p].act(observation, mask, state)))
+                continue
+            obs.append(observation)
+            masks.append(mask.copy())
+            actions.append(int(teach.act(observation, mask, state)))
+            seats.append(p)
+            game_ids.append(g)
+            state.apply(int(student.act(observation, mask, state)))
+            if progress is not None:
+                progress(len(actions))
+        finals.append(state.returns() if state.is_terminal() else [0.0] * n)
+        g += 1
+    returns = np.array([finals[i][s] for i, s in zip(game_ids, seats)], dtype=np.float32)
+    return np.array(obs, np.float32), np.array(masks, bool), np.array(actions, np.int64), returns
+
+
 def imitate(policy, game: Game, samples: int, epochs: int, seed: int = 0, batch_size: int = 512,
             lr: float = 1e-3, teacher: str = "heuristic",
-            progress: Callable[[int], None] | None = None) -> dict[str, float]:
-    """Fit `policy` (an SB3 MaskableActorCriticPolicy) to the teacher; returns final accuracy/loss."""
-    obs, masks, actions, returns = teacher_samples(game, samples, seed, teacher, progress)
-    o, m = torch.as_tensor(obs), torch.as_tensor(masks)
-    a, r = torch.as_tensor(actions), torch.as_tensor(returns)
+            progress: Callable[[int, int], None] | None = None, dagger: DaggerPlan | None = None,
+            on_round: Callable[[int, float], None] | None = None) -> dict[str, float]:
+    """Fit `policy` (an SB3 MaskableActorCriticPolicy) to the teacher, then run `dagger`'s rounds if
+    given. `progress(round, n)` hears the count of samples gathered so far in each round (0: the teacher's
+    games); `on_round(round, agreement)` hears how often the policy already made the teacher's move on its
+    own positions before each refit. Returns the final accuracy over all samples, and the loss."""
+    def counter(round_: int) -> Callable[[int], None] | None:
+        return None if progress is None else lambda n: progress(round_, n)
+
+    data = teacher_samples(game, samples, seed, teacher, counter(0))
     optimizer = torch.optim.Adam(policy.parameters(), lr=lr)
     gen = torch.Generator().manual_seed(seed)
+    loss = _fit(policy, data, epochs, batch_size, optimizer, gen)
+    stats: dict[str, float] = {}
+    for r in range(dagger.rounds if dagger is not None else 0):
+        new = student_samples(policy, game, dagger.samples, seed + 7_919 * (r + 1), teacher, dagger.opponents,
+                              counter(r + 1))
+        agreement = _accuracy(policy, new[0], new[1], new[2], batch_size)
+        stats[f"round_{r + 1}_agreement"] = agreement
+        if on_round is not None:
+            on_round(r + 1, agreement)
+        data = tuple(np.concatenate([old, fresh]) for old, fresh in zip(data, new))
+        loss = _fit(policy, data, dagger.epochs, batch_size, optimizer, gen)
+    accuracy = _accuracy(policy, data[0], data[1], data[2], batch_size)
+    return {"samples": len(data[2]), "accuracy": accuracy, "loss": loss, **stats}
+
+
+@dataclass(frozen=True)
+class DaggerPlan:
+    """How many rounds of DAgger follow the first fit, and their size (ImitationConfig's dagger_* keys)."""
+
+    rounds: int
+    samples: int
+    epochs: int
+    opponents: tuple[str, ...] = ("random", "heuristic")
+
+
+def _fit(policy, data: tuple[np.ndarray, ...], epochs: int, batch_size: int, optimizer, gen) -> float:
+    """Cross-entropy on the teacher's moves plus the value head's error on the final returns."""
+    o, m, a, r = (torch.as_tensor(x) for x in data)
     policy.set_training_mode(True)
-    n = len(a)
+    n, loss = len(a), torch.zeros(())
     for _ in range(epochs):
         order = torch.randperm(n, generator=gen)
         for start in range(0, n, batch_size):
@@ -74,14 +156,20 @@ def imitate(policy, game: Game, samples: int, epochs: int, seed: int = 0, batch_
             loss.backward()
             optimizer.step()
     policy.set_training_mode(False)
+    return float(loss.detach())
+
+
+def _accuracy(policy, obs: np.ndarray, masks: np.ndarray, actions: np.ndarray, batch_size: int) -> float:
+    """The share of samples where the policy's greedy move is the teacher's; in batches, since one pass
+    over 120k board observations would need ~30 GB."""
     matched = 0
-    with torch.no_grad():  # in batches: one pass over 120k board observations would need ~30 GB
-        for start in range(0, n, batch_size):
-            pi_features, _ = _features(policy, o[start : start + batch_size])
+    with torch.no_grad():
+        for start in range(0, len(actions), batch_size):
+            pi_features, _ = _features(policy, torch.as_tensor(obs[start : start + batch_size]))
             logits = policy.action_net(policy.mlp_extractor.forward_actor(pi_features))
-            logits = logits.masked_fill(~m[start : start + batch_size], -1e8)
-            matched += int((logits.argmax(-1) == a[start : start + batch_size]).sum())
-    return {"samples": n, "accuracy": matched / n, "loss": float(loss.detach())}
+            logits = logits.masked_fill(~torch.as_tensor(masks[start : start + batch_size]), -1e8)
+            matched += int((logits.argmax(-1).numpy() == actions[start : start + batch_size]).sum())
+    return matched / len(actions)
 
 
 def _features(policy, obs: torch.Tensor) -> tuple[torch.Tensor, torch.Tensor]:

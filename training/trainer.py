@@ -308,15 +308,29 @@ def _load_latest_good(run: RunDir, progress: RunProgress, venv: VecEnv, console:
 def warm_start(cfg: TrainConfig, model: MaskablePPO, game: Game, console: Console) -> None:
     from rich.progress import Progress
 
-    from ultimata.training.imitation import imitate
+    from ultimata.training.imitation import DaggerPlan, imitate
 
     im = cfg.imitation
     if im.teacher in ("heuristic", "scripted") and not has_scripted_bot(cfg.game):
         raise ConfigError(f"imitation needs a scripted bot for {cfg.game}; set imitation: null")
+    dagger = DaggerPlan(im.dagger_rounds, im.dagger_samples, im.dagger_epochs, tuple(im.dagger_opponents))
+
+    def said(round_: int, agreement: float) -> None:
+        console.print(f"DAgger round {round_}/{im.dagger_rounds}: on its own {im.dagger_samples:,} positions the "
+                      f"policy made {im.teacher}'s move {agreement:.1%} of the time; refitting")
+
     with Progress(console=console, transient=True) as bar:
-        task = bar.add_task(f"warm start: {im.teacher}'s moves", total=im.samples)
+        tasks: dict[int, Any] = {}
+
+        def gathered(round_: int, n: int) -> None:
+            if round_ not in tasks:
+                tasks[round_] = bar.add_task(
+                    f"DAgger round {round_}: {im.teacher} labels the policy's positions" if round_
+                    else f"warm start: {im.teacher}'s moves", total=im.dagger_samples if round_ else im.samples)
+            bar.update(tasks[round_], completed=n)
+
         stats = imitate(model.policy, game, im.samples, im.epochs, seed=cfg.seed, lr=im.learning_rate,
-                        teacher=im.teacher, progress=lambda n: bar.update(task, completed=n))
+                        teacher=im.teacher, progress=gathered, dagger=dagger, on_round=said)
     console.print(f"warm start: {stats['samples']:,} decisions, {stats['accuracy']:.1%} of {im.teacher}'s moves "
                   "matched")
 
