@@ -25,11 +25,12 @@ from ultimata.envs.core.engine import Game
 from ultimata.envs.core.errors import ConfigError
 from ultimata.envs.core.registry import game_class
 from ultimata.envs.core.replay import Replay
-from ultimata.envs.core.rng import Rng
+from ultimata.envs.core.rng import Rng, derived_seed, derived_seeds
 from ultimata.training.outcome import win_credit
 from ultimata.training.ratings import Ratings
 
 AgentFactory = Callable[[], Agent]
+_DEAL, _AGENTS = 0, 1  # keep a game's dice and its agents' draws on separate seeds
 
 
 @dataclass
@@ -146,8 +147,8 @@ def run_arena(
         for e in seat_entry:
             seat_agents.append(seats_of[e][used[e]])
             used[e] += 1
-        deal = seed + g // n
-        agent_seeds = [int(x) for x in np.random.SeedSequence([seed, g]).generate_state(n)]
+        deal = derived_seed(seed, _DEAL, g // n)
+        agent_seeds = derived_seeds(seed, _AGENTS, g, count=n)
         returns, actions = play_game(game, seat_agents, deal, agent_seeds)
         wins = win_credit(returns)
         for s, e in enumerate(seat_entry):

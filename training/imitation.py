@@ -21,7 +21,11 @@ from ultimata.agents.base import Agent
 from ultimata.agents.policy_agent import PolicyAgent
 from ultimata.agents.specs import load_agent
 from ultimata.envs.core.engine import Game
-from ultimata.envs.core.rng import Rng
+from ultimata.envs.core.rng import Rng, derived_seed
+
+# A game's seeds are derived from (run seed, game index, role): with `seed + game`, the runs at seeds 0 and 1
+# imitated the same games shifted by one.
+_DEAL, _TEACHER, _OPPONENTS = 0, 1, 2
 
 
 def teacher_samples(game: Game, samples: int, seed: int = 0, teacher: str = "heuristic",
@@ -32,8 +36,8 @@ def teacher_samples(game: Game, samples: int, seed: int = 0, teacher: str = "heu
     obs, masks, actions, seats, game_ids, finals = [], [], [], [], [], []
     g = 0
     while len(actions) < samples:
-        state = game.new_initial_state(Rng(seed + g))
-        agent.reset(0, seed=seed + 1_000_003 + g)
+        state = game.new_initial_state(Rng(derived_seed(seed, g, _DEAL)))
+        agent.reset(0, seed=derived_seed(seed, g, _TEACHER))
         while not state.is_terminal() and state.decisions < game.config.max_decisions:
             p = state.current_player
             observation, mask = state.observation(p), state.legal_action_mask().copy()
@@ -73,11 +77,11 @@ def student_samples(policy, game: Game, samples: int, seed: int = 0, teacher: st
     obs, masks, actions, seats, game_ids, finals = [], [], [], [], [], []
     g = 0
     while len(actions) < samples:
-        state, me = game.new_initial_state(Rng(seed + g)), g % n
+        state, me = game.new_initial_state(Rng(derived_seed(seed, g, _DEAL))), g % n
         agents = others[(g // n) % len(others)]
         for seat in range(n):
-            agents[seat].reset(seat, seed=seed + 2_000_003 + g * n + seat)
-        teach.reset(me, seed=seed + 1_000_003 + g)
+            agents[seat].reset(seat, seed=derived_seed(seed, g, _OPPONENTS + seat))
+        teach.reset(me, seed=derived_seed(seed, g, _TEACHER))
         while not state.is_terminal() and state.decisions < game.config.max_decisions:
             p = state.current_player
             observation, mask = state.observation(p), state.legal_action_mask()
@@ -115,7 +119,7 @@ def imitate(policy, game: Game, samples: int, epochs: int, seed: int = 0, batch_
     loss = _fit(policy, data, epochs, batch_size, optimizer, gen)
     stats: dict[str, float] = {}
     for r in range(dagger.rounds if dagger is not None else 0):
-        new = student_samples(policy, game, dagger.samples, seed + 7_919 * (r + 1), teacher, dagger.opponents,
+        new = student_samples(policy, game, dagger.samples, derived_seed(seed, r + 1), teacher, dagger.opponents,
                               counter(r + 1))
         agreement = _accuracy(policy, new[0], new[1], new[2], batch_size)
         stats[f"round_{r + 1}_agreement"] = agreement

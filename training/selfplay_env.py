@@ -20,7 +20,7 @@ from ultimata.agents.base import Agent
 from ultimata.envs.core.engine import State
 from ultimata.envs.core.errors import ConfigError, IllegalActionError
 from ultimata.envs.core.registry import game_class
-from ultimata.envs.core.rng import Rng
+from ultimata.envs.core.rng import Rng, derived_seed
 from ultimata.training.outcome import win_credit
 from ultimata.training.pool import OpponentPool
 
@@ -80,7 +80,7 @@ class SelfPlayEnv(gymnasium.Env):
         n = self.game.num_players
         while True:  # a game the opponents finish before the learner's first move is replayed afresh
             self._episode += 1
-            game_seed = int(np.random.SeedSequence([self._seed, self.env_index, self._episode]).generate_state(1)[0])
+            game_seed = derived_seed(self._seed, self.env_index, self._episode)
             self.state = self.game.new_initial_state(Rng(game_seed))
             self.seat = (self.env_index + self._episode) % n
             self.opponents, self.opponent_labels = {}, {}

@@ -86,3 +86,16 @@ class ScriptedRng(Rng):
         super().load_state_dict(d)
         self.rolls = list(d.get("rolls", []))
         self.decks = [list(x) for x in d.get("decks", [])]
+
+
+def derived_seeds(*keys: int, count: int = 1) -> list[int]:
+    """`count` seeds drawn from a tuple of integers (a run's seed, a game's index, a seat) by numpy's
+    SeedSequence. Why not `seed + game`: then a run at seed 2025 replays the games of seed 2024 shifted
+    by one, so two "independent" measurements share almost every game."""
+    entropy = [int(k) % 2**64 for k in keys]  # SeedSequence takes non-negative integers only
+    return [int(x) for x in np.random.SeedSequence(entropy).generate_state(count)]
+
+
+def derived_seed(*keys: int) -> int:
+    """One seed from a tuple of integers; see `derived_seeds`."""
+    return derived_seeds(*keys)[0]

@@ -9,7 +9,9 @@ from typer.testing import CliRunner
 
 from ultimata.cli import app
 from ultimata.envs.core.errors import ConfigError
+from ultimata.envs.core.registry import game_class
 from ultimata.training.arena import balanced_games, lineup, run_arena, spec_entries, tables, wilson
+from ultimata.training.imitation import teacher_samples
 
 runner = CliRunner()
 
@@ -84,3 +86,24 @@ def test_arena_table_and_bad_spec():
     bad = runner.invoke(app, ["arena", "ultimatum_cards_v1", "alphazero", "random"])
     assert bad.exit_code == 2
     assert "unknown agent spec 'alphazero'" in bad.output and "heuristic" in bad.output
+
+
+def _deals(seed: int, tmp_path) -> list[int]:
+    game, entries = spec_entries(["random", "random"], "ultimade_v1", {"points_to_win": 1, "max_cycles": 20})
+    folder = tmp_path / str(seed)
+    run_arena(game, entries, games=8, seed=seed, replay_dir=folder)
+    return [json.loads((folder / f"game_{g:05d}.json").read_text())["seed"] for g in range(8)]
+
+
+def test_neighbouring_arena_seeds_share_no_deal(tmp_path):
+    """With `seed + block` as the deal, seed 2025 replayed seed 2024's games shifted by one block, so two
+    "independent" runs pooled into one figure counted most games twice."""
+    first, second = _deals(2024, tmp_path), _deals(2025, tmp_path)
+    assert first[0::2] == first[1::2], "the two rotations of a block share one deal"
+    assert len(set(first)) == 4 and not set(first) & set(second)
+
+
+def test_neighbouring_training_seeds_imitate_different_games():
+    game = game_class("ultimatum_cards_v1").from_config({})
+    first, second = teacher_samples(game, 200, seed=0)[0], teacher_samples(game, 200, seed=1)[0]
+    assert not {row.tobytes() for row in first} & {row.tobytes() for row in second}

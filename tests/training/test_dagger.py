@@ -11,7 +11,7 @@ from sb3_contrib.common.maskable.policies import MaskableActorCriticPolicy
 from ultimata.agents.policy_agent import PolicyAgent
 from ultimata.envs.core.errors import ConfigError
 from ultimata.envs.core.registry import game_class
-from ultimata.envs.core.rng import Rng
+from ultimata.envs.core.rng import Rng, derived_seed
 from ultimata.training.config import load_train_config
 from ultimata.training.imitation import DaggerPlan, imitate, student_samples
 
@@ -47,7 +47,7 @@ def _replay(game, policy, seed: int, samples: int, opponent) -> tuple[list, list
     student, n = PolicyAgent(policy), game.num_players
     seen, returns, g = [], [], 0
     while len(seen) < samples:
-        state, me, mine = game.new_initial_state(Rng(seed + g)), g % n, 0
+        state, me, mine = game.new_initial_state(Rng(derived_seed(seed, g, 0))), g % n, 0
         while not state.is_terminal() and state.decisions < game.config.max_decisions:
             p = state.current_player
             observation, mask = state.observation(p), state.legal_action_mask()

@@ -9,7 +9,7 @@ import pytest
 from ultimata.agents.scripted_agent import scripted_policy
 from ultimata.envs.core.errors import ConfigError
 from ultimata.envs.core.registry import game_class
-from ultimata.envs.core.rng import Rng
+from ultimata.envs.core.rng import Rng, derived_seed
 from ultimata.training.config import load_train_config
 from ultimata.training.imitation import teacher_samples
 
@@ -18,11 +18,14 @@ def _scripted_agreement(game, obs, actions, seed: int) -> float:
     """Replays the samples' games: the share of moves the scripted bot would have made (observations
     checked along the way)."""
     choose = scripted_policy(game.name)
-    state, rng, g, same = game.new_initial_state(Rng(seed)), Rng(seed + 1_000_003), 0, 0
+    def game_and_bot(g: int) -> tuple:  # the deal and the teacher's seed of game g (keys: seed, game, role)
+        return game.new_initial_state(Rng(derived_seed(seed, g, 0))), Rng(derived_seed(seed, g, 1))
+
+    (state, rng), g, same = game_and_bot(0), 0, 0
     for k, action in enumerate(actions):
         if state.is_terminal():
             g += 1
-            state, rng = game.new_initial_state(Rng(seed + g)), Rng(seed + 1_000_003 + g)
+            state, rng = game_and_bot(g)
         assert np.array_equal(obs[k], state.observation(state.current_player))
         same += int(choose(state, rng)) == action
         state.apply(int(action))
