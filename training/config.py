@@ -63,6 +63,16 @@ class PoolConfig(_Strict):
     """How many of the most recent snapshots stay in the pool."""
     deterministic: bool = False
     """Snapshots play greedily (True) or sample from their policy (False: more varied opponents)."""
+    learner_seats: list[float] | None = None
+    """Chance that the learner holds each seat in an episode, one weight per seat; null: every seat in
+    turn. For games whose sides differ (Ultra War's Order and Legion), to give the weaker side more practice."""
+
+    @field_validator("learner_seats")
+    @classmethod
+    def _seat_weights(cls, weights: list[float] | None) -> list[float] | None:
+        if weights is not None and (any(w < 0 for w in weights) or sum(weights) <= 0):
+            raise ValueError("learner_seats must be non-negative weights with a positive sum")
+        return weights
 
     @field_validator("weights")
     @classmethod
@@ -204,6 +214,10 @@ def load_train_config(
         raise ConfigError(f"{where} is a config for {cfg.game}, not {game_name}")
     cfg.game = game_name
     game = game_class(game_name).from_config(cfg.rules)  # the rule variant is checked now, not mid-run
+    seats = cfg.pool.learner_seats
+    if seats is not None and len(seats) != game.num_players:
+        raise ConfigError(f"pool.learner_seats in {where} gives {len(seats)} weights; {game_name} with these "
+                          f"rules has {game.num_players} seats, so give {game.num_players}")
     if cfg.imitation is not None:
         _check_imitation_specs(cfg.imitation, game_name, cfg.rules, where)
     if cfg.ppo.features == "planes" and game.observation_planes is None:

@@ -10,6 +10,7 @@ ended it. Nothing is lost when an opponent makes the final move.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import Any
 
 import gymnasium
@@ -39,6 +40,7 @@ class SelfPlayEnv(gymnasium.Env):
         env_index: int = 0,
         agents: dict[str, Agent] | None = None,
         shaping: float = 0.0,
+        learner_seats: Sequence[float] | None = None,
     ) -> None:
         self.game = game_class(game_name).from_config(rules)
         if shaping and not self.game.supports_dense_reward:
@@ -53,6 +55,12 @@ class SelfPlayEnv(gymnasium.Env):
             self.game, pool_weights or {"random": 1.0}, pool_keep, pool_deterministic, agents=agents
         )
         self.env_index = env_index
+        if learner_seats is not None and (len(learner_seats) != self.game.num_players or min(learner_seats) < 0
+                                          or sum(learner_seats) <= 0):
+            raise ConfigError(f"learner_seats gives {list(learner_seats)}; {game_name} needs {self.game.num_players} "
+                              "non-negative weights with a positive sum, one per seat")
+        self.learner_seats = None if learner_seats is None else np.asarray(learner_seats, float) / sum(learner_seats)
+        """Chance of each seat for the learner (pool.learner_seats); None: every seat in turn."""
         self._seed = seed
         self._episode = 0
         self._rng = np.random.default_rng([seed, env_index])
@@ -82,7 +90,10 @@ class SelfPlayEnv(gymnasium.Env):
             self._episode += 1
             game_seed = derived_seed(self._seed, self.env_index, self._episode)
             self.state = self.game.new_initial_state(Rng(game_seed))
-            self.seat = (self.env_index + self._episode) % n
+            if self.learner_seats is None:
+                self.seat = (self.env_index + self._episode) % n
+            else:
+                self.seat = int(self._rng.choice(n, p=self.learner_seats))
             self.opponents, self.opponent_labels = {}, {}
             for p in range(n):
                 if p == self.seat:

@@ -52,7 +52,7 @@ def _env_factory(cfg: TrainConfig, index: int) -> Callable[[], SelfPlayEnv]:
         torch.set_num_threads(1)  # opponents' forward passes; keep workers from fighting over cores
         return SelfPlayEnv(
             cfg.game, cfg.rules, cfg.pool.weights, cfg.pool.keep, cfg.pool.deterministic,
-            seed=cfg.seed, env_index=index, shaping=cfg.shaping,
+            seed=cfg.seed, env_index=index, shaping=cfg.shaping, learner_seats=cfg.pool.learner_seats,
         )
 
     return make

@@ -187,10 +187,14 @@ class _Run:
 def sb3_only_settings(cfg: TrainConfig) -> list[str]:
     """Settings in the config that this backend does not apply, each said plainly (a shipped config may
     set them for the default backend, so they are named rather than refused)."""
+    said = []
     if cfg.imitation is not None and cfg.imitation.critic_steps:
-        return [f"imitation.critic_steps ({cfg.imitation.critic_steps:,}) is applied by the sb3 backend only; "
-                "here the policy learns from the first update"]
-    return []
+        said.append(f"imitation.critic_steps ({cfg.imitation.critic_steps:,}) is applied by the sb3 backend only; "
+                    "here the policy learns from the first update")
+    if cfg.pool.learner_seats is not None:
+        said.append(f"pool.learner_seats ({cfg.pool.learner_seats}) is applied by the sb3 backend only; here the "
+                    "learner holds every seat equally often")
+    return said
 
 
 def train_rllib(
