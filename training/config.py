@@ -45,6 +45,10 @@ class PPOConfig(_Strict):
     conv_out_channels: int = Field(8, ge=0)
     """With features: planes, a 1x1 conv down to this many channels before flattening (0: none); the
     flattened size times the first hidden layer sets most of the checkpoint's size."""
+    conv_scalars: Literal["broadcast", "bias"] = "broadcast"
+    """With features: planes, how the scalars after the planes reach the first conv layer: stacked as
+    constant planes (`broadcast`), or as a per-channel bias from a linear map (`bias`: the same
+    information but the borders' partial sums, and far cheaper when there are many scalars)."""
 
     @field_validator("conv_channels")
     @classmethod

@@ -76,7 +76,7 @@ def new_model(cfg: TrainConfig, venv: VecEnv, tb: Path | None, game: Game) -> Ma
     """A fresh MaskablePPO with the config's network (tb: tensorboard folder, None for none)."""
     p = cfg.ppo
     policy_kwargs = {"net_arch": {"pi": list(p.net_arch), "vf": list(p.net_arch)},
-                     **features_policy_kwargs(p.features, game, p.conv_channels, p.conv_out_channels)}
+                     **features_policy_kwargs(p.features, game, p.conv_channels, p.conv_out_channels, p.conv_scalars)}
     return MaskablePPO(
         "MlpPolicy", venv, learning_rate=p.learning_rate, n_steps=p.n_steps, batch_size=p.batch_size,
         n_epochs=p.n_epochs, gamma=p.gamma, gae_lambda=p.gae_lambda, clip_range=p.clip_range,

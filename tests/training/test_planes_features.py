@@ -25,7 +25,7 @@ TINY_PLANES = {
     "checkpoint_every": 64,
     "shaping": 0.0,
     "ppo": {"n_steps": 32, "batch_size": 32, "n_epochs": 1, "net_arch": [8], "features": "planes",
-            "conv_channels": [4], "conv_out_channels": 2},
+            "conv_channels": [4], "conv_out_channels": 2, "conv_scalars": "bias"},
     "pool": {"weights": {"snapshots": 0.5, "random": 0.5}, "keep": 2},
     "eval": {"every": 10_000, "games": 2, "opponents": ["random"], "final_games": 2},
     "imitation": {"samples": 100, "epochs": 1},
@@ -34,13 +34,42 @@ TINY_PLANES = {
 
 def test_extractor_output_shape():
     space = gym.spaces.Box(0.0, 1.0, (3 * 4 * 5 + 6,), np.float32)
-    for broadcast in (True, False):
-        extractor = PlanesExtractor(space, (3, 4, 5), channels=[7, 7], out_channels=2, broadcast_scalars=broadcast)
+    for mode in ("broadcast", "bias", "none"):
+        extractor = PlanesExtractor(space, (3, 4, 5), channels=[7, 7], out_channels=2, scalars=mode)
         assert extractor.features_dim == 2 * 4 * 5 + 6
         obs = torch.rand(9, 66)
         out = extractor(obs)
         assert out.shape == (9, 46)
         assert torch.equal(out[:, -6:], obs[:, -6:])  # the scalars are passed through as is
+
+
+def test_scalar_bias_is_the_broadcast_planes_away_from_the_borders():
+    """`bias` claims the broadcast's information but the borders' partial sums: with the broadcast's
+    first-layer weights summed over each kernel, the two first layers agree on every interior field."""
+    c, h, w, n = 3, 5, 6, 4
+    space = gym.spaces.Box(0.0, 1.0, (c * h * w + n,), np.float32)
+    torch.manual_seed(0)
+    broadcast = PlanesExtractor(space, (c, h, w), channels=[7], out_channels=0, scalars="broadcast")
+    bias = PlanesExtractor(space, (c, h, w), channels=[7], out_channels=0, scalars="bias")
+    wide, narrow = broadcast.conv[0], bias.conv[0]
+    with torch.no_grad():
+        narrow.weight.copy_(wide.weight[:, :c])
+        narrow.bias.copy_(wide.bias)
+        bias.scalar_bias.weight.copy_(wide.weight[:, c:].sum(dim=(2, 3)))
+        bias.scalar_bias.bias.zero_()
+    obs = torch.rand(8, c * h * w + n)
+    boards, scalars = obs[:, : c * h * w].reshape(-1, c, h, w), obs[:, c * h * w :]
+    full = wide(torch.cat([boards, scalars[:, :, None, None].expand(-1, -1, h, w)], dim=1))
+    cheap = narrow(boards) + bias.scalar_bias(scalars)[:, :, None, None]
+    assert torch.allclose(full[:, :, 1:-1, 1:-1], cheap[:, :, 1:-1, 1:-1], atol=1e-5)
+    assert not torch.allclose(full[:, :, 0], cheap[:, :, 0], atol=1e-3), "the borders differ"
+    assert torch.allclose(bias(obs), torch.cat([torch.relu(cheap).flatten(1), scalars], dim=1), atol=1e-6)
+
+
+def test_extractor_refuses_an_unknown_scalars_mode():
+    space = gym.spaces.Box(0.0, 1.0, (2 * 3 * 3 + 1,), np.float32)
+    with pytest.raises(ValueError, match="broadcast, bias, none"):
+        PlanesExtractor(space, (2, 3, 3), channels=[5], scalars="film")
 
 
 def test_extractor_without_reduction_keeps_last_conv_width():
@@ -63,6 +92,9 @@ def test_unknown_features_value_is_refused(tmp_path):
     path = tmp_path / "cfg.yaml"
     path.write_text("ppo: {features: conv}\n")
     with pytest.raises(ConfigError, match="features"):
+        load_train_config("ultimade_v1", path)
+    path.write_text("ppo: {features: planes, conv_scalars: film}\n")
+    with pytest.raises(ConfigError, match="conv_scalars"):
         load_train_config("ultimade_v1", path)
 
 
@@ -93,6 +125,7 @@ def test_planes_run_checkpoint_plays_legal_moves(planes_run):
     assert not outcome.interrupted and outcome.steps >= 128
     agent = load_agent(str(outcome.final), "ultimade_v1", {})
     assert isinstance(agent.policy.features_extractor, PlanesExtractor)
+    assert agent.policy.features_extractor.scalar_bias is not None, "the config's conv_scalars reached the net"
     _play_legal(str(outcome.final))
 
 

@@ -60,7 +60,7 @@ def module_spec(cfg: TrainConfig, game: Game) -> RLModuleSpec:
         action_space=spaces.action_space(MAIN),
         model_config={
             "net_arch": list(p.net_arch),
-            **features_policy_kwargs(p.features, game, p.conv_channels, p.conv_out_channels),
+            **features_policy_kwargs(p.features, game, p.conv_channels, p.conv_out_channels, p.conv_scalars),
         },
     )
 
