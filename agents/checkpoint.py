@@ -41,6 +41,10 @@ class CheckpointMeta:
     sha256: str = ""
     created: str = field(default_factory=lambda: time.strftime("%Y-%m-%dT%H:%M:%S"))
     extra: dict[str, Any] = field(default_factory=dict)
+    also_fits: list[str] = field(default_factory=list)
+    """Later versions of the game (e.g. 'ultra_war_v3') this policy was checked to still play: the
+    version bump changed rules but neither the spaces nor what the policy's inputs mean. A shipped bot
+    keeps its training record and claims the new version here instead of being retrained at once."""
 
     @classmethod
     def for_game(cls, game: Game, steps: int, **extra: Any) -> CheckpointMeta:
@@ -113,25 +117,35 @@ def read_meta(path: str | Path) -> CheckpointMeta:
         raise CheckpointError(f"{side} is not an ultimata checkpoint sidecar (expected format {FORMAT!r})")
     try:
         fields = {k: data[k] for k in ("game", "version", "config", "observation_shape", "num_actions", "steps")}
-        optional = {k: data[k] for k in ("algo", "rating", "sha256", "created", "extra") if k in data}
+        optional = {k: data[k] for k in ("algo", "rating", "sha256", "created", "extra", "also_fits") if k in data}
         return CheckpointMeta(**fields, **optional)
     except (KeyError, TypeError) as err:
         raise CheckpointError(f"checkpoint sidecar {side} is missing a field: {err}") from None
 
 
 def check_compatible(meta: CheckpointMeta, game: Game, where: str) -> None:
-    """Refuse a checkpoint trained for another game, version, rule config or spaces."""
-    if meta.game != game.name:
+    """Refuse a checkpoint trained for another game, version, rule config or spaces. A later version
+    listed in the sidecar's `also_fits` is accepted; a rule key that version added counts as matching
+    when it is at its default (the checkpoint predates the key)."""
+    claimed = game.name in meta.also_fits
+    if meta.game != game.name and not claimed:
+        if meta.game.rsplit("_v", 1)[0] == game.name.rsplit("_v", 1)[0]:
+            raise CheckpointError(
+                f"{where} was trained for {meta.game} (v{meta.version}); this install has {game.name} "
+                f"v{game.version} (the rules changed: retrain)"
+            )
         raise CheckpointError(f"{where} was trained for {meta.game}, not {game.name}")
-    if meta.version != game.version:
+    if not claimed and meta.version != game.version:
         raise CheckpointError(
             f"{where} was trained for {meta.game} v{meta.version}; this install has v{game.version} "
             "(the rules changed: retrain)"
         )
     config = game.config.model_dump(mode="json")
-    if meta.config != config:
-        diff = sorted(k for k in set(config) | set(meta.config) if config.get(k) != meta.config.get(k))
-        shown = ", ".join(f"{k}: checkpoint {meta.config.get(k)!r} vs now {config.get(k)!r}" for k in diff)
+    defaults = type(game.config)().model_dump(mode="json") if claimed else {}
+    trained = {**{k: v for k, v in defaults.items() if k not in meta.config}, **meta.config}
+    if trained != config:
+        diff = sorted(k for k in set(config) | set(trained) if config.get(k) != trained.get(k))
+        shown = ", ".join(f"{k}: checkpoint {trained.get(k)!r} vs now {config.get(k)!r}" for k in diff)
         raise CheckpointError(f"{where} was trained under another rule config ({shown})")
     if list(meta.observation_shape) != list(game.observation_shape) or meta.num_actions != game.num_actions:
         raise CheckpointError(

@@ -109,3 +109,25 @@ def test_stochastic_policy_only_picks_legal_moves(tiny_checkpoint):
     mask[[3, 40]] = 1
     picks = {agent.act(np.zeros(cards_game().observation_shape, np.float32), mask) for _ in range(50)}
     assert picks <= {3, 40}
+
+
+def test_a_later_version_the_sidecar_claims_loads(tiny_checkpoint, tmp_path):
+    """A version bump that keeps the spaces and their meaning may keep its bot: the sidecar names the
+    trained-for version and claims the new one in `also_fits`."""
+    path = copy(tiny_checkpoint, tmp_path)
+    edit_sidecar(path, game="ultimatum_cards_v0", version=0)
+    with pytest.raises(CheckpointError, match="trained for ultimatum_cards_v0 .*this install has ultimatum_cards_v1"):
+        load_model(path, cards_game())
+    edit_sidecar(path, also_fits=["ultimatum_cards_v1"])
+    model, meta = load_model(path, cards_game())
+    assert meta.also_fits == ["ultimatum_cards_v1"] and model.action_space.n == cards_game().num_actions
+
+
+def test_a_claimed_version_accepts_a_new_rule_key_only_at_its_default(tiny_checkpoint, tmp_path):
+    path = copy(tiny_checkpoint, tmp_path)
+    config = read_meta(path).config
+    del config["max_decisions"]  # as if the key came with the new version
+    edit_sidecar(path, game="ultimatum_cards_v0", version=0, also_fits=["ultimatum_cards_v1"], config=config)
+    load_model(path, cards_game())
+    with pytest.raises(CheckpointError, match="max_decisions: checkpoint"):
+        load_model(path, cards_game(max_decisions=1234))
