@@ -91,10 +91,11 @@ def is_back_stab(u: Unit, defender: Unit) -> bool:
             and not defender.has("Back Stab Immunity"))
 
 
-def defense_dice(u: Unit, spec: AttackSpec, defender: Unit, free_strike: bool) -> int:
+def defense_dice(u: Unit, spec: AttackSpec, defender: Unit) -> int:
     """Two dice, three with Defense Initiative: an ability, or a ranged attack from melee range unless
-    exactly one of the two flies. Back stab, sneak and directed attacks nullify it."""
-    if "Sneak Attack" in spec.tags or "Directed" in spec.tags or (is_back_stab(u, defender) and not free_strike):
+    exactly one of the two flies. Back stab, sneak and directed attacks nullify it ("Back Stab nullifies
+    Defense Initiative": a free strike from the back arc too)."""
+    if "Sneak Attack" in spec.tags or "Directed" in spec.tags or is_back_stab(u, defender):
         return 2
     if defender.has("Initiative") or defender.has("Defense Initiative"):
         return 3
@@ -120,7 +121,7 @@ def resolve(state: UltraWarState, u: Unit, spec: AttackSpec, slot: int, target_p
     a_total, a_dice = roll_pair(state, adice)
     score = attack_score(state, u, spec, target_pos, defender, free_strike, ring) + att_bonus
     if defender is not None:
-        d_total, d_dice = roll_pair(state, defense_dice(u, spec, defender, free_strike))
+        d_total, d_dice = roll_pair(state, defense_dice(u, spec, defender))
         dscore = d_total + base_defense(state, defender, "Armor Pierce" in spec.tags) + def_bonus
         dscore -= 3 if defender.stun else 0
         if defender.has("Defense Support"):

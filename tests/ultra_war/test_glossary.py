@@ -72,12 +72,12 @@ def test_attack_initiative_rolls_three_dice_keeping_the_best_two():
 
 def test_defense_initiative_gives_the_defender_three_dice():
     st, u, d = duel(dfn="Brick")
-    assert combat.defense_dice(u, u.ch.attacks[0], d, False) == 3
+    assert combat.defense_dice(u, u.ch.attacks[0], d) == 3
 
 
 def test_initiative_is_both_attack_and_defense_initiative():
     st, u, d = duel(att="Vegron", dfn="Vegron")
-    assert combat.defense_dice(u, u.ch.attacks[0], d, False) == 3
+    assert combat.defense_dice(u, u.ch.attacks[0], d) == 3
 
 
 def test_attack_support_plus_one_per_other_supporter_engaged_to_the_target():
@@ -498,7 +498,7 @@ def test_sneak_attack_plus_two_and_no_defense_initiative():
     spec = u.ch.attacks[1]
     assert "Sneak Attack" in spec.tags
     assert score(st, u, d, spec) == 3 + 2
-    assert combat.defense_dice(u, spec, d, False) == 2
+    assert combat.defense_dice(u, spec, d) == 2
 
 
 def test_stealth_reveal_cancels_sneak_attack_bonus():

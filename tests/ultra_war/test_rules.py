@@ -232,7 +232,22 @@ def test_back_stab_plus_two_from_the_back_arc_and_it_nullifies_defense_initiativ
     justice, vegron = st.units[0], st.units[1]
     assert combat.is_back_stab(justice, vegron)
     assert combat.attack_score(st, justice, justice.ch.attacks[0], vegron.pos, vegron) == 5 + 1 + 2  # active general
-    assert combat.defense_dice(justice, justice.ch.attacks[0], vegron, False) == 2
+    assert combat.defense_dice(justice, justice.ch.attacks[0], vegron) == 2
+
+
+def test_back_stab_nullifies_defense_initiative_on_a_free_strike_too():
+    """The issue's example: Street Clash, Justice at k3 facing N, Vegron (Initiative) at l3 facing E. Vegron
+    steps to l2, into Justice's back arc, and draws his free strike from Vegron's own back arc: +2 free
+    strike, +2 back stab, and Vegron defends with two dice ("Back Stab nullifies Defense Initiative", no
+    exception for free strikes)."""
+    st = position([("Justice", 0, (9, 10), N), ("Vegron", 1, (9, 11), E)])
+    st.turn = 1
+    select(st, 9, 11)
+    force(st, 2, 1, 1, 2, 6)  # Justice 2+1 + 5 + 1 + 2 + 2 = 13; Vegron 1+2 (not the 6) + 5 + 1 = 9
+    step(st, 10, 11)
+    vegron = at(st, 10, 11)
+    assert any("[2+1 vs 2+1]" in e for e in st.events), st.events
+    assert vegron.life == 9 - 4
 
 
 def test_flying_characters_are_hit_only_by_ranged_or_flying_attackers():
