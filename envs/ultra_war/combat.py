@@ -53,12 +53,16 @@ def base_offense(state: UltraWarState, u: Unit) -> int:
 
 
 def base_defense(state: UltraWarState, u: Unit, armor_pierce: bool) -> int:
-    if u.stasis or u.powered_down:
+    """The defence number the dice are added to. Stasis: "a reduced Defense of 0", all of it. Powered Down:
+    "its Base Defense points are reduce[d] to 0": the card's printed number and the Affiliate Mod (which
+    modifies "the Characters BASE STATS"); armour, upgrades and enhancements still count."""
+    if u.stasis:
         return 0
     deck = content().decks[u.ch.faction]
     armor = deck[u.armor].defense if u.armor and not armor_pierce else 0
     ups = sum(deck[c].defense for c in u.upgrades)
-    return u.ch.defense + state.affiliate_mod(u) + u.enh_def + armor + ups
+    base = 0 if u.powered_down else u.ch.defense + state.affiliate_mod(u)
+    return base + u.enh_def + armor + ups
 
 
 def attack_score(state: UltraWarState, u: Unit, spec: AttackSpec, target_pos: int, defender: Unit | None,

@@ -461,6 +461,27 @@ def test_powered_down_droid_has_defense_zero_and_cannot_act():
     assert combat.base_defense(st, st.units[0], False) == 0 and not st.can_activate(st.units[0])
 
 
+def test_powered_down_zeroes_the_base_defense_but_armour_and_upgrades_stay():
+    """Glossary: "its Base Defense points are reduce[d] to 0 while in this state (though it may still make a
+    defense roll)": the printed defence (with the Affiliate Mod, which modifies the base stats) is 0; its
+    Riot Armor (+1) and Plating Upgrade (+1) still count."""
+    st = position([("Fogg", 0, (6, 3), E), ("Vigil Droid", 1, (6, 4), W), ("Kane", 0, (11, 11), N),
+                   ("Edward Blackstone", 1, (0, 0), S)], scenario="relay_hold")
+    fogg, droid = st.units[0], st.units[1]
+    droid.armor, droid.upgrades, droid.powered_down, droid.turned = "Riot Armor", ["Plating Upgrade"], True, True
+    assert combat.base_defense(st, droid, False) == 1 + 1
+    force(st, 2, 1, 1, 2)  # Fogg 2+1 + 2 + 1 (Kane's mod) = 6 vs 1+2 + 0 + 1 + 1 = 5
+    assert combat.resolve(st, fogg, fogg.ch.attacks[0], 0, droid.pos) == 1 and droid.life == 4 - 1
+
+
+def test_stasis_reduces_the_whole_defense_to_zero_armour_included():
+    """Glossary, Stasis: "a reduced Defense of 0": the character's defence, not its base stat (unlike Powered
+    Down), so armour and enhancements do not count either."""
+    st, u, d = duel()
+    d.armor, d.enh_def, d.stasis = "Chitin Plate", 1, 1
+    assert combat.base_defense(st, d, False) == 0
+
+
 def test_power_down_attack_applies_the_status_to_droids_instead_of_damage():
     st = position([("Fogg", 0, (6, 3), E), ("Vigil Droid", 1, (6, 4), W), ("Kane", 0, (11, 11), N),
                    ("Edward Blackstone", 1, (0, 0), S)], scenario="relay_hold")
