@@ -145,7 +145,7 @@ def resolve(state: UltraWarState, u: Unit, spec: AttackSpec, slot: int, target_p
     if d_crit:
         if a_crit:
             damage = state.rng.roll(6)
-        if defender is not None and can_reach(state, defender, u):
+        if defender is not None and defender.can_strike and can_reach(state, defender, u):
             back_damage = state.rng.roll(6)
             state.log(f"{defender.name} critical: {back_damage} damage back")
             state.damage(u, back_damage)
@@ -160,7 +160,7 @@ def resolve(state: UltraWarState, u: Unit, spec: AttackSpec, slot: int, target_p
         state.log(f"{u.name} is spent (Kamikaze)")
         state.defeat(u)
     if (defender is not None and defender.has("Strike Back") and not counter and "Sneak Attack" not in spec.tags
-            and defender.on_map and u.on_map and state.phase != OVER_PHASE and not defender.disabled):
+            and defender.on_map and u.on_map and state.phase != OVER_PHASE and defender.can_strike):
         back_spec = next((s for s in defender.ch.attacks if s.kind == "melee" and state.attackable(defender, s, u)
                           and chebyshev(defender.pos, u.pos) == 1), None)
         if back_spec is not None:

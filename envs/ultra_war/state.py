@@ -376,13 +376,14 @@ class UltraWarState(DraftRules, PowerRules, WindowRules, State):
                    not self.board.solid(c, self.breached) and not self.blocked(c) for c in NEIGHBOURS[b])
 
     def free_strikers(self, u: Unit, a: int, b: int) -> list[Unit]:
-        """Enemies engaged with `u` at `a` whose front-and-side spaces `b` leaves: each gets a +2 free strike."""
+        """Enemies engaged with `u` at `a` whose front-and-side spaces `b` leaves and that may strike (not
+        turned or disabled: `Unit.can_strike`): each gets a +2 free strike."""
         if u.has("Free Strike Movement"):
             return []
         out = []
         near = CHEBYSHEV[a]
         for e in self.units:  # (the distance first: it rules out most; a pos of -1 is caught next)
-            if near[e.pos] != 1 or not e.on_map or e.side == u.side or e.imprisoned or e.disabled:
+            if near[e.pos] != 1 or not e.on_map or e.side == u.side or not e.can_strike:
                 continue
             if b in front_and_sides(e.pos, e.facing):
                 continue
@@ -397,8 +398,8 @@ class UltraWarState(DraftRules, PowerRules, WindowRules, State):
         if u.has("Free Strike Movement"):
             return []
         near = CHEBYSHEV[u.pos]
-        return [e for e in self.units if e.pos >= 0 and near[e.pos] == 1 and e.side != u.side and not e.imprisoned
-                and not e.disabled and self.strike_spec(e, u) is not None]
+        return [e for e in self.units if e.pos >= 0 and near[e.pos] == 1 and e.side != u.side and e.can_strike
+                and self.strike_spec(e, u) is not None]
 
     def strike_spec(self, e: Unit, u: Unit) -> Any:
         """The melee attack `e` strikes `u` with (its first own one that can hit it), or None."""
@@ -1103,7 +1104,7 @@ class UltraWarState(DraftRules, PowerRules, WindowRules, State):
             e = self.units[self.strikes.pop(0)]
             if self.phase == OVER or not u.on_map:
                 break
-            spec = self.strike_spec(e, u) if e.on_map and not e.disabled else None
+            spec = self.strike_spec(e, u) if e.on_map and e.can_strike else None
             if spec is None:
                 continue
             self.log(f"{e.name} gets a free strike")

@@ -593,6 +593,16 @@ def test_strike_back_answers_an_attack_unless_it_was_a_sneak_attack():
     assert not any("strikes back" in e for e in st.events)
 
 
+def test_a_turned_character_does_not_strike_back():
+    """Strike Back is an attack, and "Turned Characters cannot ... Attack"."""
+    st, u, d = duel(dfn="Vegron")
+    give(d, **{"Strike Back": None})
+    d.turned = True
+    force(st, 1, 2, 6, 5, 4, 3, 3, 2, 1)  # Gareth misses; an untouched Vegron would strike back
+    combat.resolve(st, u, u.ch.attacks[0], 0, d.pos)
+    assert not any("strikes back" in e for e in st.events) and u.life == 6
+
+
 def test_linear_attacks_every_character_in_a_straight_line():
     st = position([("Lady Aurelia", 0, (8, 2), N), ("Maxian Trooper", 1, (6, 2), S), ("Sir Gareth", 0, (5, 2), S),
                    ("Acid Spitter", 1, (4, 2), S), ("Justice", 0, (11, 11), N), ("Vegron", 1, (0, 0), S)])

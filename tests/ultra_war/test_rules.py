@@ -179,6 +179,38 @@ def test_free_strike_movement_avoids_the_free_strike():
     assert not any("free strike" in e for e in st.events)
 
 
+def test_turned_characters_make_no_free_strikes():
+    """"Turned Characters cannot move, Attack or make Feats after being Turned": the book calls a free strike
+    "a free Attack", so an engaged enemy that is turned (it attacked in its own turn) strikes nobody who
+    leaves its zone, on foot or taking off."""
+    st = free_strike_position()
+    wren, vegron = at(st, 6, 5), at(st, 5, 5)
+    wren.ch = wren.ch.model_copy(update={"abilities": {}})
+    vegron.facing, vegron.turned = N, True
+    select(st, 6, 5)
+    force(st, 6, 6, 1, 1, 6)  # would be a critical free strike
+    step(st, 7, 5)
+    assert not any("free strike" in e for e in st.events) and wren.life == 4 and st.phase == ACTIVE
+    st = position([("Rayna", 1, (5, 4), S), ("Justice", 0, (6, 4), N), ("Sir Gareth", 0, (5, 3), E),
+                   ("Vegron", 1, (0, 0), S)])
+    rayna = st.units[0]
+    rayna.flying, rayna.landed = False, True
+    st.units[1].turned = st.units[2].turned = True
+    assert st.takeoff_strikers(rayna) == []
+    st.units[2].turned = False
+    assert st.takeoff_strikers(rayna) == [st.units[2]]
+
+
+def test_a_turned_defenders_double_six_fails_the_attack_but_deals_nothing_back():
+    """The critical's die back is dealt with the defender's attacks (only "if the character is within range"
+    of one): a turned defender, who cannot Attack, still makes the attack fail but deals no damage."""
+    st = duel()
+    st.units[1].turned = True
+    force(st, 5, 5, 6, 6, 3)
+    assert combat.resolve(st, st.units[0], st.units[0].ch.attacks[0], 0, field(6, 4)) == 0
+    assert st.units[0].life == 8 and st.units[1].life == 4
+
+
 # -- attacks -----------------------------------------------------------------------------------
 def duel(att="Justice", dfn="Maxian Trooper", dfn_facing=W):
     return position([(att, 0, (6, 3), E), (dfn, 1, (6, 4), dfn_facing), ("Vegron", 1, (0, 0), S)])
