@@ -5,13 +5,13 @@ from __future__ import annotations
 
 import pytest
 
-from tests.ultra_war.position import E, N, S, W, at, force, position, select, step, steps
+from tests.ultra_war.position import E, N, S, W, at, crystal, force, position, select, step, steps
 from ultimata.envs.core.errors import IllegalActionError
 from ultimata.envs.core.rng import Rng
 from ultimata.envs.ultra_war import actions as A
 from ultimata.envs.ultra_war import combat
 from ultimata.envs.ultra_war.game import UltraWarGame
-from ultimata.envs.ultra_war.geometry import field
+from ultimata.envs.ultra_war.geometry import FIELDS, direction, field
 from ultimata.envs.ultra_war.state import ACTIVE, DISCARD, MAIN, OVER, QUICK, SETUP
 from ultimata.envs.ultra_war.units import Source
 
@@ -318,9 +318,50 @@ def test_masks_respect_range_and_line_of_sight():
     assert targets == {(3, 2)}  # the spitter is out of range 6 (6 + 6 = 12 sides)
 
 
+def behind_position():
+    """Tristan facing north; a trooper beside him (west), one behind (south), a spitter behind (south-west);
+    every line clear."""
+    st = position([("Tristan the Bowman", 0, (6, 2), N), ("Maxian Trooper", 1, (6, 0), S),
+                   ("Maxian Trooper", 1, (8, 2), N), ("Acid Spitter", 1, (7, 1), N),
+                   ("Vegron", 1, (0, 0), S), ("Justice", 0, (11, 11), N)])
+    return st
+
+
+def test_ranged_attacks_select_only_ahead_of_the_character_or_beside_it():
+    """Glossary, Line of Sight: the line runs "between the forward facing base piece" and the selection.
+    Tristan may shoot the trooper beside him, not the two behind; he turns south at the end of his
+    activation and shoots the one behind next turn."""
+    st = behind_position()
+    select(st, 6, 2)
+    bow = A.ATTACK + 1 * FIELDS
+    assert {divmod(a - bow, 12) for a in st.legal_actions() if bow <= a < bow + FIELDS} == {(6, 0)}
+    st.apply(A.FACE + S)
+    st.apply(A.END_TURN)
+    st.apply(A.END_TURN)
+    select(st, 6, 2)
+    assert {divmod(a - bow, 12) for a in st.legal_actions() if bow <= a < bow + FIELDS} == {(6, 0), (8, 2), (7, 1)}
+    force(st, 2, 1, 1, 2)  # 2+1 + 5 + 1 (Targeting) = 9 vs 1+2 + 3 + 1 (Vegron's mod) = 7
+    st.apply(bow + field(8, 2))
+    assert at(st, 8, 2).life == 4 - 2
+
+
+def test_a_feat_selects_only_ahead_of_its_performer_or_beside_it():
+    st = behind_position()
+    crystal(st, 0, 4)
+    st.hands[0] = ["Holy Fire"]
+    st.apply(A.PLAY)
+    st.apply(A.TARGET + field(6, 2))  # Tristan performs Holy Fire (magic, range 4)
+    assert {divmod(a - A.TARGET, 12) for a in st.legal_actions()} == {(6, 0)}
+    force(st, 6, 5, 1, 1)  # 11 + 0 against 2 + 0: the feat succeeds
+    st.apply(A.TARGET + field(6, 0))
+    assert at(st, 6, 0).life == 4 - 2
+
+
 # -- levels ------------------------------------------------------------------------------------
 def rooftop(fogg, rayna, flying=False):
-    st = position([("Fogg", 0, fogg, N), ("Rayna", 1, rayna, S), ("Kane", 0, (11, 11), N),
+    """Fogg facing Rayna (sight reaches only ahead and beside: `state.faces`)."""
+    facing = direction(field(*fogg), field(*rayna))
+    st = position([("Fogg", 0, fogg, facing), ("Rayna", 1, rayna, S), ("Kane", 0, (11, 11), N),
                    ("Warlord Kragg", 1, (0, 11), S)], scenario="rooftop_rescue")
     st.units[1].flying = flying
     return st, st.units[0]
