@@ -9,9 +9,7 @@ from typing import TYPE_CHECKING
 
 from ultimata.envs.ultra_war.content import AttackSpec, content
 from ultimata.envs.ultra_war.geometry import FIELDS, STEP, back, chebyshev, direction, manhattan
-
-OVER_PHASE = 7
-"""state.OVER (imported by value: state imports this module)."""
+from ultimata.envs.ultra_war.phases import OVER
 
 if TYPE_CHECKING:
     from ultimata.envs.ultra_war.state import UltraWarState
@@ -160,7 +158,7 @@ def resolve(state: UltraWarState, u: Unit, spec: AttackSpec, slot: int, target_p
         state.log(f"{u.name} is spent (Kamikaze)")
         state.defeat(u)
     if (defender is not None and defender.has("Strike Back") and not counter and "Sneak Attack" not in spec.tags
-            and defender.on_map and u.on_map and state.phase != OVER_PHASE and defender.can_strike):
+            and defender.on_map and u.on_map and state.phase != OVER and defender.can_strike):
         back_spec = next((s for s in defender.ch.attacks if s.kind == "melee" and state.attackable(defender, s, u)
                           and chebyshev(defender.pos, u.pos) == 1), None)
         if back_spec is not None:

@@ -7,6 +7,20 @@ from typing import TYPE_CHECKING
 
 from ultimata.envs.ultra_war.content import HAND_SLOTS
 from ultimata.envs.ultra_war.geometry import FIELDS
+from ultimata.envs.ultra_war.phases import (
+    ACTIVE,
+    CARD_TARGET,
+    DEVIATE,
+    DISCARD,
+    DRAFT,
+    FEAT_TARGET,
+    MAIN,
+    OVER,
+    PAUSE,
+    PHASES,
+    QUICK,
+    SETUP,
+)
 from ultimata.envs.ultra_war.windows import FEAT, FREE_STRIKE
 
 if TYPE_CHECKING:
@@ -22,8 +36,6 @@ def check(st: UltraWarState) -> None:
 
 
 def _armies(st: UltraWarState) -> None:
-    from ultimata.envs.ultra_war.state import DRAFT
-
     sc = st.game.scenario
     prisoner = [sc.prisoner] if sc.prisoner and st.phase != DRAFT else []
     names = [u.name for u in st.units]
@@ -48,8 +60,6 @@ def _armies(st: UltraWarState) -> None:
 
 
 def _pawns(st: UltraWarState) -> None:
-    from ultimata.envs.ultra_war.state import ACTIVE
-
     seen: set[int] = set()
     flyer_at = -1  # a pawn in mid-move through another (flight, Ethereal) shares its space
     passing = None
@@ -105,21 +115,6 @@ def _sources(st: UltraWarState) -> None:
 
 
 def _phase(st: UltraWarState) -> None:
-    from ultimata.envs.ultra_war.state import (
-        ACTIVE,
-        CARD_TARGET,
-        DEVIATE,
-        DISCARD,
-        DRAFT,
-        FEAT_TARGET,
-        MAIN,
-        OVER,
-        PAUSE,
-        PHASES,
-        QUICK,
-        SETUP,
-    )
-
     if not 0 <= st.phase < len(PHASES) or st.turn not in (0, 1) or st.round < 1:
         raise ValueError("phase, turn or round out of range")
     if (st.phase == OVER) != (st.winner in (0, 1, 2)):

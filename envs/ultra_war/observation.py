@@ -26,6 +26,7 @@ import numpy as np
 from ultimata.envs.ultra_war.config import UltraWarConfig
 from ultimata.envs.ultra_war.content import HAND_SLOTS, MAX_ARMY, SIZE, content
 from ultimata.envs.ultra_war.geometry import DIRS, FIELDS, ORIENT
+from ultimata.envs.ultra_war.phases import PHASES, QUICK
 from ultimata.envs.ultra_war.power import CRYSTAL_USERS
 
 if TYPE_CHECKING:
@@ -48,8 +49,8 @@ PENDING_AT = HAND_AT + CARD_KINDS
 STACK_AT = PENDING_AT + HAND_SLOTS
 GLOBALS_AT = STACK_AT + STACK_BLOCK
 PHASE_AT = 16
-"""The phase one-hot's place in the globals (11 phases); the rule settings follow it."""
-RULES_AT = PHASE_AT + 11
+"""The phase one-hot's place in the globals (one entry per phase); the rule settings follow it."""
+RULES_AT = PHASE_AT + len(PHASES)
 ACTIVATION_AT = RULES_AT + 6
 """The active character's activation so far (public: the table watches it), after the rule settings."""
 
@@ -62,8 +63,6 @@ FACE_Y = tuple(tuple((sign * -dr + 1) / 2 for dr, _ in DIRS) for sign in (1, -1)
 """FACE_X/Y[seat][facing]: the facing as a seat-relative unit vector mapped to [0, 1] (0.5 = 0)."""
 
 _TEMPLATE: dict[tuple[str, int], np.ndarray] = {}
-QUICK_PHASE = 5
-"""state.QUICK (state imports this module)."""
 
 
 @cache
@@ -248,7 +247,7 @@ def _window_fields(state: UltraWarState) -> list[int]:
     from ultimata.envs.ultra_war.windows import ATTACK
 
     ui, slot, f, mode = state.attack
-    if mode == ATTACK and state.phase == QUICK_PHASE:
+    if mode == ATTACK and state.phase == QUICK:
         spec = combat.attack_spec(state.units[ui], slot)
         assert spec is not None
         return state.attacked_fields(state.units[ui], spec, f)

@@ -13,7 +13,7 @@ import numpy as np
 from ultimata.envs.core.engine import State
 from ultimata.envs.core.rng import Rng
 from ultimata.envs.ultra_war import actions as A
-from ultimata.envs.ultra_war import combat, windows
+from ultimata.envs.ultra_war import combat
 from ultimata.envs.ultra_war.content import HAND_SLOTS, Card
 from ultimata.envs.ultra_war.draft import DraftRules
 from ultimata.envs.ultra_war.geometry import (
@@ -35,6 +35,19 @@ from ultimata.envs.ultra_war.geometry import (
     manhattan,
 )  # fmt: skip
 from ultimata.envs.ultra_war.observation import after_choice, observe
+from ultimata.envs.ultra_war.phases import (
+    ACTIVE,
+    CARD_TARGET,
+    DEVIATE,
+    DISCARD,
+    DRAFT,
+    FEAT_TARGET,
+    MAIN,
+    OVER,
+    PAUSE,
+    QUICK,
+    SETUP,
+)
 from ultimata.envs.ultra_war.power import PowerRules
 from ultimata.envs.ultra_war.units import Source, Unit
 from ultimata.envs.ultra_war.windows import ATTACK, DEVIATED, FEAT, FREE_STRIKE, WindowRules
@@ -42,10 +55,6 @@ from ultimata.envs.ultra_war.windows import ATTACK, DEVIATED, FEAT, FREE_STRIKE,
 if TYPE_CHECKING:
     from ultimata.envs.ultra_war.game import UltraWarGame
 
-SETUP, MAIN, ACTIVE, CARD_TARGET, FEAT_TARGET, QUICK, DISCARD, OVER, DEVIATE, DRAFT, PAUSE = range(11)
-assert OVER == combat.OVER_PHASE and QUICK == windows.QUICK_PHASE
-PHASES = ("setup", "main", "activation", "card target", "feat target", "quick window", "discard", "over", "deviate",
-          "draft", "pause")
 EQUIP_KINDS = ("weapon", "armor", "standard")
 FACES = [A.FACE + d for d in range(8)]
 PAUSE_END = [A.PAUSE, A.END_ACT]

@@ -17,7 +17,7 @@ def _spot(f: int) -> dict[str, Any]:
 
 
 def view(state: UltraWarState, seat: int | None) -> dict[str, Any]:
-    from ultimata.envs.ultra_war.state import OVER, PHASES
+    from ultimata.envs.ultra_war.phases import OVER, PHASES
 
     b = state.board
     cells = []

@@ -13,6 +13,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 from ultimata.envs.ultra_war import combat
+from ultimata.envs.ultra_war.phases import QUICK
 
 if TYPE_CHECKING:
     from ultimata.envs.ultra_war.content import Card
@@ -20,8 +21,6 @@ if TYPE_CHECKING:
 
 ATTACK, FREE_STRIKE, FEAT, DEVIATED = range(4)
 """What opened the window (the fourth entry of `state.attack`)."""
-QUICK_PHASE = 5
-"""state.QUICK (imported by value: state imports this module)."""
 
 
 class WindowRules:
@@ -53,7 +52,7 @@ class WindowRules:
         (nobody had anything that fits) and the trigger resolved."""
         self.attack = [ui, slot, f, mode]
         self.stack = [] if stack is None else stack
-        self.phase = QUICK_PHASE
+        self.phase = QUICK
         self.responder, self.passes = self.units[ui].side, 0
         return self._hand_on()
 

@@ -87,7 +87,7 @@ def test_strikes_down_the_enemy_general_in_ultra_war():
     from tests.ultra_war.position import E, N, S, W, position, select
     from ultimata.envs.ultra_war import actions as A
     from ultimata.envs.ultra_war.geometry import field
-    from ultimata.envs.ultra_war.state import OVER
+    from ultimata.envs.ultra_war.phases import OVER
 
     def duel():
         st = position([("Justice", 0, (6, 3), E), ("Vegron", 1, (6, 4), W), ("Maxian Trooper", 1, (5, 3), S),

@@ -15,6 +15,7 @@ from ultimata.envs.core.errors import IllegalActionError
 from ultimata.envs.core.rng import Rng
 from ultimata.envs.ultra_war.game import UltraWarGame
 from ultimata.envs.ultra_war.observation import OWN_PAWNS
+from ultimata.envs.ultra_war.phases import ACTIVE
 
 SCENARIOS = ("street_clash", "relay_hold", "rooftop_rescue")
 GAMES = int(os.environ.get("ULTIMATA_FUZZ_GAMES", "4"))
@@ -26,7 +27,7 @@ def invariants(st) -> None:
     space (a flyer or Ethereal character may be passing through another's), reserves within their
     maximum, power within its maximum; and everything _check_consistency checks."""
     st._check_consistency()
-    passing = st.units[st.active] if st.phase == 2 and st.over_another(st.units[st.active]) else None
+    passing = st.units[st.active] if st.phase == ACTIVE and st.over_another(st.units[st.active]) else None
     spaces = [u.pos for u in st.units if u.on_map and u is not passing]
     assert len(spaces) == len(set(spaces))
     for u in st.units:

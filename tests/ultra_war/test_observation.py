@@ -15,6 +15,7 @@ from ultimata.envs.ultra_war.content import HAND_SLOTS, MAX_ARMY, content
 from ultimata.envs.ultra_war.game import UltraWarGame
 from ultimata.envs.ultra_war.geometry import DIRS, FIELDS
 from ultimata.envs.ultra_war.observation import OBS_SIZE, PLANES, UNIT_BLOCK, observe
+from ultimata.envs.ultra_war.phases import QUICK
 from ultimata.envs.ultra_war.windows import ATTACK
 
 SCENARIOS = ("street_clash", "relay_hold", "rooftop_rescue")
@@ -51,7 +52,7 @@ def reference(state, seat: int) -> np.ndarray:
         ui, slot, f, mode = state.attack
         planes[14, o(state.units[ui].pos)] = 1
         aimed = [f]
-        if mode == ATTACK and state.phase == 5:  # an attack's window: every field it rolls against
+        if mode == ATTACK and state.phase == QUICK:  # an attack's window: every field it rolls against
             aimed = state.attacked_fields(state.units[ui], combat.attack_spec(state.units[ui], slot), f)
         for g in aimed:
             planes[15, o(g)] = 1

@@ -9,7 +9,7 @@ from tests.ultra_war.position import E, N, S, W, crystal, force, legal, position
 from ultimata.envs.core.errors import IllegalActionError
 from ultimata.envs.ultra_war import actions as A
 from ultimata.envs.ultra_war.geometry import field
-from ultimata.envs.ultra_war.state import ACTIVE, MAIN, OVER, PAUSE
+from ultimata.envs.ultra_war.phases import ACTIVE, MAIN, OVER, PAUSE
 from ultimata.envs.ultra_war.units import Source
 
 

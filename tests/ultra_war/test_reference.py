@@ -21,7 +21,7 @@ from ultimata.envs.ultra_war import actions as A
 from ultimata.envs.ultra_war.content import content
 from ultimata.envs.ultra_war.game import UltraWarGame
 from ultimata.envs.ultra_war.geometry import FIELDS
-from ultimata.envs.ultra_war.state import ACTIVE
+from ultimata.envs.ultra_war.phases import ACTIVE
 from ultimata.envs.ultra_war.units import Source
 
 POSITIONS = int(os.environ.get("ULTIMATA_FUZZ_POSITIONS", "150"))

@@ -12,7 +12,7 @@ from ultimata.envs.ultra_war import actions as A
 from ultimata.envs.ultra_war import combat
 from ultimata.envs.ultra_war.game import UltraWarGame
 from ultimata.envs.ultra_war.geometry import FIELDS, direction, field
-from ultimata.envs.ultra_war.state import ACTIVE, DISCARD, MAIN, OVER, QUICK, SETUP
+from ultimata.envs.ultra_war.phases import ACTIVE, DISCARD, MAIN, OVER, QUICK, SETUP
 from ultimata.envs.ultra_war.units import Source
 
 GENERALS = [("Justice", 0, (11, 11), N), ("Vegron", 1, (0, 0), S)]

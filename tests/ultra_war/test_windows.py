@@ -10,7 +10,7 @@ from tests.ultra_war.position import E, N, S, W, at, crystal, force, position, s
 from ultimata.envs.core.errors import IllegalActionError
 from ultimata.envs.ultra_war import actions as A
 from ultimata.envs.ultra_war.geometry import field
-from ultimata.envs.ultra_war.state import ACTIVE, MAIN, QUICK
+from ultimata.envs.ultra_war.phases import ACTIVE, MAIN, QUICK
 from ultimata.envs.ultra_war.units import Source
 
 SLOT1 = A.ATTACK + 144
