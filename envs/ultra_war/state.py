@@ -172,20 +172,6 @@ class UltraWarState(DraftRules, PowerRules, WindowRules, State):
         p.pos, p.facing, p.imprisoned, p.turned = self.board.prison, 4, True, True
         self.units.append(p)
 
-    def _draft(self, side: int, s: int) -> None:
-        name = self.roster(side)[s]
-        self._place_new(side, name)
-        self.log(f"player_{side} drafts {name}")
-
-    def _finish_draft(self, side: int) -> None:
-        self._add_sources(side)
-        if side == 0:
-            self.setup_side = 1
-            return
-        if self.game.scenario.prisoner:
-            self._add_prisoner()
-        self.phase, self.setup_side = SETUP, self.first
-
     # -- queries -------------------------------------------------------------------------------
     def side_units(self, side: int) -> list[Unit]:
         return [u for u in self.units if u.side == side]
