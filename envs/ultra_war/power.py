@@ -1,39 +1,34 @@
 """Power and reserves (book: Power Sources and their Functions, Crystals, Energy Sources; glossary Energy or
 Magic Reserve, Energy/Magic Transfer, Legacy, Recharge): which sources generate and pay, crystals carried,
 dropped, picked up and given, paying card and ability costs, a source's own paid ability, and reserve
-transfers. A mixin of UltraWarState: it reads the state's units, sources and lookups."""
+transfers."""
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from ultimata.envs.ultra_war.content import content
 from ultimata.envs.ultra_war.geometry import CHEBYSHEV
 
 if TYPE_CHECKING:
+    from ultimata.envs.ultra_war.state import UltraWarState as _Base
     from ultimata.envs.ultra_war.units import Source, Unit
+else:
+    _Base = object
 
 ENERGY = ("electrical", "fuel", "alien")
 MAGIC = ("magic", "crystal_magic")
 CRYSTAL_USERS = ("order", "legion")
+"""Factions that use crystals as a power source (book: "only Order of the Round, Legion of Maximus or
+Characters with Magic Familiarity can pick up the Crystal and use it as an Energy Source")."""
 TRANSFERRERS = frozenset(n for n, c in content().characters.items()
                          if "Magic Transfer" in c.abilities or "Energy Transfer" in c.abilities)
 """The characters with Magic or Energy Transfer (few: transfers are looked for from them)."""
-"""Factions that use crystals as a power source (book: "only Order of the Round, Legion of Maximus or
-Characters with Magic Familiarity can pick up the Crystal and use it as an Energy Source")."""
 
 
-class PowerRules:
-    """Power sources, reserves and what pays for what (mixed into UltraWarState)."""
-
-    units: list[Unit]
-    sources: list[Source]
-    if TYPE_CHECKING:
-        _look: Any
-
-        def log(self, text: str) -> None: ...
-
-        def unit_at(self, f: int) -> Unit | None: ...
+class PowerRules(_Base):
+    """Power sources, reserves and what pays for what, a part of UltraWarState (state.py says how the rule
+    modules are composed)."""
 
     # -- which sources work --------------------------------------------------------------------
     def source_usable(self, s: Source) -> bool:
@@ -288,6 +283,14 @@ class PowerRules:
         """The side's source used from field f (a use_targets field)."""
         return next(s for s in self.sources if s.side == side and s.spec.ability is not None
                     and self.source_usable(s) and self.source_field(s) == f)
+
+    def _use_source(self, side: int, s: Source) -> None:
+        """USE out of a quick window: the source pays its ability from its own points, and it acts at once."""
+        a = s.spec.ability
+        assert a is not None
+        s.points -= a.cost
+        self.log(f"player_{side} uses {s.name}'s {a.name}")
+        self._apply_source_ability(s)
 
     def _apply_source_ability(self, s: Source) -> None:
         """The effect of a paid source ability that acts at once (heal, reboot, recharge)."""
