@@ -23,7 +23,7 @@ from ultimata.envs.ultra_war.geometry import (
     front,
     manhattan,
 )
-from ultimata.envs.ultra_war.phases import DEVIATE, MAIN, OVER
+from ultimata.envs.ultra_war.phases import ACTIVE, DEVIATE, MAIN, OVER
 from ultimata.envs.ultra_war.units import Source, Unit
 from ultimata.envs.ultra_war.windows import ATTACK, DEVIATED
 
@@ -281,6 +281,11 @@ class AttackRules(_Base):
             and self.attackable(u, spec, x)
             and self.board.sight_clear(hit, x.pos, occ, self.breached, False, x.flying)
         )
+
+    def _no_deviation(self) -> None:
+        """PASS in the `deviate` phase: the attack does not deviate; the activation goes on."""
+        self.phase, self.attack = ACTIVE, []
+        self._after_attack(self.units[self.active])
 
     def _deviate(self, g: int) -> None:
         ui, slot, _, _ = self.attack

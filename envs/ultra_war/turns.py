@@ -9,7 +9,7 @@ from typing import TYPE_CHECKING
 from ultimata.envs.ultra_war import combat
 from ultimata.envs.ultra_war.content import HAND_SLOTS
 from ultimata.envs.ultra_war.geometry import chebyshev
-from ultimata.envs.ultra_war.phases import ACTIVE, DISCARD, DRAFT, MAIN, OVER
+from ultimata.envs.ultra_war.phases import ACTIVE, DISCARD, DRAFT, MAIN, OVER, PAUSE
 from ultimata.envs.ultra_war.units import Source, Unit
 
 if TYPE_CHECKING:
@@ -180,7 +180,20 @@ class TurnRules(_Base):
         u.flew = u.paused = False
         self.phase = ACTIVE
 
-    def _end_activation(self, u: Unit) -> None:
+    def _pause(self, u: Unit) -> None:
+        """PAUSE: the activation waits while its player plays cards, uses sources or transfers (book: the
+        movement event); PASS resumes it."""
+        u.paused = True
+        self.phase = PAUSE
+
+    def _resume(self) -> None:
+        self.phase = ACTIVE
+
+    def _end_activation(self, u: Unit, facing: int | None = None) -> None:
+        """END, or FACE `facing` and end; an activation also ends when nothing is left to it after an attack,
+        and by a Breach."""
+        if facing is not None:
+            u.facing = facing
         if u.attacks_made and not u.has("Empowered"):
             u.turned = True  # attacking turns the character (at the end, so Dual Attack / Multi-Shot can go on)
         if u.charging and not u.has("Double Movement") and not u.has("Charge Attack"):
