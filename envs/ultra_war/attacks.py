@@ -9,6 +9,25 @@ from typing import TYPE_CHECKING, Any
 
 from ultimata.envs.ultra_war import actions as A
 from ultimata.envs.ultra_war import combat
+from ultimata.envs.ultra_war.abilities import (
+    AFFILIATE_MOD,
+    AREA_TAGS,
+    ATTACK_SUPPORT,
+    DEVIATE_TAG,
+    DIRECTED,
+    DUAL_ATTACK,
+    EMPOWERED,
+    EXPLOSIVE,
+    FRONT_ARCH,
+    LINEAR,
+    MAGICAL_ATTACK,
+    MAGICAL_FIRE,
+    MORALE,
+    MULTI_SHOT,
+    SNEAK_ATTACK,
+    STEALTH,
+    STEALTH_REVEAL,
+)
 from ultimata.envs.ultra_war.geometry import (
     AHEAD,
     CHEBYSHEV,
@@ -32,7 +51,6 @@ if TYPE_CHECKING:
 else:
     _Base = object
 
-AREA_TAGS = ("Explosive", "Front Arch", "Linear")
 
 
 class AttackRules(_Base):
@@ -41,14 +59,20 @@ class AttackRules(_Base):
     def can_attack(self, u: Unit) -> bool:
         if u.disabled or u.imprisoned or u.turned:
             return False
-        if u.charging and not (u.has("Double Movement") or u.has("Charge Attack")):
+        if self.plain_charge(u):
             return False
         return u.attacks_made < self.attack_limit(u)
 
     def attack_limit(self, u: Unit, spec: Any = None) -> int:
         """Attacks an activation: 1, 2 with Dual Attack, plus Multi-Shot's extra (paid) ranged attacks."""
-        limit = 2 if u.has("Dual Attack") else 1
-        return limit + (u.param("Multi-Shot") if spec is None or spec.kind == "ranged" else 0)
+        limit = 2 if u.has(DUAL_ATTACK) else 1
+        return limit + (u.param(MULTI_SHOT) if spec is None or spec.kind == "ranged" else 0)
+
+    def free_after_attacking(self, u: Unit) -> bool:
+        """Whether the attacks `u` made this activation leave it free to move, play cards and perform feats,
+        and unturned when it ends: none yet, or Empowered ("Movement and Feats may be played after an
+        Empowered Character attacks")."""
+        return u.attacks_made == 0 or u.has(EMPOWERED)
 
     def affordable_attack(self, u: Unit, spec: Any) -> bool:
         return spec.cost is None or self.can_pay_ability(u, spec.cost.reserve, spec.cost.amount)
@@ -58,9 +82,9 @@ class AttackRules(_Base):
         Stealth Reveal never by a Sneak Attack."""
         if target.flying and spec.kind == "melee" and not att.flying:
             return False
-        if "Sneak Attack" in spec.tags and target.has("Stealth Reveal"):
+        if combat.sneak_refused(spec, target):
             return False
-        magical = "Magical Attack" in spec.tags or "Magical Fire" in spec.tags
+        magical = MAGICAL_ATTACK in spec.tags or MAGICAL_FIRE in spec.tags
         return not (self.ethereal(target) and not magical)
 
     def target_ok(self, u: Unit, slot: int, f: int, counter: bool = False) -> bool:
@@ -75,7 +99,7 @@ class AttackRules(_Base):
         """target_ok once the attack and its cost are settled."""
         if f == u.pos:
             return False
-        explosive = "Explosive" in spec.tags
+        explosive = EXPLOSIVE in spec.tags
         target = self.unit_at(f)
         token = self.token_at(f) if target is None else None
         if target is not None:
@@ -93,14 +117,14 @@ class AttackRules(_Base):
             return flies or not self.board.level_line(u.pos, f)
         if not self.faces(u, f):
             return False
-        if "Linear" in spec.tags:
+        if LINEAR in spec.tags:
             return target is not None and f in self.line_fields(u.pos, f, spec.range)
         if manhattan(u.pos, f) > spec.range:
             return False
         if explosive and target is None and token is None and self.board.solid(f, set()) and not (
                 self.board.breachable[f] and f not in self.breached):
             return False
-        return "Directed" in spec.tags or self.sees(u, f, target is not None and target.flying)
+        return DIRECTED in spec.tags or self.sees(u, f, target is not None and target.flying)
 
     def faces(self, u: Unit, f: int) -> bool:
         """Whether f lies ahead of u or beside it (its front arc and sides, extended to every range). The
@@ -117,9 +141,9 @@ class AttackRules(_Base):
     def stealthed(self, u: Unit) -> bool:
         """Stealth, unless a Stealth Reveal character's area (within its # spaces) covers it (glossary:
         Stealth Reveal "removes the Stealth ... ability from any Character in affected area")."""
-        if not u.has("Stealth"):
+        if not u.has(STEALTH):
             return False
-        return not any(o.pos >= 0 and o.has("Stealth Reveal") and CHEBYSHEV[o.pos][u.pos] <= o.param("Stealth Reveal")
+        return not any(o.pos >= 0 and o.has(STEALTH_REVEAL) and CHEBYSHEV[o.pos][u.pos] <= o.param(STEALTH_REVEAL)
                        for o in self.units)
 
     def line_fields(self, a: int, f: int, reach: int) -> list[int]:
@@ -141,7 +165,7 @@ class AttackRules(_Base):
         spec = combat.attack_spec(u, slot)
         if spec is None or u.attacks_made >= self.attack_limit(u, spec) or not self.affordable_attack(u, spec):
             return []  # (target_ok refuses every field of an attack that cannot be paid)
-        if "Explosive" in spec.tags:
+        if EXPLOSIVE in spec.tags:
             dist = MANHATTAN[u.pos]
             cands = [f for f in range(FIELDS) if dist[f] <= spec.range]
         elif spec.kind == "melee":  # only a character or a token can be hit (target_ok)
@@ -149,7 +173,7 @@ class AttackRules(_Base):
             cands = [f for f in NEIGHBOURS[u.pos] if f in occupied]
         else:
             cands = self._look.marks(u.side) if self._look is not None else self.marks(u.side)
-            if "Linear" not in spec.tags:  # target_ok refuses whatever is out of range
+            if LINEAR not in spec.tags:  # target_ok refuses whatever is out of range
                 dist, reach = MANHATTAN[u.pos], spec.range
                 cands = [f for f in cands if dist[f] <= reach]
         return [f for f in cands if self.aim_ok(u, spec, f)]
@@ -166,18 +190,18 @@ class AttackRules(_Base):
 
     def _attacked(self, u: Unit, spec: Any, f: int) -> list[tuple[int, int]]:
         """(field, ring) for each roll of an attack at f, each field checked as it stands now."""
-        if "Explosive" in spec.tags:
+        if EXPLOSIVE in spec.tags:
             out = []
-            for g, ring in combat.explosion_rings(f, spec.tags["Explosive"] or 0):
+            for g, ring in combat.explosion_rings(f, spec.tags[EXPLOSIVE] or 0):
                 if g != u.pos and (self.unit_at(g) or self.token_at(g)):
                     target = self.unit_at(g)
                     if target is None or self.attackable(u, spec, target):
                         out.append((g, ring))
             return out
-        if "Linear" in spec.tags:
+        if LINEAR in spec.tags:
             return [(g, 0) for g in self.line_fields(u.pos, f, spec.range)
                     if (x := self.unit_at(g)) is not None and self.attackable(u, spec, x)]
-        if "Front Arch" in spec.tags:
+        if FRONT_ARCH in spec.tags:
             return [(g, 0) for g in sorted(front(u.pos, direction(u.pos, f)))
                     if (x := self.unit_at(g)) is not None and x.side != u.side and self.attackable(u, spec, x)
                     and not self.board.level_line(u.pos, g)]
@@ -185,19 +209,19 @@ class AttackRules(_Base):
 
     def affiliate_mod(self, u: Unit) -> int:
         g = self.active_general(u.side)
-        if g is None or "Affiliate Mod" not in g.ch.general_ability or g.ch.faction != u.ch.faction:
+        if g is None or AFFILIATE_MOD not in g.ch.general_ability or g.ch.faction != u.ch.faction:
             return 0
-        return g.ch.general_ability["Affiliate Mod"] or 0
+        return g.ch.general_ability[AFFILIATE_MOD] or 0
 
     def morale(self, side: int) -> Unit | None:
         """The side's active general if its ability is Morale."""
         g = self.active_general(side)
-        return g if g is not None and "Morale" in g.ch.general_ability else None
+        return g if g is not None and MORALE in g.ch.general_ability else None
 
     def supports(self, u: Unit) -> bool:
         """Attack Support: the icon, or Morale's gift to a character engaged to an opponent the Morale
         character is engaged to (glossary, Morale; gap, ours: always on, and always Attack Support)."""
-        if u.has("Attack Support"):
+        if u.has(ATTACK_SUPPORT):
             return True
         m = self.morale(u.side)
         if m is None or u.pos < 0:
@@ -214,7 +238,7 @@ class AttackRules(_Base):
         if spec.cost is not None:
             self.pay_ability(u, spec.cost.reserve, spec.cost.amount)
         ui = self.units.index(u)
-        if "Sneak Attack" in spec.tags:
+        if SNEAK_ATTACK in spec.tags:
             self.attack = [ui, slot, f, ATTACK]
             self._resolve_trigger(ATTACK, "", 0, {})
         else:
@@ -227,12 +251,12 @@ class AttackRules(_Base):
             u.facing = direction(u.pos, f)
         if spec.kind == "melee" and u.flying and not (self.unit_at(f) and self.unit_at(f).flying):
             u.flying = False  # an innate flyer lands to strike a grounded character
-        if u.has("Ethereal"):
+        if self.ethereal(u):
             u.ethereal_off = True
         u.attacks_made += 1
         u.flew = u.paused = False
         if any(t in spec.tags for t in AREA_TAGS):
-            if "Explosive" in spec.tags and self.board.breachable[f] and f not in self.breached:
+            if EXPLOSIVE in spec.tags and self.board.breachable[f] and f not in self.breached:
                 self.breached.add(f)
                 self.log(f"{u.name} blasts a breach")
             for g, ring in self._attacked(u, spec, f):
@@ -259,7 +283,7 @@ class AttackRules(_Base):
         if not u.on_map:
             self.phase, self.active = MAIN, -1
             return
-        if not u.has("Empowered") and not any(self.attack_targets(u, k) for k in range(A.ATTACK_SLOTS)):
+        if not self.free_after_attacking(u) and not any(self.attack_targets(u, k) for k in range(A.ATTACK_SLOTS)):
             self._end_activation(u)
 
     def deviate_targets(self, u: Unit, slot: int, hit: int) -> list[int]:
@@ -268,11 +292,11 @@ class AttackRules(_Base):
         **Gap (ours):** it costs what the attack costs; any character but the attacker (the attacker's
         choice); the deviated attack does not deviate again."""
         spec = combat.attack_spec(u, slot)
-        if spec is None or spec.kind != "ranged" or "Deviate" not in spec.tags:
+        if spec is None or spec.kind != "ranged" or DEVIATE_TAG not in spec.tags:
             return []
         if not self.affordable_attack(u, spec):
             return []
-        reach = spec.tags["Deviate"] or 0
+        reach = spec.tags[DEVIATE_TAG] or 0
         occ = self.occupied_map()
         near = CHEBYSHEV[hit]
         return sorted(

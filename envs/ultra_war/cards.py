@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+from ultimata.envs.ultra_war.abilities import BIONIC, ENERGY_INNATE, MAGIC_INNATE, SPECIALISTS
 from ultimata.envs.ultra_war.content import Card
 from ultimata.envs.ultra_war.geometry import AHEAD, FIELDS, MANHATTAN
 from ultimata.envs.ultra_war.phases import CARD_TARGET, FEAT_TARGET, QUICK, SETUP
@@ -61,7 +62,7 @@ class CardRules(_Base):
             if kind in ("armor", "standard"):
                 if not getattr(u, kind):
                     return True
-            elif kind == "upgrade" and (u.is_droid or "Bionic" in u.ch.tags) and len(u.upgrades) < u.ch.upgrades:
+            elif kind == "upgrade" and self.takes_upgrade(u):
                 return True
         return False
 
@@ -81,7 +82,7 @@ class CardRules(_Base):
                 if u.weapon_slots_full() if c.kind == "weapon" else getattr(u, c.kind):
                     continue
             elif c.kind == "upgrade":
-                if not (u.is_droid or "Bionic" in u.ch.tags) or len(u.upgrades) >= u.ch.upgrades:
+                if not self.takes_upgrade(u):
                     continue
             elif c.kind == "feat":
                 if not self.can_perform(u, c):
@@ -95,6 +96,10 @@ class CardRules(_Base):
                 break
         return out
 
+    def takes_upgrade(self, u: Unit) -> bool:
+        """Upgrades go on robot droids and Bionic characters, up to the character's number of upgrades."""
+        return (u.is_droid or BIONIC in u.ch.tags) and len(u.upgrades) < u.ch.upgrades
+
     def can_perform(self, u: Unit, c: Card) -> bool:
         """A feat's performer: not disabled, not turned ("Turned Characters cannot move, Attack or make Feats
         after being Turned"; Innate only spares the turning a feat causes), not in the middle of a plain
@@ -104,12 +109,12 @@ class CardRules(_Base):
             return False
         if self.active < 0 or u is not self.units[self.active]:
             return True
-        if u.attacks_made and not u.has("Empowered"):
+        if not self.free_after_attacking(u):
             return False
-        return not (u.charging and not (u.has("Double Movement") or u.has("Charge Attack")))
+        return not self.plain_charge(u)
 
     def innate(self, u: Unit, c: Card) -> bool:
-        return (c.feat == "magic" and u.has("Magic Innate")) or (c.feat == "energy" and u.has("Energy Innate"))
+        return (c.feat == "magic" and u.has(MAGIC_INNATE)) or (c.feat == "energy" and u.has(ENERGY_INNATE))
 
     def foes(self, side: int) -> list[Unit]:
         """The enemies of `side` on the map."""
@@ -209,8 +214,7 @@ class CardRules(_Base):
         double one fails, double six succeeds; a Specialist needs no roll for energy feats."""
         fam = (lambda x: x.ch.magic) if c.feat == "magic" else (lambda x: x.ch.energy) if c.feat == "energy" \
             else (lambda x: max(x.ch.magic, x.ch.energy))
-        specialist = c.feat == "energy" and any(u.has(s) for s in
-                                                ("Electronic Specialist", "Mechanical Specialist", "Alien Specialist"))
+        specialist = c.feat == "energy" and any(u.has(s) for s in SPECIALISTS)
         if specialist:
             ok = True
         else:

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+from ultimata.envs.ultra_war.abilities import DUAL_WIELD
 from ultimata.envs.ultra_war.content import HAND_SLOTS
 from ultimata.envs.ultra_war.geometry import FIELDS
 from ultimata.envs.ultra_war.phases import (
@@ -178,7 +179,7 @@ def _cards(st: UltraWarState) -> None:
             for c in (u.weapon, u.weapon2, u.armor, u.standard, u.disarmed, u.disarmed2, *u.upgrades):
                 if c and c not in deck:
                     raise ValueError(f"{u.name}: unknown card {c!r}")
-            if (u.weapon2 or u.disarmed2) and not u.has("Dual Wield"):
+            if (u.weapon2 or u.disarmed2) and not u.has(DUAL_WIELD):
                 raise ValueError(f"{u.name}: a second weapon without Dual Wield")
         if any(c not in deck for c in st.hands[side] + st.decks[side]):
             raise ValueError(f"player_{side}: a card not in the faction deck")

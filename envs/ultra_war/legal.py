@@ -106,7 +106,7 @@ class LegalRules(_Base):
         elif p == PAUSE:  # the activation paused: what the main phase offers besides activations
             out += self._own_turn_abilities(seat)
             u = self.units[self.active]
-            if u.attacks_made == 0 or u.has("Empowered"):  # the movement event (book: Player Turns)
+            if self.free_after_attacking(u):  # the movement event (book: Player Turns)
                 out += self._playable_cards(seat)
             out.append(A.PASS)
         elif p == CARD_TARGET:

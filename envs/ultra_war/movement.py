@@ -6,6 +6,14 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
+from ultimata.envs.ultra_war.abilities import (
+    CHARGE_ATTACK,
+    DOUBLE_MOVEMENT,
+    ETHEREAL,
+    FLIGHT,
+    FREE_STRIKE_MOVEMENT,
+    LEVEL_CHANGE_MOVEMENT,
+)
 from ultimata.envs.ultra_war.geometry import (
     BACKWARD,
     CHEBYSHEV,
@@ -25,12 +33,15 @@ if TYPE_CHECKING:
 else:
     _Base = object
 
+PLAIN, DOUBLE, PLUS_TWO = range(3)
+"""The ways to charge (MovementRules.charge_kind)."""
+
 
 class MovementRules(_Base):
     """Movement, a part of UltraWarState (state.py says how the rule modules are composed)."""
 
     def can_move(self, u: Unit) -> bool:
-        return not u.turned and not u.disabled and not u.imprisoned and (u.attacks_made == 0 or u.has("Empowered"))
+        return not u.turned and not u.disabled and not u.imprisoned and self.free_after_attacking(u)
 
     def movement(self, u: Unit, backward: bool | None = None) -> int:
         """Steps allowed this activation: movement (x2 charging), halved rounding up once moving backwards
@@ -47,12 +58,22 @@ class MovementRules(_Base):
         if u.upgrades:
             bonus += sum(deck[c].movement for c in u.upgrades)
         base = u.ch.movement
-        if u.charging and not u.has("Charge Attack"):
-            base *= 2
-        m = base + bonus + (2 if u.charging and u.has("Charge Attack") else 0)
+        if u.charging:
+            base = base + 2 if self.charge_kind(u) == PLUS_TWO else 2 * base
+        m = base + bonus
         if u.deprived and not u.flying:
             m -= (m + 1) // 2
         return m
+
+    def charge_kind(self, u: Unit) -> int:
+        """How `u` charges: PLAIN, twice the Base Movement, no attack or feat, and turned at the end of the
+        activation; DOUBLE (Double Movement), the same allowance without turning, an attack allowed; PLUS_TWO
+        (Charge Attack), movement + 2, an attack allowed."""
+        return PLUS_TWO if u.has(CHARGE_ATTACK) else DOUBLE if u.has(DOUBLE_MOVEMENT) else PLAIN
+
+    def plain_charge(self, u: Unit) -> bool:
+        """Charging the plain way (charge_kind): it may not attack or perform a feat now, and turns."""
+        return u.charging and self.charge_kind(u) == PLAIN
 
     def allowance(self, u: Unit, backward: bool) -> int:
         """Steps allowed this activation, moving backwards or not (see movement)."""
@@ -60,15 +81,15 @@ class MovementRules(_Base):
 
     def level_free(self, u: Unit) -> bool:
         """Crosses level-change lines anywhere: flying, Level Change Movement, Ethereal (while it lasts)."""
-        return u.flying or u.has("Level Change Movement") or self.ethereal(u)
+        return u.flying or u.has(LEVEL_CHANGE_MOVEMENT) or self.ethereal(u)
 
     def ethereal(self, u: Unit) -> bool:
         """Ethereal, and not lost by attacking this turn (glossary: Ethereal)."""
-        return u.has("Ethereal") and not u.ethereal_off
+        return u.has(ETHEREAL) and not u.ethereal_off
 
     def can_fly(self, u: Unit) -> bool:
         """Flight: innate (the ability) or from a standard equipment that grants it."""
-        return u.has("Flight") or (bool(u.standard) and self.card(u.side, u.standard).flight)
+        return u.has(FLIGHT) or (bool(u.standard) and self.card(u.side, u.standard).flight)
 
     def can_enter(self, u: Unit, a: int, b: int, free: bool | None = None) -> bool:
         """Whether u may step a -> b (`free`: level_free(u), when the caller already knows it)."""
@@ -114,8 +135,8 @@ class MovementRules(_Base):
             if not ethereal:
                 return False
         else:
-            x = self.unit_at(b)
-            if x is None and self.token_at(b) is None or (x is not None and "Gigantic" in x.ch.tags and not ethereal):
+            occupied = self.occupied()  # (True for a Gigantic character: occupied_map)
+            if b not in occupied or (occupied[b] and not ethereal):
                 return False
         return any(c == u.pos and not self.over_another(u) or
                    not self.board.solid(c, self.breached) and not self.blocked(c) for c in NEIGHBOURS[b])
@@ -141,7 +162,7 @@ class MovementRules(_Base):
     def free_strikers(self, u: Unit, a: int, b: int) -> list[Unit]:
         """Enemies engaged with `u` at `a` whose front-and-side spaces `b` leaves and that may strike (not
         turned or disabled: `Unit.can_strike`): each gets a +2 free strike."""
-        if u.has("Free Strike Movement"):
+        if not self.draws_free_strikes(u):
             return []
         out = []
         near = CHEBYSHEV[a]
@@ -154,11 +175,16 @@ class MovementRules(_Base):
                 out.append(e)
         return out
 
+    def draws_free_strikes(self, u: Unit) -> bool:
+        """Leaving an engagement, by a step or a take-off, draws free strikes, except with Free Strike
+        Movement."""
+        return not u.has(FREE_STRIKE_MOVEMENT)
+
     def takeoff_strikers(self, u: Unit) -> list[Unit]:
         """Taking off while engaged draws a free strike from every engaged enemy that could strike it on the
         ground (book: Engagement and Flight Ability; gap, ours: facing aside, and none with Free Strike
         Movement)."""
-        if u.has("Free Strike Movement"):
+        if not self.draws_free_strikes(u):
             return []
         near = CHEBYSHEV[u.pos]
         return [e for e in self.units if e.pos >= 0 and near[e.pos] == 1 and e.side != u.side and e.can_strike

@@ -23,6 +23,7 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
+from ultimata.envs.ultra_war.abilities import FLIGHT
 from ultimata.envs.ultra_war.config import UltraWarConfig
 from ultimata.envs.ultra_war.content import HAND_SLOTS, MAX_ARMY, SIZE, content
 from ultimata.envs.ultra_war.geometry import DIRS, FIELDS, ORIENT
@@ -300,8 +301,9 @@ def _slot_block(key: tuple) -> bytes:
 
 @cache
 def _can_fly(name: str, standard: str) -> bool:
+    """movement.can_fly by the names it depends on (the slot's values are looked up by names)."""
     ch = content().characters[name]
-    return "Flight" in ch.abilities or (bool(standard) and content().decks[ch.faction][standard].flight)
+    return FLIGHT in ch.abilities or (bool(standard) and content().decks[ch.faction][standard].flight)
 
 
 @cache

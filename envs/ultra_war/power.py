@@ -7,7 +7,8 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from ultimata.envs.ultra_war.content import content
+from ultimata.envs.ultra_war.abilities import ENERGY_TRANSFER, LEGACY, MAGIC_TRANSFER
+from ultimata.envs.ultra_war.content import Character, content
 from ultimata.envs.ultra_war.geometry import CHEBYSHEV
 
 if TYPE_CHECKING:
@@ -21,8 +22,15 @@ MAGIC = ("magic", "crystal_magic")
 CRYSTAL_USERS = ("order", "legion")
 """Factions that use crystals as a power source (book: "only Order of the Round, Legion of Maximus or
 Characters with Magic Familiarity can pick up the Crystal and use it as an Energy Source")."""
-TRANSFERRERS = frozenset(n for n, c in content().characters.items()
-                         if "Magic Transfer" in c.abilities or "Energy Transfer" in c.abilities)
+
+
+def passes_on(ch: Character) -> tuple[str, ...]:
+    """The reserves a Transfer character passes to a neighbour, to help it pay or as a point moved into its
+    reserve (glossary: Magic Transfer passes magic, Energy Transfer each energy kind): the one read of both."""
+    return (("magic",) if MAGIC_TRANSFER in ch.abilities else ()) + (ENERGY if ENERGY_TRANSFER in ch.abilities else ())
+
+
+TRANSFERRERS = frozenset(n for n, c in content().characters.items() if passes_on(c))
 """The characters with Magic or Energy Transfer (few: transfers are looked for from them)."""
 
 
@@ -154,7 +162,7 @@ class PowerRules(_Base):
         near = CHEBYSHEV[u.pos]
         return [o for o in self.units if o is not u and o.side == u.side and o.pos >= 0 and near[o.pos] == 1
                 and not o.imprisoned and not o.powered_down
-                and (o.has("Magic Transfer") or o.has("Energy Transfer"))]
+                and passes_on(o.ch)]
 
     def _payers(self, u: Unit, kind: str) -> list[tuple[dict[str, int], str]]:
         """Who pays a feat (`kind` magic / energy / any) or an ability cost (`kind` a reserve name) for `u`, in
@@ -170,13 +178,13 @@ class PowerRules(_Base):
             return out  # a character's own
         magicish = kind in ("magic", "any", "magic_ability")
         for o in self.transfer_partners(u):
-            if magicish and o.has("Magic Transfer"):
+            gives = passes_on(o.ch)
+            if magicish and "magic" in gives:
                 out.append((o.reserves, "magic"))
-            if o.has("Energy Transfer"):
-                if kind in ("energy", "any"):
-                    out += [(o.reserves, k) for k in ENERGY]
-                elif kind in ENERGY:
-                    out.append((o.reserves, kind))
+            if kind in ("energy", "any"):
+                out += [(o.reserves, k) for k in ENERGY if k in gives]
+            elif kind in ENERGY and kind in gives:
+                out.append((o.reserves, kind))
         return out
 
     def feat_pool(self, performer: Unit, kind: str) -> int:
@@ -327,14 +335,14 @@ class PowerRules(_Base):
         for o in self.transfer_partners(to):
             if not _gives(o, to):
                 continue
-            if o.has("Magic Transfer") and o.reserves.get("magic", 0) > 0:
+            gives = passes_on(o.ch)
+            if "magic" in gives and o.reserves.get("magic", 0) > 0:
                 for k in MAGIC:
                     if k in room and to.reserves[k] < room[k]:
                         return o, "magic", k
-            if o.has("Energy Transfer"):
-                for k in ENERGY:
-                    if o.reserves.get(k, 0) > 0 and k in room and to.reserves[k] < room[k]:
-                        return o, k, k
+            for k in ENERGY:
+                if k in gives and o.reserves.get(k, 0) > 0 and k in room and to.reserves[k] < room[k]:
+                    return o, k, k
         return None
 
     def transfer_targets(self, side: int) -> list[int]:
@@ -364,7 +372,9 @@ class PowerRules(_Base):
     def _legacy(self, u: Unit) -> None:
         """Legacy +n at the start of its controller's turn: to the crystal it is equipped with, the rest to
         its own magic reserve (gap, ours: crystal first), each up to its maximum."""
-        left = u.param("Legacy")
+        left = u.param(LEGACY)
+        if not left:
+            return
         crystal = self.crystal_powered(u)
         if crystal is not None:
             add = min(left, crystal.max - crystal.points)
@@ -377,13 +387,11 @@ class PowerRules(_Base):
 def _gives(g: Unit, to: Unit) -> bool:
     """Whether Transfer character g (next to `to`) has a point to move into one of to's reserves: the test
     transfer_move makes for one partner."""
-    room = to.ch.reserves
-    if g.has("Magic Transfer") and g.reserves.get("magic", 0) > 0 and any(
+    room, gives = to.ch.reserves, passes_on(g.ch)
+    if "magic" in gives and g.reserves.get("magic", 0) > 0 and any(
             k in room and to.reserves[k] < room[k] for k in MAGIC):
         return True
-    if g.has("Energy Transfer"):
-        return any(g.reserves.get(k, 0) > 0 and k in room and to.reserves[k] < room[k] for k in ENERGY)
-    return False
+    return any(k in gives and g.reserves.get(k, 0) > 0 and k in room and to.reserves[k] < room[k] for k in ENERGY)
 
 
 def _take(reserves: dict[str, int], key: str, amount: int) -> int:

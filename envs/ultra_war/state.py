@@ -23,6 +23,7 @@ import numpy as np
 from ultimata.envs.core.engine import State
 from ultimata.envs.core.rng import Rng
 from ultimata.envs.ultra_war import actions as A
+from ultimata.envs.ultra_war.abilities import GIGANTIC
 from ultimata.envs.ultra_war.attacks import AttackRules
 from ultimata.envs.ultra_war.cards import CardRules
 from ultimata.envs.ultra_war.draft import DraftRules
@@ -150,14 +151,15 @@ class UltraWarState(LegalRules, TurnRules, MovementRules, AttackRules, CardRules
 
     def occupied_map(self) -> dict[int, bool]:
         """Field -> whether a Gigantic character stands there, for every field someone or a token occupies
-        (two pawns share a space only while one passes through: either being Gigantic counts)."""
+        (two pawns share a space only while one passes through: either being Gigantic counts). The one read
+        of Gigantic: it blocks passing over (movement.can_pass) and sight (board.sight_clear) even for flyers."""
         occ: dict[int, bool] = {}
         for s in self.sources:
             if s.token and s.pos >= 0 and s.life > 0:
                 occ[s.pos] = False
         for u in self.units:
             if u.pos >= 0:
-                occ[u.pos] = occ.get(u.pos, False) or "Gigantic" in u.ch.tags
+                occ[u.pos] = occ.get(u.pos, False) or GIGANTIC in u.ch.tags
         return occ
 
     def log(self, text: str) -> None:

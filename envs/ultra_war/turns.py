@@ -7,6 +7,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from ultimata.envs.ultra_war import combat
+from ultimata.envs.ultra_war.abilities import MINION_HUB, RECHARGE, REGENERATE, RELOAD
 from ultimata.envs.ultra_war.content import HAND_SLOTS
 from ultimata.envs.ultra_war.geometry import chebyshev
 from ultimata.envs.ultra_war.phases import ACTIVE, DISCARD, DRAFT, MAIN, OVER, PAUSE
@@ -131,17 +132,16 @@ class TurnRules(_Base):
                     return
                 if not u.on_map:
                     continue
-            regen = u.param("Regenerate") + (self.card(side, u.standard).regenerate if u.standard else 0)
+            regen = u.param(REGENERATE) + (self.card(side, u.standard).regenerate if u.standard else 0)
             u.life = min(u.ch.life, u.life + regen)
-            for ability, keys in (("Recharge", ("electrical", "fuel", "alien")), ("Reload", ("ammunition",))):
+            for ability, keys in ((RECHARGE, ("electrical", "fuel", "alien")), (RELOAD, ("ammunition",))):
                 if not u.has(ability):
                     continue
                 for k in keys:
                     if k in u.ch.reserves:
                         u.reserves[k] = min(u.ch.reserves[k], u.reserves[k] + u.param(ability))
                         break
-            if u.has("Legacy"):
-                self._legacy(u)
+            self._legacy(u)
             if u.is_droid:
                 if not self.controlled(u):
                     u.powered_down, u.turned = True, True
@@ -163,7 +163,7 @@ class TurnRules(_Base):
         """A robot droid is online only within range of a Minion Hub (every General; tripod tokens)."""
         for o in self.units:
             if o.side == u.side and o.on_map and not o.imprisoned and o is not u:
-                hub = o.param("Minion Hub") or (5 if o.ch.rank == "General" else 0)
+                hub = o.param(MINION_HUB) or (5 if o.ch.rank == "General" else 0)
                 if hub and chebyshev(o.pos, u.pos) <= hub:
                     return True
         return any(s.side == u.side and s.kind == "tripod" and s.pos >= 0 and s.life > 0
@@ -194,9 +194,9 @@ class TurnRules(_Base):
         and by a Breach."""
         if facing is not None:
             u.facing = facing
-        if u.attacks_made and not u.has("Empowered"):
+        if not self.free_after_attacking(u):
             u.turned = True  # attacking turns the character (at the end, so Dual Attack / Multi-Shot can go on)
-        if u.charging and not u.has("Double Movement") and not u.has("Charge Attack"):
+        if self.plain_charge(u):
             u.turned = True
         u.acted = True
         if u.is_droid and not self.controlled(u):
