@@ -7,6 +7,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
+from ultimata.envs.core.memo import memoized
 from ultimata.envs.ultra_war import actions as A
 from ultimata.envs.ultra_war import combat
 from ultimata.envs.ultra_war.abilities import (
@@ -134,7 +135,7 @@ class AttackRules(_Base):
 
     def sees(self, a: Unit, b_pos: int, target_flies: bool, occ: dict[int, bool] | None = None) -> bool:
         if occ is None:
-            occ = self.occupied()
+            occ = self.occupied_map()
         return self.board.sight_clear(a.pos, b_pos, occ,
                                       self.breached, a.flying, target_flies)
 
@@ -169,15 +170,16 @@ class AttackRules(_Base):
             dist = MANHATTAN[u.pos]
             cands = [f for f in range(FIELDS) if dist[f] <= spec.range]
         elif spec.kind == "melee":  # only a character or a token can be hit (target_ok)
-            occupied = self.occupied()
+            occupied = self.occupied_map()
             cands = [f for f in NEIGHBOURS[u.pos] if f in occupied]
         else:
-            cands = self._look.marks(u.side) if self._look is not None else self.marks(u.side)
+            cands = self.marks(u.side)
             if LINEAR not in spec.tags:  # target_ok refuses whatever is out of range
                 dist, reach = MANHATTAN[u.pos], spec.range
                 cands = [f for f in cands if dist[f] <= reach]
         return [f for f in cands if self.aim_ok(u, spec, f)]
 
+    @memoized
     def marks(self, side: int) -> list[int]:
         """Where the enemies of `side` stand: their characters and their power tokens."""
         out = [x.pos for x in self.units if x.pos >= 0 and x.side != side]

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+from ultimata.envs.core.memo import memoized
 from ultimata.envs.ultra_war.abilities import BIONIC, ENERGY_INNATE, MAGIC_INNATE, SPECIALISTS
 from ultimata.envs.ultra_war.content import Card
 from ultimata.envs.ultra_war.geometry import AHEAD, FIELDS, MANHATTAN
@@ -30,6 +31,7 @@ class CardRules(_Base):
     def ultra_in_play(self, name: str) -> bool:
         return any(name in (u.weapon, u.weapon2, u.armor, u.standard) for u in self.units if u.on_map)
 
+    @memoized
     def able(self, side: int) -> list[Unit]:
         """The side's characters on the board and free (those cards go on)."""
         return [u for u in self.units if u.side == side and u.pos >= 0 and not u.imprisoned]
@@ -45,18 +47,13 @@ class CardRules(_Base):
             return bool(self.card_targets(side, c, name, first=True))
         if c.cost > self.pool(side) or (c.ultra and c.kind in EQUIP_KINDS and self.ultra_in_play(name)):
             return False
-        look = self._look
-        if look is None:
-            return self.opening(side, c.kind)
-        key = (side, c.kind)
-        if key not in look.openings:
-            look.openings[key] = self.opening(side, c.kind)
-        return look.openings[key]
+        return self.opening(side, c.kind)
 
+    @memoized
     def opening(self, side: int, kind: str) -> bool:
         """Whether some own character could take a card of this kind (not a feat) now: what card_targets
         looks for, leaving out the cost and ULTRA (the first one found will do)."""
-        for u in self._look.mine(side) if self._look is not None else self.able(side):
+        for u in self.able(side):
             if kind == "enhancement" or (kind == "weapon" and not u.weapon_slots_full()):
                 return True
             if kind in ("armor", "standard"):
@@ -77,7 +74,7 @@ class CardRules(_Base):
             return out
         if c.kind == "feat" and self.closest_foe(side) > c.range:
             return out  # no performer has a target in range (most feats, most of the time: checked once)
-        for u in self._look.mine(side) if self._look is not None else self.able(side):
+        for u in self.able(side):
             if c.kind in EQUIP_KINDS:
                 if u.weapon_slots_full() if c.kind == "weapon" else getattr(u, c.kind):
                     continue
@@ -116,19 +113,14 @@ class CardRules(_Base):
     def innate(self, u: Unit, c: Card) -> bool:
         return (c.feat == "magic" and u.has(MAGIC_INNATE)) or (c.feat == "energy" and u.has(ENERGY_INNATE))
 
+    @memoized
     def foes(self, side: int) -> list[Unit]:
         """The enemies of `side` on the map."""
-        if self._look is not None and side in self._look.foes:
-            return self._look.foes[side]
-        out = [x for x in self.units if x.pos >= 0 and x.side != side]
-        if self._look is not None:
-            self._look.foes[side] = out
-        return out
+        return [x for x in self.units if x.pos >= 0 and x.side != side]
 
+    @memoized
     def closest_foe(self, side: int) -> int:
         """Fewest spaces (Manhattan) between any character of `side` on the map and any enemy on it."""
-        if self._look is not None and side in self._look.closest:
-            return self._look.closest[side]
         foes = [x.pos for x in self.foes(side)]
         out = FIELDS
         if foes:
@@ -137,21 +129,17 @@ class CardRules(_Base):
                     near = min(map(MANHATTAN[u.pos].__getitem__, foes))
                     if near < out:
                         out = near
-        if self._look is not None:
-            self._look.closest[side] = out
         return out
 
     def feat_targets(self, u: Unit, c: Card) -> list[int]:
-        """Enemies within the feat's range, ahead of the performer or beside it (`faces`), in its sight."""
-        key = (u.pos, u.facing, c.range)
-        if self._look is not None and key in self._look.feat_targets:
-            return self._look.feat_targets[key]
+        """Enemies within the feat's range, ahead of the performer or beside it (`faces`), in its sight (kept
+        by the memo per performer's space, facing and range)."""
+        return self.memo.get(("feat_targets", u.pos, u.facing, c.range), self._feat_targets, u, c.range)
+
+    def _feat_targets(self, u: Unit, reach: int) -> list[int]:
         dist, ahead = MANHATTAN[u.pos], AHEAD[u.facing][u.pos]
-        out = [x.pos for x in self.foes(u.side)
-               if dist[x.pos] <= c.range and ahead[x.pos] and self.sees(u, x.pos, x.flying)]
-        if self._look is not None:
-            self._look.feat_targets[key] = out
-        return out
+        return [x.pos for x in self.foes(u.side)
+                if dist[x.pos] <= reach and ahead[x.pos] and self.sees(u, x.pos, x.flying)]
 
     def _play(self, side: int, h: int) -> None:
         """PLAY h: a quick card goes on the open window's stack (paid now); another waits for its target."""

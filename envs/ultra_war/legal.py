@@ -23,10 +23,8 @@ from ultimata.envs.ultra_war.phases import (
     QUICK,
     SETUP,
 )
-from ultimata.envs.ultra_war.units import Source, Unit
 
 if TYPE_CHECKING:
-    from ultimata.envs.ultra_war.state import UltraWarState
     from ultimata.envs.ultra_war.state import UltraWarState as _Base
 else:
     _Base = object
@@ -58,13 +56,13 @@ class LegalRules(_Base):
         return list(self._legal)
 
     def _legal_actions(self) -> list[int]:
-        """Computed with lookups (who stands where, pools, feat targets...) kept for this one call and
-        dropped after it."""
-        self._look = Lookups(self)
+        """Computed with the memo open (nothing moves meanwhile): what is read over and over - who stands
+        where, the pools, feat targets... - is computed once."""
+        self.memo.open()
         try:
             return self._legal_now()
         finally:
-            self._look = None
+            self.memo.clear()
 
     def _legal_now(self) -> list[int]:
         """In any order (legal_action_mask sorts)."""
@@ -149,62 +147,3 @@ class LegalRules(_Base):
         return [A.USE + rel[f] for f in self.use_targets(seat, None)] + \
             [A.TRANSFER + rel[f] for f in self.transfer_targets(seat)]
 
-
-class Lookups:
-    """What one legal-action computation reads over and over, each part built when first asked for
-    (nothing moves while legal actions are computed)."""
-
-    __slots__ = ("state", "_occupied", "_units", "_tokens", "pools", "foes", "closest", "feat_targets", "_usable",
-                 "_mine", "openings", "_marks")
-
-    def __init__(self, state: UltraWarState) -> None:
-        self.state = state
-        self._occupied: dict[int, bool] | None = None
-        self._units: dict[int, Unit] | None = None
-        self._tokens: dict[int, Source] | None = None
-        self.pools: list[int] | None = None
-        self.foes: dict[int, list[Unit]] = {}
-        self.closest: dict[int, int] = {}
-        self.feat_targets: dict[tuple[int, int, int], list[int]] = {}
-        self._usable: list[Source] | None = None
-        self._mine: dict[int, list[Unit]] = {}
-        self.openings: dict[tuple[int, str], bool] = {}
-        self._marks: dict[int, list[int]] = {}
-
-    def marks(self, side: int) -> list[int]:
-        """state.marks(side)."""
-        if side not in self._marks:
-            self._marks[side] = self.state.marks(side)
-        return self._marks[side]
-
-    def usable(self) -> list[Source]:
-        if self._usable is None:
-            self._usable = self.state.usable_sources()
-        return self._usable
-
-    def mine(self, side: int) -> list[Unit]:
-        """state.able(side)."""
-        if side not in self._mine:
-            self._mine[side] = self.state.able(side)
-        return self._mine[side]
-
-    def occupied(self) -> dict[int, bool]:
-        if self._occupied is None:
-            self._occupied = self.state.occupied_map()
-        return self._occupied
-
-    def units(self) -> dict[int, Unit]:
-        """unit_at for every field: the first character listed there, a passing flyer only if alone."""
-        if self._units is None:
-            st = self.state
-            act = st.units[st.active] if st.active >= 0 else None
-            self._units = {u.pos: u for u in reversed(st.units) if u is not act and u.pos >= 0}
-            if act is not None and act.pos >= 0 and act.pos not in self._units:
-                self._units[act.pos] = act
-        return self._units
-
-    def tokens(self) -> dict[int, Source]:
-        """token_at for every field."""
-        if self._tokens is None:
-            self._tokens = {s.pos: s for s in reversed(self.state.sources) if s.token and s.life > 0}
-        return self._tokens

@@ -112,7 +112,7 @@ class MovementRules(_Base):
             return out
         free = self.level_free(u)
         passer = u.flying or self.ethereal(u)
-        occupied, breachable, breached = self.occupied(), self.board.breachable, self.breached
+        occupied, breachable, breached = self.occupied_map(), self.board.breachable, self.breached
         back = BACKWARD[u.facing]
         for b, d, wall, line in self.board.exits[u.pos]:
             if nxt > (behind if back[d] else ahead):
@@ -135,7 +135,7 @@ class MovementRules(_Base):
             if not ethereal:
                 return False
         else:
-            occupied = self.occupied()  # (True for a Gigantic character: occupied_map)
+            occupied = self.occupied_map()  # (True for a Gigantic character)
             if b not in occupied or (occupied[b] and not ethereal):
                 return False
         return any(c == u.pos and not self.over_another(u) or

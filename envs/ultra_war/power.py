@@ -7,6 +7,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+from ultimata.envs.core.memo import memoized
 from ultimata.envs.ultra_war.abilities import ENERGY_TRANSFER, LEGACY, MAGIC_TRANSFER
 from ultimata.envs.ultra_war.content import Character, content
 from ultimata.envs.ultra_war.geometry import CHEBYSHEV
@@ -77,13 +78,9 @@ class PowerRules(_Base):
         return s if s is not None and self.crystal_user(s) is u else None
 
     def pool(self, side: int) -> int:
-        look = self._look
-        if look is not None:
-            if look.pools is None:
-                look.pools = self.pools()
-            return look.pools[side]
         return self.pools()[side]
 
+    @memoized
     def usable_sources(self) -> list[Source]:
         """Every usable source, in one pass over them (source_usable for each, without its rescans: a
         crystal is usable only as the first one its bearer bears)."""
@@ -104,12 +101,12 @@ class PowerRules(_Base):
                 out.append(s)
         return out
 
+    @memoized
     def pools(self) -> list[int]:
         """Both sides' usable power points (a source of no side, as a bad state dict may hold, counts for
         neither)."""
         out = [0, 0]
-        look = self._look
-        for s in look.usable() if look is not None else self.usable_sources():
+        for s in self.usable_sources():
             if s.side in (0, 1):
                 out[s.side] += s.points
         return out
@@ -245,9 +242,7 @@ class PowerRules(_Base):
         (`victims` None) heal, reboot and recharge; in a window only heal (its bearer attacked or targeted)
         and defence (an own defender in reach). Paid only from that source's points."""
         out = []
-        look = self._look
-        usable = look.usable() if look is not None else self.usable_sources()
-        for s in usable:
+        for s in self.usable_sources():
             a = s.spec.ability
             if (a is not None and s.side == side and s.points >= a.cost and (victims is not None or not a.defense)
                     and self.ability_fits(s, victims)):

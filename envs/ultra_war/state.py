@@ -21,6 +21,7 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 
 from ultimata.envs.core.engine import State
+from ultimata.envs.core.memo import Memo, memoized
 from ultimata.envs.core.rng import Rng
 from ultimata.envs.ultra_war import actions as A
 from ultimata.envs.ultra_war.abilities import GIGANTIC
@@ -28,7 +29,7 @@ from ultimata.envs.ultra_war.attacks import AttackRules
 from ultimata.envs.ultra_war.cards import CardRules
 from ultimata.envs.ultra_war.draft import DraftRules
 from ultimata.envs.ultra_war.geometry import FIELDS, ORIENT
-from ultimata.envs.ultra_war.legal import LegalRules, Lookups
+from ultimata.envs.ultra_war.legal import LegalRules
 from ultimata.envs.ultra_war.movement import MovementRules
 from ultimata.envs.ultra_war.observation import after_choice, observe
 from ultimata.envs.ultra_war.phases import (
@@ -92,8 +93,6 @@ class UltraWarState(LegalRules, TurnRules, MovementRules, AttackRules, CardRules
         """-1 live, 0/1 the winning side, 2 a draw."""
         self.events: list[str] = []
         self._saved_phase = MAIN
-        self._look: Lookups | None = None
-        """Set only while legal actions are computed (nothing moves then): what is read over and over."""
         self._raw: list[int] = []
         self._legal: list[int] | None = None
         """The legal actions behind `_mask` (set with it), and sorted (when first asked for)."""
@@ -109,8 +108,6 @@ class UltraWarState(LegalRules, TurnRules, MovementRules, AttackRules, CardRules
 
     def unit_at(self, f: int) -> Unit | None:
         """The character standing on f (a flyer passing over it mid-move is not the one found)."""
-        if self._look is not None:
-            return self._look.units().get(f)
         found = None
         for u in self.units:
             if u.pos == f:
@@ -120,21 +117,13 @@ class UltraWarState(LegalRules, TurnRules, MovementRules, AttackRules, CardRules
         return found
 
     def token_at(self, f: int) -> Source | None:
-        if self._look is not None:
-            return self._look.tokens().get(f)
         for s in self.sources:
             if s.token and s.pos == f and s.life > 0:
                 return s
         return None
 
     def blocked(self, f: int) -> bool:
-        if self._look is not None:
-            return f in self._look.occupied()
         return self.unit_at(f) is not None or self.token_at(f) is not None
-
-    def occupied(self) -> dict[int, bool]:
-        """occupied_map, the one cached while legal actions are computed: its fields are the blocked ones."""
-        return self._look.occupied() if self._look is not None else self.occupied_map()
 
     def active_general(self, side: int) -> Unit | None:
         """The first General of the army on the board (gap, ours: when it falls, or is in the Void, the next
@@ -149,6 +138,7 @@ class UltraWarState(LegalRules, TurnRules, MovementRules, AttackRules, CardRules
                 found[u.side] = u
         return found
 
+    @memoized
     def occupied_map(self) -> dict[int, bool]:
         """Field -> whether a Gigantic character stands there, for every field someone or a token occupies
         (two pawns share a space only while one passes through: either being Gigantic counts). The one read
@@ -322,7 +312,7 @@ class UltraWarState(LegalRules, TurnRules, MovementRules, AttackRules, CardRules
         other.discards, other.breached, other.hold = list(self.discards), set(self.breached), list(self.hold)
         other.stack, other.attack = [list(x) for x in self.stack], list(self.attack)
         other.strikes, other.events = list(self.strikes), list(self.events)
-        other._look = None
+        other.memo = Memo()
         other._raw = list(self._raw)
         other._last_view = None
         return other
