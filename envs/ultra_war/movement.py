@@ -24,6 +24,7 @@ from ultimata.envs.ultra_war.geometry import (
     front_and_sides,
     is_backward,
 )
+from ultimata.envs.ultra_war.observation import CHOICE
 from ultimata.envs.ultra_war.phases import MAIN, OVER
 from ultimata.envs.ultra_war.units import Unit
 from ultimata.envs.ultra_war.windows import FREE_STRIKE
@@ -267,9 +268,10 @@ class MovementRules(_Base):
         return [f for f in NEIGHBOURS[u.pos] if (self.board.breachable[f] or self.board.door[f])
                 and f not in self.breached and not self.blocked(f)]
 
-    def _charge(self, u: Unit) -> None:
-        """CHARGE, declared before the first step (see full_movement and plain_charge)."""
+    def _charge(self, u: Unit) -> int:
+        """CHARGE, declared before the first step (see charge_kind): only the choice in progress changes."""
         u.charging = True
+        return CHOICE
 
     def _activation_target(self, f: int) -> None:
         """TARGET f in an activation: breach the door or wall at f, or give the equipped crystal to the

@@ -64,6 +64,7 @@ FACE_Y = tuple(tuple((sign * -dr + 1) / 2 for dr, _ in DIRS) for sign in (1, -1)
 """FACE_X/Y[seat][facing]: the facing as a seat-relative unit vector mapped to [0, 1] (0.5 = 0)."""
 
 _TEMPLATE: dict[tuple[str, int], np.ndarray] = {}
+"""Each map's static planes, by the map itself (`Board.layout`) and seat; cleared past 64 (a few maps)."""
 
 
 @cache
@@ -83,6 +84,8 @@ def _template(board, seat: int) -> np.ndarray:
     """A whole observation that is all zeros but the static map planes: each call starts from a copy."""
     key = (board.layout, seat)
     if key not in _TEMPLATE:
+        if len(_TEMPLATE) >= 64:  # a bound: the shipped maps need 6 entries
+            _TEMPLATE.clear()
         planes = np.zeros((10, FIELDS), dtype=np.float32)
         for i, layer in enumerate((board.wall, board.door, board.breachable, board.obstruction, board.level,
                                    board.stairs, board.objective, board.escape, board.start[seat],
@@ -197,6 +200,34 @@ def observe(state: UltraWarState, seat: int) -> np.ndarray:
             _capped(u.steps, 12), float(u.charging), _capped(u.attacks_made, 2), float(u.flew), float(u.paused))
     obs[PLANES * FIELDS:] = np.frombuffer(b"".join(slots) + _REST.pack(*tail), np.float32)
     return obs
+
+
+ANYTHING, CHOICE = -2, -1
+"""What a decision changed (`state.changed`, set by the mutators): anything; only the choice in progress (who
+is active and its activation so far, the phase, the pending card); or, as a pawn's index, that and the
+pawn's facing and flags (its activation ended)."""
+
+
+class LastView:
+    """The last observation made of one state (a private copy): the next one of the same seat, one decision
+    later, is that one patched when the decision changed only the choice in progress (`state.changed`).
+    Half of random play's decisions are such: they start, turn or end an activation, or pick a card."""
+
+    __slots__ = ("seat", "decisions", "obs")
+
+    def __init__(self) -> None:
+        self.seat, self.decisions = -1, -1
+        self.obs: np.ndarray | None = None
+
+    def patches(self, state: UltraWarState, seat: int) -> bool:
+        """Whether the next observation of `seat` is the last one patched."""
+        return (state.changed != ANYTHING and self.obs is not None and seat == self.seat
+                and self.decisions == state.decisions - 1)
+
+    def observe(self, state: UltraWarState, seat: int) -> np.ndarray:
+        obs = after_choice(state, seat, self.obs, state.changed) if self.patches(state, seat) else observe(state, seat)
+        self.seat, self.decisions, self.obs = seat, state.decisions, obs.copy()
+        return obs
 
 
 def after_choice(state: UltraWarState, seat: int, previous: np.ndarray, pawn: int) -> np.ndarray:

@@ -31,7 +31,7 @@ from ultimata.envs.ultra_war.draft import DraftRules
 from ultimata.envs.ultra_war.geometry import FIELDS, ORIENT
 from ultimata.envs.ultra_war.legal import LegalRules
 from ultimata.envs.ultra_war.movement import MovementRules
-from ultimata.envs.ultra_war.observation import after_choice, observe
+from ultimata.envs.ultra_war.observation import ANYTHING, LastView
 from ultimata.envs.ultra_war.phases import (
     ACTIVE,
     CARD_TARGET,
@@ -51,15 +51,6 @@ from ultimata.envs.ultra_war.windows import WindowRules
 
 if TYPE_CHECKING:
     from ultimata.envs.ultra_war.game import UltraWarGame
-
-NO_PATCH, PATCH_CHOICE, PATCH_PAWN = 0, 1, 2
-"""What a decision of the main phase or an activation changed, for the observation: anything; only the
-activation, the phase and the pending card (`after_choice`); that and the active pawn's facing and flags."""
-_PATCHES = {**dict.fromkeys(range(A.SELECT, A.FACE), PATCH_CHOICE),
-            **dict.fromkeys(range(A.PLAY, A.DISCARD), PATCH_CHOICE),
-            **dict.fromkeys(range(A.FACE, A.END_ACT + 1), PATCH_PAWN),
-            A.CHARGE: PATCH_CHOICE, A.PAUSE: PATCH_CHOICE, A.PASS: PATCH_CHOICE}
-
 
 class UltraWarState(LegalRules, TurnRules, MovementRules, AttackRules, CardRules, PowerRules, WindowRules, DraftRules,
                     State):
@@ -96,10 +87,9 @@ class UltraWarState(LegalRules, TurnRules, MovementRules, AttackRules, CardRules
         self._raw: list[int] = []
         self._legal: list[int] | None = None
         """The legal actions behind `_mask` (set with it), and sorted (when first asked for)."""
-        self._last_view: tuple[int, int, np.ndarray] | None = None
-        """The last observation made (seat, decisions then, a private copy), and what the decision since
-        changed if it changed little (`_patch`): then the next observation of that seat is this one patched."""
-        self._patch, self._patched = NO_PATCH, -1
+        self.changed = ANYTHING
+        """What the last decision changed, for the observation (`_apply`); not saved."""
+        self.last_view = LastView()
         self._setup()
 
     # -- queries -------------------------------------------------------------------------------
@@ -196,10 +186,12 @@ class UltraWarState(LegalRules, TurnRules, MovementRules, AttackRules, CardRules
         return sum((u.ch.life - u.life) / u.ch.life for u in generals) / len(generals) if generals else 0.0
 
     def _apply(self, action: int) -> None:
+        """The action, as the call of one rule method. `changed` records what it changed: anything, unless
+        the method is one of the few mutators that change only the choice in progress, which return so
+        (`observation.CHOICE`, or the index of a pawn whose activation ended)."""
+        self.changed = ANYTHING
         seat = self.current_player
         p = self.phase
-        self._patch = _PATCHES.get(action, NO_PATCH) if p in (MAIN, ACTIVE, PAUSE) else NO_PATCH
-        self._patched = self.active
         to_abs = ORIENT[seat]
         if action == A.END_TURN:
             if p == DRAFT:
@@ -211,8 +203,8 @@ class UltraWarState(LegalRules, TurnRules, MovementRules, AttackRules, CardRules
         elif A.SELECT <= action < A.FACE:
             if p == DRAFT:
                 self._draft(seat, action - A.SELECT)
-                return
-            self._activate(seat, action - A.SELECT)
+            else:
+                self.changed = self._activate(seat, action - A.SELECT)
         elif action < A.ATTACK:
             self._step(self.units[self.active], to_abs[action])
         elif action < A.TARGET:
@@ -236,24 +228,24 @@ class UltraWarState(LegalRules, TurnRules, MovementRules, AttackRules, CardRules
         elif action < A.SELECT:
             self._transfer(to_abs[action - A.TRANSFER])
         elif action < A.END_ACT:
-            self._end_activation(self.units[self.active], A.to_dir(action - A.FACE, seat))
+            self.changed = self._end_activation(self.units[self.active], A.to_dir(action - A.FACE, seat))
         elif action == A.END_ACT:
-            self._end_activation(self.units[self.active])
+            self.changed = self._end_activation(self.units[self.active])
         elif action == A.CHARGE:
-            self._charge(self.units[self.active])
+            self.changed = self._charge(self.units[self.active])
         elif action == A.FLY:
             self._fly(self.units[self.active])
         elif action == A.PAUSE:
-            self._pause(self.units[self.active])
+            self.changed = self._pause(self.units[self.active])
         elif A.PLAY <= action < A.DISCARD:
-            self._play(seat, action - A.PLAY)
+            self.changed = self._play(seat, action - A.PLAY)
         elif A.DISCARD <= action < A.DROP:
             self._discard(seat, action - A.DISCARD)
         elif action < A.PASS:
             self._drop_gear(self.units[self.active], A.GEAR[action - A.DROP])
         elif action == A.PASS:
             if p == PAUSE:
-                self._resume()
+                self.changed = self._resume()
             elif p == DEVIATE:
                 self._no_deviation()
             elif not self._window_pass():
@@ -292,7 +284,7 @@ class UltraWarState(LegalRules, TurnRules, MovementRules, AttackRules, CardRules
         self.lift = bool(d["lift"])
         self.hold = [int(x) for x in d["hold"]]
         self._saved_phase = int(d["saved_phase"])
-        self._last_view, self._patch = None, NO_PATCH
+        self.changed, self.last_view = ANYTHING, LastView()
         self.events = list(map(str, d["events"]))
 
     def _check_consistency(self) -> None:
@@ -314,7 +306,7 @@ class UltraWarState(LegalRules, TurnRules, MovementRules, AttackRules, CardRules
         other.strikes, other.events = list(self.strikes), list(self.events)
         other.memo = Memo()
         other._raw = list(self._raw)
-        other._last_view = None
+        other.last_view = LastView()
         return other
 
     def sample_consistent(self, viewer: int, rng: Rng) -> UltraWarState:
@@ -332,15 +324,7 @@ class UltraWarState(LegalRules, TurnRules, MovementRules, AttackRules, CardRules
         return other
 
     def observation(self, player: int) -> np.ndarray:
-        """Half of random play's decisions only start, turn or end an activation, or pick a card to
-        play: then the last observation is patched instead of made anew."""
-        last = self._last_view
-        if last is not None and self._patch and last[0] == player and last[1] == self.decisions - 1:
-            obs = after_choice(self, player, last[2], self._patched if self._patch == PATCH_PAWN else -1)
-        else:
-            obs = observe(self, player)
-        self._last_view = (player, self.decisions, obs.copy())
-        return obs
+        return self.last_view.observe(self, player)
 
     def action_to_string(self, action: int) -> str:
         seat = max(self.current_player, 0)

@@ -186,11 +186,10 @@ def test_observation_equals_the_reference_encoding(scenario, army):
 
 @pytest.mark.parametrize("scenario", SCENARIOS)
 def test_a_patched_observation_equals_a_fresh_one(scenario):
-    """After a decision that only starts, turns or ends an activation or picks a card, the state patches
-    its last observation of the seat (state.py `_PATCHES`): it must equal a whole new encoding, after every
-    decision of random and scripted games, and a caller changing the array it got must not reach it."""
-    from ultimata.envs.ultra_war.state import PATCH_PAWN
-
+    """After a decision that only starts, turns or ends an activation or picks a card (the mutators say so:
+    `state.changed`), the state patches its last observation of the seat (observation.LastView): it must
+    equal a whole new encoding, after every decision of random and scripted games, and a caller changing
+    the array it got must not reach it."""
     game = UltraWarGame.from_config({"scenario": scenario})
     patched = {True: 0, False: 0}  # (with the pawn, without)
     for seed in range(10):
@@ -198,11 +197,11 @@ def test_a_patched_observation_equals_a_fresh_one(scenario):
         pick, bot_rng = random.Random(seed), Rng(seed)
         while not st.is_terminal():
             seat = st.current_player
-            will_patch = bool(st._patch) and st._last_view is not None and st._last_view[0] == seat
+            will_patch = st.last_view.patches(st, seat)
             got = st.observation(seat)
             assert np.array_equal(got, observe(st, seat)), (scenario, seed, st.decisions)
             if will_patch:
-                patched[st._patch == PATCH_PAWN] += 1
+                patched[st.changed >= 0] += 1
             got[:] = 0.5  # the caller's copy: the next patch must not start from it
             bot = seed % 2 and pick.random() < 0.8
             st.apply(choose_action(st, bot_rng) if bot else pick.choice(st.legal_actions()))
