@@ -7,7 +7,7 @@ import json
 import numpy as np
 import pytest
 
-from tests.ultra_war.position import E, N, S, W, force, position, select, step, steps
+from tests.ultra_war.positions import E, N, S, W, force, position, select, step, steps
 from ultimata.envs.core.errors import IllegalActionError
 from ultimata.envs.core.rng import Rng, ScriptedRng
 from ultimata.envs.ultra_war import actions as A

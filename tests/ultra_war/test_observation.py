@@ -8,7 +8,7 @@ import random
 import numpy as np
 import pytest
 
-from ultimata.agents.scripted.ultra_war import choose_action
+from tests.ultra_war.random_play import SCENARIOS, lean
 from ultimata.envs.core.rng import Rng
 from ultimata.envs.ultra_war import combat
 from ultimata.envs.ultra_war.content import HAND_SLOTS, MAX_ARMY, content
@@ -17,8 +17,6 @@ from ultimata.envs.ultra_war.geometry import DIRS, FIELDS
 from ultimata.envs.ultra_war.observation import OBS_SIZE, PLANES, UNIT_BLOCK, observe
 from ultimata.envs.ultra_war.phases import QUICK
 from ultimata.envs.ultra_war.windows import ATTACK
-
-SCENARIOS = ("street_clash", "relay_hold", "rooftop_rescue")
 
 
 def reference(state, seat: int) -> np.ndarray:
@@ -179,8 +177,7 @@ def test_observation_equals_the_reference_encoding(scenario, army):
                 checked += 1
             if st.is_terminal():
                 break
-            bot = seed % 2 and pick.random() < 0.8  # odd seeds: mostly the heuristic bot (it fights more)
-            st.apply(choose_action(st, bot_rng) if bot else pick.choice(st.legal_actions()))
+            st.apply(lean(st, seed, pick, bot_rng, 0.8))  # odd seeds: mostly the heuristic bot (it fights more)
     assert checked > 500
 
 
@@ -203,8 +200,7 @@ def test_a_patched_observation_equals_a_fresh_one(scenario):
             if will_patch:
                 patched[st.changed >= 0] += 1
             got[:] = 0.5  # the caller's copy: the next patch must not start from it
-            bot = seed % 2 and pick.random() < 0.8
-            st.apply(choose_action(st, bot_rng) if bot else pick.choice(st.legal_actions()))
+            st.apply(lean(st, seed, pick, bot_rng, 0.8))
     assert patched[True] > 100 and patched[False] > 100
 
 
