@@ -52,6 +52,7 @@ from ultimata.envs.ultra_war.windows import WindowRules
 if TYPE_CHECKING:
     from ultimata.envs.ultra_war.game import UltraWarGame
 
+
 class UltraWarState(LegalRules, TurnRules, MovementRules, AttackRules, CardRules, PowerRules, WindowRules, DraftRules,
                     State):
     game: UltraWarGame

@@ -191,6 +191,7 @@ class TurnRules(_Base):
         return CHOICE
 
     def _resume(self) -> int:
+        """PASS in a pause: the activation goes on."""
         self.phase = ACTIVE
         return CHOICE
 
