@@ -3,13 +3,43 @@
 from __future__ import annotations
 
 import json
+from collections.abc import Callable
+from typing import Any
 
 import typer
 from rich.console import Console
 from rich.markup import escape
 from rich.table import Table
+from typer.core import TyperCommand, TyperGroup
 
-app = typer.Typer(no_args_is_help=True, add_completion=False, help="ultimata: tabletop strategy games for RL.")
+
+class _FlagsTakeNoValue:
+    """Typer shows a flag's type as if it took a value (`--json <bool>`); a flag is shown bare instead."""
+
+    def get_params(self, ctx: Any) -> list[Any]:
+        params = super().get_params(ctx)  # type: ignore[misc]
+        for param in params:
+            if getattr(param, "is_flag", False):
+                param.metavar = ""
+        return params
+
+
+class _Command(_FlagsTakeNoValue, TyperCommand):
+    pass
+
+
+class _Group(_FlagsTakeNoValue, TyperGroup):
+    pass
+
+
+class _App(typer.Typer):
+    def command(self, *args: Any, cls: type[TyperCommand] = _Command, **kwargs: Any) -> Callable[..., Any]:
+        return super().command(*args, cls=cls, **kwargs)
+
+
+app = _App(cls=_Group, no_args_is_help=True, add_completion=False, help="ultimata: tabletop strategy games for RL.")
+
+
 def _console() -> Console:
     """Piped output (tee, CI logs, files) has no width; Rich would assume 80 columns and cut tables.
     There, tables take the width their content needs (up to 250 columns)."""
