@@ -272,19 +272,26 @@ def serve(
     port: int = typer.Option(8000, help="Port to listen on."),
     checkpoints: str = typer.Option(None, help="Folder whose checkpoints may be chosen as opponents."),
     replays: str = typer.Option("runs/replays", help="Folder where finished games are saved and read back."),
-    max_games: int = typer.Option(32, help="Live games at most; idle games expire after 30 minutes."),
+    max_games: int = typer.Option(32, min=1, help="Live games at most; a game idle for 10 minutes expires, a "
+                                  "finished one frees its slot at once."),
+    max_games_per_client: int = typer.Option(4, min=1, help="Live games at most per client address."),
 ) -> None:
     """Play against bots, watch bot matches and step through replays in the browser."""
     from pathlib import Path
 
     import uvicorn
 
+    from ultimata.envs.core.errors import UltimataError
     from ultimata.web.app import create_app
 
     folder = Path(checkpoints).expanduser() if checkpoints else None
     if folder is not None and not folder.is_dir():
         _fail(FileNotFoundError(f"checkpoint folder {folder} does not exist"))
-    app_ = create_app(checkpoints=folder, replays=Path(replays).expanduser(), max_sessions=max_games)
+    try:
+        app_ = create_app(checkpoints=folder, replays=Path(replays).expanduser(), max_sessions=max_games,
+                          max_per_client=max_games_per_client)
+    except UltimataError as err:
+        _fail(err)
     console.print(f"ultimata is at [bold]http://{host}:{port}/[/bold]  (Ctrl-C stops it)")
     uvicorn.run(app_, host=host, port=port, log_level="warning")
 
