@@ -58,6 +58,11 @@ def test_saved_replay_reproduces_the_game(tmp_path) -> None:
         ),
         (
             json.dumps({"format": "ultimata-replay/1", "game": "ultimatum_cards_v1", "version": 1,
+                        "config": {}, "seed": -5, "actions": []}),
+            "'seed' must be 0 or more",
+        ),
+        (
+            json.dumps({"format": "ultimata-replay/1", "game": "ultimatum_cards_v1", "version": 1,
                         "config": {}, "seed": 1, "actions": [], "players": 3}),
             "'players' must be a list",
         ),

@@ -69,6 +69,8 @@ class Replay:
         for key, kind in expected.items():
             if not isinstance(data.get(key), kind):
                 raise ReplayError(f"{where}: field '{key}' must be a {kind.__name__}, got {data.get(key)!r}")
+        if data["seed"] < 0:
+            raise ReplayError(f"{where}: 'seed' must be 0 or more, got {data['seed']}")
         if not all(isinstance(a, int) and not isinstance(a, bool) for a in data["actions"]):
             raise ReplayError(f"{where}: 'actions' must be a list of integers")
         players, final_state, returns = data.get("players", []), data.get("final_state"), data.get("returns")
