@@ -40,3 +40,12 @@ def test_piped_tables_are_not_cut_at_80_columns(tmp_path):
                           "--games", "4"], capture_output=True, text=True, timeout=300, cwd=tmp_path)
     assert out.returncode == 0, out.stderr
     assert "openskill μ±σ" in out.stdout and "…" not in out.stdout
+
+
+@pytest.mark.parametrize("command", [[], ["bench"], ["train"], ["arena"], ["play"], ["replay"], ["serve"]])
+def test_help_shows_flags_without_a_value(command):
+    """A flag takes no value, so its help line names no type: `--json`, not `--json <bool>`."""
+    result = CliRunner().invoke(app, [*command, "--help"], env={"COLUMNS": "200"})
+    assert result.exit_code == 0 and "--help" in result.output
+    assert "<bool>" not in result.output
+    assert "<str>" in result.output or not command, "options that take a value still show their type"

@@ -21,7 +21,7 @@ import numpy as np
 
 from ultimata.agents.base import Agent
 from ultimata.agents.specs import load_agent
-from ultimata.envs.core.engine import Game
+from ultimata.envs.core.engine import Game, State
 from ultimata.envs.core.errors import ConfigError
 from ultimata.envs.core.registry import game_class
 from ultimata.envs.core.replay import Replay
@@ -102,8 +102,8 @@ def balanced_games(games: int, seats: int, n_tables: int = 1) -> int:
 
 def play_game(
     game: Game, seat_agents: Sequence[Agent], seed: int, agent_seeds: Sequence[int] | None = None,
-) -> tuple[list[float], list[int]]:
-    """One game on the engine. Returns (returns per seat, the actions taken)."""
+) -> tuple[list[float], list[int], State]:
+    """One game on the engine. Returns (returns per seat, the actions taken, the final state)."""
     state = game.new_initial_state(Rng(seed))
     for s, agent in enumerate(seat_agents):
         agent.reset(s, None if agent_seeds is None else agent_seeds[s])
@@ -115,7 +115,7 @@ def play_game(
         state.apply(action)
         actions.append(action)
     returns = state.returns() if state.is_terminal() else [0.0] * game.num_players
-    return list(returns), actions
+    return list(returns), actions, state
 
 
 def run_arena(
@@ -149,7 +149,7 @@ def run_arena(
             used[e] += 1
         deal = derived_seed(seed, _DEAL, g // n)
         agent_seeds = derived_seeds(seed, _AGENTS, g, count=n)
-        returns, actions = play_game(game, seat_agents, deal, agent_seeds)
+        returns, actions, final = play_game(game, seat_agents, deal, agent_seeds)
         wins = win_credit(returns)
         for s, e in enumerate(seat_entry):
             credit[e] += wins[s]
@@ -159,10 +159,7 @@ def run_arena(
         ratings.update(seat_entry, returns)
         if replay_dir is not None:
             path = Path(replay_dir) / f"game_{g:05d}.json"
-            Replay(
-                game=game.name, version=game.version, config=game.config.model_dump(mode="json"), seed=deal,
-                actions=actions, players=[entries[e][0] for e in seat_entry],
-            ).save(path)
+            Replay.of_game(final, deal, actions, [entries[e][0] for e in seat_entry]).save(path)
             replays.append(str(path))
         if on_game is not None:
             on_game(g + 1)

@@ -3,13 +3,43 @@
 from __future__ import annotations
 
 import json
+from collections.abc import Callable
+from typing import Any
 
 import typer
 from rich.console import Console
 from rich.markup import escape
 from rich.table import Table
+from typer.core import TyperCommand, TyperGroup
 
-app = typer.Typer(no_args_is_help=True, add_completion=False, help="ultimata: tabletop strategy games for RL.")
+
+class _FlagsTakeNoValue:
+    """Typer shows a flag's type as if it took a value (`--json <bool>`); a flag is shown bare instead."""
+
+    def get_params(self, ctx: Any) -> list[Any]:
+        params = super().get_params(ctx)  # type: ignore[misc]
+        for param in params:
+            if getattr(param, "is_flag", False):
+                param.metavar = ""
+        return params
+
+
+class _Command(_FlagsTakeNoValue, TyperCommand):
+    pass
+
+
+class _Group(_FlagsTakeNoValue, TyperGroup):
+    pass
+
+
+class _App(typer.Typer):
+    def command(self, *args: Any, cls: type[TyperCommand] = _Command, **kwargs: Any) -> Callable[..., Any]:
+        return super().command(*args, cls=cls, **kwargs)
+
+
+app = _App(cls=_Group, no_args_is_help=True, add_completion=False, help="ultimata: tabletop strategy games for RL.")
+
+
 def _console() -> Console:
     """Piped output (tee, CI logs, files) has no width; Rich would assume 80 columns and cut tables.
     There, tables take the width their content needs (up to 250 columns)."""
@@ -242,19 +272,26 @@ def serve(
     port: int = typer.Option(8000, help="Port to listen on."),
     checkpoints: str = typer.Option(None, help="Folder whose checkpoints may be chosen as opponents."),
     replays: str = typer.Option("runs/replays", help="Folder where finished games are saved and read back."),
-    max_games: int = typer.Option(32, help="Live games at most; idle games expire after 30 minutes."),
+    max_games: int = typer.Option(32, min=1, help="Live games at most; a game idle for 10 minutes expires, a "
+                                  "finished one frees its slot at once."),
+    max_games_per_client: int = typer.Option(4, min=1, help="Live games at most per client address."),
 ) -> None:
     """Play against bots, watch bot matches and step through replays in the browser."""
     from pathlib import Path
 
     import uvicorn
 
+    from ultimata.envs.core.errors import UltimataError
     from ultimata.web.app import create_app
 
     folder = Path(checkpoints).expanduser() if checkpoints else None
     if folder is not None and not folder.is_dir():
         _fail(FileNotFoundError(f"checkpoint folder {folder} does not exist"))
-    app_ = create_app(checkpoints=folder, replays=Path(replays).expanduser(), max_sessions=max_games)
+    try:
+        app_ = create_app(checkpoints=folder, replays=Path(replays).expanduser(), max_sessions=max_games,
+                          max_per_client=max_games_per_client)
+    except UltimataError as err:
+        _fail(err)
     console.print(f"ultimata is at [bold]http://{host}:{port}/[/bold]  (Ctrl-C stops it)")
     uvicorn.run(app_, host=host, port=port, log_level="warning")
 

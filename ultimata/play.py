@@ -57,8 +57,7 @@ def play_session(
         return None
     finally:
         if save is not None:
-            Replay(game=game_name, version=game.version, config=config, seed=seed, actions=actions,
-                   players=[("you" if p == seat else vs) for p in range(n)]).save(save)
+            Replay.of_game(state, seed, actions, [("you" if p == seat else vs) for p in range(n)]).save(save)
     console.print()
     console.print(state.render_text(seat), markup=False)
     returns = state.returns()
