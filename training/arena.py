@@ -37,6 +37,8 @@ from ultimata.training.outcome import forfeit_returns, win_credit
 from ultimata.training.ratings import Ratings
 
 AgentFactory = Callable[[], Agent]
+ArenaAgent = str | AgentFactory | tuple[str, AgentFactory]
+"""A spec, or from Python a class or factory making a fresh agent, or a (name, class or factory) pair."""
 _DEAL, _AGENTS, _OWN_DEAL = 0, 1, 2  # keep deals, agents' draws and one-spec tables' deals on separate seeds
 COLUMNS = ("agent", "seats", "win rate", "95% CI", "×fair", "reward", "openskill μ±σ", "ordinal")
 
@@ -274,21 +276,22 @@ def run_arena(
 
 
 def spec_entries(
-    specs: Sequence[str | AgentFactory], game_name: str, rules: dict[str, Any] | None = None, seed: int = 0,
+    specs: Sequence[ArenaAgent], game_name: str, rules: dict[str, Any] | None = None, seed: int = 0,
     deterministic: bool = True,
 ) -> tuple[Game, list[tuple[str, AgentFactory]]]:
     """Resolve every agent up front, so a bad one fails before any game is played. An agent is a spec
-    string, or (from Python) a class or factory that makes a fresh agent when called without arguments."""
+    string, or (from Python) a class or factory that makes a fresh agent when called without arguments,
+    or a (name, class or factory) pair to show it under that name."""
     game = game_class(game_name).from_config(rules)
     config = game.config.model_dump(mode="json")
     entries: list[tuple[str, AgentFactory]] = []
     for i, spec in enumerate(specs):
         if not isinstance(spec, str):
-            label = f"{getattr(spec, '__module__', '?')}:{getattr(spec, '__qualname__', type(spec).__name__)}"
-            if not callable(spec):
+            label, make = spec if isinstance(spec, tuple) and len(spec) == 2 else (_label(spec), spec)
+            if not callable(make):
                 raise ConfigError(f"arena agent {label} is neither a spec string nor a class or factory to call")
-            check_agent(spec(), label)
-            entries.append((label, spec))
+            check_agent(make(), f"arena agent {label}")
+            entries.append((str(label), make))
             continue
         load_agent(spec, game_name, config, deterministic=deterministic)  # validate now
 
@@ -299,9 +302,13 @@ def spec_entries(
     return game, entries
 
 
+def _label(factory: Any) -> str:
+    return f"{getattr(factory, '__module__', '?')}:{getattr(factory, '__qualname__', type(factory).__name__)}"
+
+
 def run(
     game: str,
-    agents: Sequence[str | AgentFactory],
+    agents: Sequence[ArenaAgent],
     games: int = 400,
     seed: int = 0,
     *,
@@ -310,9 +317,11 @@ def run(
     deterministic: bool = True,
     on_game: Callable[[int, int], None] | None = None,
 ) -> ArenaResult:
-    """The arena as one call, as `ultimata arena` runs it: `agents` are specs (or classes/factories),
-    `games` is rounded up to whole seat rotations, `rules` is the rule variant, `replays` a folder to
-    save every game in, `deterministic=False` lets policies sample, `on_game(played, total)` reports progress."""
+    """The arena as one call, as `ultimata arena` runs it.
+
+    `agents` are specs, classes or factories, or (name, class or factory) pairs; `games` is rounded up
+    to whole seat rotations; `rules` is the rule variant; `replays` a folder to save every game in;
+    `deterministic=False` lets policies sample; `on_game(played, total)` reports progress."""
     if games < 1:
         raise ConfigError(f"games must be at least 1, got {games}")
     game_obj, entries = spec_entries(agents, game, rules, seed, deterministic=deterministic)

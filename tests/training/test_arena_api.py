@@ -40,11 +40,12 @@ def test_the_result_carries_every_figure_the_table_shows():
     assert "illegal" not in markdown and result.caption in markdown
 
 
-def test_own_agents_enter_as_specs_classes_and_factories():
-    result = arena.run(CARDS, [f"{OWN}:FirstLegal:last=true", FirstLegal, "tests.agents.own_agents:make_agent"],
-                       games=8)
+def test_own_agents_enter_as_specs_classes_factories_and_named_pairs():
+    agents = [f"{OWN}:FirstLegal:last=true", FirstLegal, "tests.agents.own_agents:make_agent",
+              ("mine", lambda: FirstLegal(last=True))]
+    result = arena.run(CARDS, agents, games=8)
     assert [a.spec for a in result.agents] == [f"{OWN}:FirstLegal:last=true", "tests.agents.own_agents:FirstLegal",
-                                               "tests.agents.own_agents:make_agent"]
+                                               "tests.agents.own_agents:make_agent", "mine"]
     assert sum(a.win_rate * a.seat_games for a in result.agents) == pytest.approx(8)
 
 
