@@ -212,7 +212,7 @@ def run_arena(
     seat_counts = np.zeros((len(entries), n), dtype=int)
     illegal = np.zeros(len(entries), dtype=int)
     first_illegal: dict[int, str] = {}
-    seen: set[tuple] = set()
+    seen: set[int] = set()
     ratings = Ratings(len(entries))
     replays: list[str] = []
     for g in range(games):
@@ -238,7 +238,7 @@ def run_arena(
             offender = seat_entry[played.offender]
             illegal[offender] += 1
             first_illegal.setdefault(offender, f"game {g}, seat {played.offender}: {played.illegal}")
-        seen.add((tuple(seat_entry), tuple(played.actions), tuple(returns)))
+        seen.add(hash((tuple(seat_entry), tuple(played.actions), tuple(returns))))  # a game, in 8 bytes
         ratings.update(seat_entry, returns)
         if replay_dir is not None:
             path = Path(replay_dir) / f"game_{g:05d}.json"

@@ -129,3 +129,19 @@ def test_hard_for_a_game_without_an_entry_or_with_a_broken_one(monkeypatch):
         load_agent("hard", env_name("ultra_war"))
     with pytest.raises(ConfigError, match="unknown game 'chess_v1'"):
         load_agent("hard", "chess_v1")
+
+
+def test_own_agents_play_in_the_terminal_and_in_the_training_pool():
+    from rich.console import Console
+
+    from ultimata.play import play_session
+    from ultimata.training.selfplay_env import SelfPlayEnv
+
+    console = Console(record=True, width=200, highlight=False)
+    spec = "tests.agents.own_agents:FirstLegal:last=true"
+    assert play_session(CARDS, spec, seat=0, seed=3, read=lambda prompt: "1", console=console) is not None
+    assert f"({spec}) player_1" in console.export_text()
+    env = SelfPlayEnv(CARDS, pool_weights={spec: 1.0})
+    env.reset(seed=0)
+    assert set(env.opponent_labels.values()) == {spec}
+    assert all(type(agent).__name__ == "FirstLegal" and agent.last for agent in env.opponents.values())
