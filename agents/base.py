@@ -8,7 +8,7 @@ import numpy as np
 
 from ultimata.envs.core.registry import game_base_name
 
-__all__ = ["Agent", "StateReadingAgent", "game_base_name"]
+__all__ = ["Agent", "StateReadingAgent", "as_action", "game_base_name"]
 
 if TYPE_CHECKING:
     from ultimata.envs.core.engine import State
@@ -31,6 +31,12 @@ class Agent(Protocol):
     def reset(self, seat: int, seed: int | None = None) -> None: ...
 
     def act(self, observation: np.ndarray, action_mask: np.ndarray, state: State | None = None) -> int: ...
+
+
+def as_action(value: object) -> object:
+    """An agent's answer as the engine takes it: a 0-d numpy array (what SB3's `predict` returns for one
+    observation) becomes its scalar; anything else is passed on for the engine to accept or refuse."""
+    return value.item() if isinstance(value, np.ndarray) and value.ndim == 0 else value
 
 
 class StateReadingAgent:

@@ -60,6 +60,18 @@ def test_an_illegal_action_ends_the_episode_with_minus_one():
         env.step(int(np.flatnonzero(env.action_masks())[0]))
 
 
+def test_an_action_as_sb3_predict_returns_it_is_taken_and_a_float_is_illegal():
+    env = envs.single_agent(CARDS, "random", seat=0)
+    env.reset(seed=0)
+    legal = np.flatnonzero(env.action_masks())
+    decisions = env.state.decisions
+    *_, info = env.step(np.array(legal[0]))  # predict() gives a 0-d array for one observation
+    assert "illegal" not in info and env.state.decisions > decisions
+    env.reset(seed=0)
+    *_, info = env.step(float(np.flatnonzero(env.action_masks())[0]))
+    assert info["illegal"]
+
+
 def test_an_opponent_that_returns_an_illegal_action_is_named():
     env = envs.single_agent(CARDS, "tests.agents.own_agents:Cheater", seat=0)
     with pytest.raises(IllegalActionError, match=r"opponent 'tests.agents.own_agents:Cheater' at seat \d"):

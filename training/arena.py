@@ -25,7 +25,7 @@ from typing import Any
 
 import numpy as np
 
-from ultimata.agents.base import Agent
+from ultimata.agents.base import Agent, as_action
 from ultimata.agents.custom import check_agent
 from ultimata.agents.specs import load_agent
 from ultimata.envs.core.engine import Game, State
@@ -181,7 +181,7 @@ def play_game(
     cap = game.config.max_decisions
     while not state.is_terminal() and state.decisions < cap:
         p = state.current_player
-        action = seat_agents[p].act(state.observation(p), state.legal_action_mask(), state)
+        action = as_action(seat_agents[p].act(state.observation(p), state.legal_action_mask(), state))
         try:
             state.apply(action)
         except IllegalActionError as err:  # refused, the state unchanged

@@ -21,7 +21,7 @@ import gymnasium
 import numpy as np
 from gymnasium import spaces
 
-from ultimata.agents.base import Agent
+from ultimata.agents.base import Agent, as_action
 from ultimata.envs.core.engine import State
 from ultimata.envs.core.errors import ConfigError, IllegalActionError
 from ultimata.envs.core.registry import game_class
@@ -127,7 +127,7 @@ class SelfPlayEnv(gymnasium.Env):
             state.apply(int(action))
         else:
             try:
-                state.apply(action)
+                state.apply(as_action(action))
             except IllegalActionError:  # refused, the state unchanged: the learner loses the episode
                 self._forfeited = True
                 info = {"illegal": True, "win": 0.0, "opponents": dict(self.opponent_labels)}
@@ -158,7 +158,7 @@ class SelfPlayEnv(gymnasium.Env):
             p = state.current_player
             action = self.opponents[p].act(state.observation(p), state.legal_action_mask(), state)
             try:
-                state.apply(action)
+                state.apply(as_action(action))
             except IllegalActionError as err:
                 raise IllegalActionError(f"opponent {self.opponent_labels[p]!r} at seat {p}: {err}") from None
 

@@ -25,8 +25,8 @@ def _specs(name: str) -> list[str]:
     return ["random", "heuristic", "pretrained", f"mcts:{SEARCH_BUDGET}", hard]
 
 
-def _choice(spec: str, name: str, state) -> int:
-    agent = load_agent(spec, name, seed=7)
+def _choice(agent, state) -> int:
+    """The agent's move, from the same seed every time (reset re-seeds all of ours)."""
     me = state.current_player
     agent.reset(me, 11)
     return int(agent.act(state.observation(me), state.legal_action_mask(), state))
@@ -39,9 +39,10 @@ def _twins(name: str) -> list[tuple]:
 
 @pytest.mark.parametrize("name", sorted(GAMES))
 def test_our_agents_choose_alike_in_positions_their_seat_cannot_tell_apart(name):
+    agents = {spec: load_agent(spec, name, seed=7) for spec in _specs(name)}
     for state, twin in _twins(name):
-        for spec in _specs(name):
-            assert _choice(spec, name, state) == _choice(spec, name, twin), f"{spec} reads hidden parts of {name}"
+        for spec, agent in agents.items():
+            assert _choice(agent, state) == _choice(agent, twin), f"{spec} reads hidden parts of {name}"
 
 
 def test_the_check_catches_an_agent_that_peeks():

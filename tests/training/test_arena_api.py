@@ -6,6 +6,7 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
+import numpy as np
 import pytest
 from typer.testing import CliRunner
 
@@ -71,6 +72,15 @@ def test_an_agent_returning_an_illegal_move_loses_that_game_and_the_arena_goes_o
 def test_a_non_integer_action_is_an_illegal_move():
     result = arena.run(ULTIMADE, ["tests.agents.own_agents:ReturnsFloat", "random"], games=2, rules=SHORT)
     assert result.agents[0].illegal_moves == 2 and "action must be an integer" in result.notes[0]
+
+
+def test_an_action_as_sb3_predict_returns_it_is_a_move():
+    class Predicts(FirstLegal):
+        def act(self, observation, action_mask, state=None):
+            return np.array(super().act(observation, action_mask, state))
+
+    result = arena.run(ULTIMADE, [Predicts, "random"], games=2, rules=SHORT)
+    assert result.agents[0].illegal_moves == 0 and result.notes == []
 
 
 def test_a_table_of_one_spec_deals_every_game_afresh(tmp_path):
