@@ -187,9 +187,10 @@ def train(
 @app.command()
 def arena(
     game: str = typer.Argument(..., help="Env name."),
-    specs: list[str] = typer.Argument(..., help="Agents: random, heuristic, mcts, pretrained or a checkpoint .zip. "
-                                      "With fewer agents than seats, the last one fills the rest; with more, "
-                                      "every table of different agents plays (a round robin)."),
+    specs: list[str] = typer.Argument(..., help="Agents: random, heuristic, mcts, pretrained, hard, a checkpoint "
+                                      ".zip, or your own as package.module:Name or file.py:Name. With fewer agents "
+                                      "than seats, the last one fills the rest; with more, every table of different "
+                                      "agents plays (a round robin)."),
     games: int = typer.Option(400, "--games", min=1, help="Games to play (rounded up to whole seat rotations)."),
     seed: int = typer.Option(0, "--seed", min=0, help="Seed of the deals and of the agents."),
     as_json: bool = typer.Option(False, "--json", help="Print one JSON object instead of a table."),
@@ -198,28 +199,29 @@ def arena(
     stochastic: bool = typer.Option(False, "--stochastic", help="Policies sample moves instead of argmax."),
 ) -> None:
     """Agents against each other with seats rotated: win rates, 95% intervals, rewards, openskill."""
+    from ultimata.arena import run
     from ultimata.envs.core.errors import UltimataError
     from ultimata.report import arena_table
-    from ultimata.training.arena import balanced_games, run_arena, spec_entries, tables
 
     try:
-        game_obj, entries = spec_entries(specs, game, _rules(game, config), seed, deterministic=not stochastic)
+        rules = _rules(game, config)
         if as_json:
-            result = run_arena(game_obj, entries, games, seed, replays)
+            result = run(game, specs, games, seed, rules=rules, replays=replays, deterministic=not stochastic)
         else:
             from rich.progress import Progress
 
             with Progress(console=console, transient=True) as bar:
-                n_tables = len(tables(len(entries), game_obj.num_players))
-                task = bar.add_task("playing", total=balanced_games(games, game_obj.num_players, n_tables))
-                result = run_arena(game_obj, entries, games, seed, replays,
-                                   on_game=lambda g: bar.update(task, completed=g))
+                task = bar.add_task("playing", total=None)
+                result = run(game, specs, games, seed, rules=rules, replays=replays, deterministic=not stochastic,
+                             on_game=lambda played, total: bar.update(task, completed=played, total=total))
     except UltimataError as err:
         _fail(err)
     if as_json:
-        print(json.dumps(result.as_dict(), indent=1))
+        print(json.dumps(result.to_dict(), indent=1))
         return
     console.print(arena_table(result))
+    for note in result.notes:
+        console.print(f"note: {note}", markup=False, highlight=False)
     if replays:
         console.print(f"{len(result.replays)} replays saved in {replays}; view one with: ultimata replay FILE")
 

@@ -30,14 +30,16 @@ class Replay:
     """Each seat's result, for listings; replaying recomputes it."""
 
     @classmethod
-    def of_game(cls, state: State, seed: int, actions: list[int], players: list[str]) -> Replay:
+    def of_game(cls, state: State, seed: int, actions: list[int], players: list[str],
+                returns: list[float] | None = None) -> Replay:
         """The replay of a game played from `seed` to `state`, with how it ended: the final state, and
-        each seat's result if the game is over (a game quit or cut at the decision cap has none)."""
+        each seat's result if the game is over (a game quit or cut at the decision cap has none).
+        `returns` overrides the state's: a game an illegal move forfeited ends with the arena's verdict."""
         game = state.game
         return cls(
             game=game.name, version=game.version, config=game.config.model_dump(mode="json"), seed=seed,
             actions=list(actions), players=list(players), final_state=state.state_dict(),
-            returns=list(state.returns()) if state.is_terminal() else None,
+            returns=list(returns) if returns is not None else list(state.returns()) if state.is_terminal() else None,
         )
 
     @property

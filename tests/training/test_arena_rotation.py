@@ -89,7 +89,7 @@ def test_arena_table_and_bad_spec():
 
 
 def _deals(seed: int, tmp_path) -> list[int]:
-    game, entries = spec_entries(["random", "random"], "ultimade_v1", {"points_to_win": 1, "max_cycles": 20})
+    game, entries = spec_entries(["random", "heuristic"], "ultimade_v1", {"points_to_win": 1, "max_cycles": 20})
     folder = tmp_path / str(seed)
     run_arena(game, entries, games=8, seed=seed, replay_dir=folder)
     return [json.loads((folder / f"game_{g:05d}.json").read_text())["seed"] for g in range(8)]

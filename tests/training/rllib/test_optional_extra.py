@@ -16,7 +16,7 @@ def test_the_base_package_never_imports_ray():
     code = (
         "import sys\n"
         "import ultimata.cli, ultimata.envs, ultimata.training.trainer, ultimata.training.arena\n"
-        "import ultimata.agents.specs, ultimata.web.app\n"
+        "import ultimata.agents.specs, ultimata.web.app, ultimata.arena\n"
         "from ultimata.cli import app\n"
         "print(sorted(m for m in sys.modules if m == 'ray' or m.startswith('ray.')))\n"
     )
