@@ -401,6 +401,13 @@ class ConquestState(WarsMixin, DiplomacyMixin, EndGameMixin, State):
                 self.phase, "pass the attack option")
         return {A.ACCEPT: "accept the alliance", A.DECLINE: "decline the alliance"}.get(action, "?")
 
+    def narrate(self, action: int) -> str:
+        """A battle's first weapon choice is hidden until the battle resolves, so the table hears only
+        that one was made; the battle's event then names both choices."""
+        if self.phase == WEAPON and self.pending < 0:
+            return f"player_{self.current_player} chooses a weapon"
+        return super().narrate(action)
+
     def render_text(self, viewer: int | None = None) -> str:
         from ultimata.envs.conquest_of_the_world.text import render
 
