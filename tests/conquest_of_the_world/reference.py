@@ -488,15 +488,30 @@ class Reference:
         self._next_challenge(g)
 
     def _next_challenge(self, g: dict) -> None:
-        per = self.cfg["endgame_energy_per_space"]
+        """Rule 21H as the doc has it: the challenger meets the first player still waiting on the ladder who
+        is not its ally (allies keep their places and compete later); once only its allies wait, the
+        lowest of them meets the nearest non-ally on the record, looking up first, then down."""
+        champion = g["challenger"]
+        for i, q in enumerate(g["ladder"]):
+            if not g["allied"][champion][q]:
+                del g["ladder"][i]
+                self._challenge(g, champion, q)
+                return
         while g["ladder"]:
             q = g["ladder"].pop(0)
-            c = g["challenger"]
-            if g["allied"][c][q]:
+            me = (g["record"][q], q)
+            others = sorted((g["record"][r], r) for r in self.living(g) if r != q and not g["allied"][q][r])
+            if not others:
                 continue
-            self._fight(g, DUEL, -1, [c, q], [g["record"][c] * per // 2, g["record"][q] * per // 2])
+            higher = [x for x in others if x > me]
+            g["challenger"] = q
+            self._challenge(g, q, higher[0][1] if higher else others[-1][1])
             return
         g["phase"] = PH_OVER
+
+    def _challenge(self, g: dict, low: int, high: int) -> None:
+        per = self.cfg["endgame_energy_per_space"]
+        self._fight(g, DUEL, -1, [low, high], [g["record"][low] * per // 2, g["record"][high] * per // 2])
 
     def _duel_battle(self, g: dict, hits: list[bool], weapons: list[int]) -> None:
         g["barred"] = [(1 << weapons[i]) if hits[1 - i] else 0 for i in (0, 1)]

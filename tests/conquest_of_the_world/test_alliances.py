@@ -13,6 +13,7 @@ from .position import (
     SUB,
     TANK,
     WIN_TWO,
+    ally,
     attacker_wins,
     c,
     close_diplomacy,
@@ -24,13 +25,6 @@ from .position import (
 
 THREE = ["China", "United States", "U.S.S.R."]
 """first=2: player_2 China, player_0 the U.S., player_1 the U.S.S.R. (the last chooser, with the option)."""
-
-
-def ally(s, *players: int) -> None:
-    for p in players:
-        for q in players:
-            s.allied[p][q] = p != q
-    edited(s)
 
 
 def test_rule_18_no_player_alliances_with_two_players():
