@@ -31,7 +31,7 @@ class EndGameMixin(_Base):
             return
         self.stage, self.option, self.buys = LADDER, -1, 0
         self.challenger, self.ladder = living[0], living[1:]
-        self._next_duel()
+        self._open_diplomacy(self.challenger, new_turn=False)  # 18F: breaks before each duel
 
     def _next_duel(self) -> None:
         """Rule 21B/H: the challenger meets the next player up the ladder who is not its ally (18C); an
@@ -99,5 +99,9 @@ class EndGameMixin(_Base):
         self._clear_fight()
         self.phase = TURN  # until the next duel starts or the game ends
         self._check_target()
-        if self.phase != OVER:
-            self._next_duel()
+        if self.phase == OVER:
+            return
+        if self.ladder:
+            self._open_diplomacy(self.challenger, new_turn=False)  # 18F: breaks before each duel
+        else:
+            self.phase = OVER

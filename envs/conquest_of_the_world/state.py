@@ -272,6 +272,8 @@ class ConquestState(WarsMixin, DiplomacyMixin, EndGameMixin, State):
             self.buys -= 1
             self._gain(p, c, ALLY)
             self.events.append(f"player_{p} buys an alliance with {BOARD.names[c]}")
+            if self.phase != OVER:
+                self._open_diplomacy(p, new_turn=False)
         else:
             self._declare_war(p, action - A.ATTACK)
 
