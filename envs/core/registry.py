@@ -15,7 +15,7 @@ GAMES: dict[str, str] = {
     "ultimatum_cards_v1": "ultimata.envs.ultimatum_cards_v1",
     "ultimade_v1": "ultimata.envs.ultimade_v1",
     "ultra_war_v2": "ultimata.envs.ultra_war_v2",
-    "conquest_of_the_world_v1": "ultimata.envs.conquest_of_the_world_v1",
+    "conquest_of_the_world_v2": "ultimata.envs.conquest_of_the_world_v2",
     "ultimatum_world_v1": "ultimata.envs.ultimatum_world_v1",
 }
 """Env name -> the thin PettingZoo module that defines `env` and `raw_env`."""

@@ -81,7 +81,7 @@ def test_terminal_play_never_shows_a_bots_first_weapon_choice_before_the_battle(
     from ultimata.play import play_session
 
     console = Console(record=True, width=200, highlight=False)
-    play_session("conquest_of_the_world_v1", "random", seat=0, seed=4, read=lambda prompt: "1", console=console)
+    play_session("conquest_of_the_world_v2", "random", seat=0, seed=4, read=lambda prompt: "1", console=console)
     lines = [line.strip() for line in console.export_text().splitlines() if line.startswith(("  you:", "  (random)"))]
     picks = [i for i, line in enumerate(lines) if line.startswith("(random)") and "fight with" in line]
     assert picks, "battles were fought"
