@@ -15,7 +15,7 @@ GAMES: dict[str, str] = {
     "ultimatum_cards_v1": "ultimata.envs.ultimatum_cards_v1",
     "ultimade_v1": "ultimata.envs.ultimade_v1",
     "ultra_war_v3": "ultimata.envs.ultra_war_v3",
-    "conquest_of_the_world_v1": "ultimata.envs.conquest_of_the_world_v1",
+    "conquest_of_the_world_v2": "ultimata.envs.conquest_of_the_world_v2",
     "ultimatum_world_v1": "ultimata.envs.ultimatum_world_v1",
 }
 """Env name -> the thin PettingZoo module that defines `env` and `raw_env`."""
@@ -60,7 +60,7 @@ def game_base_name(game_name: str) -> str:
 
 
 def env_name(base: str) -> str:
-    """The registered env of a game by its name without version: 'ultra_war' -> 'ultra_war_v2'. Code
+    """The registered env of a game by its name without version: 'ultra_war' -> 'ultra_war_v3'. Code
     that means "this game, whatever its version" stays valid across version bumps."""
     found = [name for name in GAMES if game_base_name(name) == base]
     if not found:

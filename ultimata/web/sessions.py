@@ -23,6 +23,7 @@ from typing import Any
 from ultimata.agents.base import Agent
 from ultimata.envs.core.engine import State
 from ultimata.envs.core.errors import UltimataError
+from ultimata.envs.core.narration import apply_and_tell
 from ultimata.envs.core.replay import Replay
 from ultimata.envs.core.rng import Rng
 from ultimata.web.views import view_module
@@ -71,13 +72,10 @@ class GameSession:
 
     def _apply(self, action: int) -> None:
         seat = self.state.current_player
-        label = self.state.action_to_string(action) if seat == self.human else self.state.narrate(action)
-        before = getattr(self.state, "last_event", None)
-        self.state.apply(action)
+        label, outcome = apply_and_tell(self.state, action, self.human)
         self.actions.append(action)
         event = {"n": len(self.actions), "seat": seat, "who": self.seats[seat], "move": label}
-        outcome = getattr(self.state, "last_event", None)
-        if outcome and outcome != before:
+        if outcome:
             event["outcome"] = outcome
         self.events.append(event)
 
