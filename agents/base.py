@@ -17,6 +17,9 @@ class Agent(Protocol):
     `observation` is the flat observation array (PettingZoo's ``obs["observation"]``) and
     `action_mask` the int8 legal-action mask. Drivers also pass the engine `state`; scripted bots
     need it and read only what their own seat may see. Policy and random agents ignore it.
+
+    An agent class that never reads `observation` may say so with `reads_observation = False`; the
+    training sampler then passes None instead of encoding one it would throw away.
     """
 
     def reset(self, seat: int, seed: int | None = None) -> None: ...
@@ -35,6 +38,7 @@ class StateReadingAgent:
     the seat, and a clear error when a driver forgets to pass the state."""
 
     spec = "state-reading agent"
+    reads_observation = False
 
     def __init__(self, seed: int | None = None) -> None:
         from ultimata.envs.core.rng import Rng

@@ -22,21 +22,38 @@ console = _console()
 
 @app.command()
 def bench(
-    steps: int = typer.Option(20_000, help="Steps of random play per env (and per engine run)."),
+    steps: int = typer.Option(None, help="Steps of random play per env (default 20,000); with --train, learner "
+                              "samples per training path (default 100,000)."),
     game: list[str] = typer.Option(None, "--game", help="Only these envs (repeatable); default all."),
     as_json: bool = typer.Option(False, "--json", help="Print one JSON object instead of a table."),
     mcts: bool = typer.Option(False, "--mcts", help="Also time the mcts agent's default budget per decision."),
     rounds: int = typer.Option(10, min=1, help="Interleaved rounds: the envs take turns, each ratio is the median."),
     clock: str = typer.Option("wall", help="wall (what a user waits) or cpu (this process's CPU time: steadier "
                               "on a shared machine)."),
+    train: str = typer.Option(None, "--train", help="Time training instead: learner samples per second of each "
+                              "training path on this game's config (the old SB3 loop and the batched sampler)."),
+    config: str = typer.Option(None, "--config", help="With --train: a training YAML instead of the game's own."),
 ) -> None:
-    """Random-play speed of every env, as a ratio to PettingZoo's connect_four_v3 in the same run."""
+    """Random-play speed of every env, as a ratio to PettingZoo's connect_four_v3 in the same run; with
+    --train, the training paths' samples per second."""
     from ultimata.bench import clock_named, run
+    from ultimata.envs.core.errors import UltimataError
+    from ultimata.envs.core.registry import game_class
 
     try:
         clock_named(clock)
-    except ValueError as err:
+        for name in game or []:
+            game_class(name)
+        if train:
+            game_class(train)
+    except (ValueError, UltimataError) as err:
         _fail(err)
+    if steps is not None and steps < 1:
+        _fail(ValueError(f"--steps must be at least 1, got {steps}"))
+    if train:
+        _bench_training(train, steps or 100_000, config, as_json)
+        return
+    steps = steps or 20_000
     with console.status("benchmarking random play..."):
         results = run(steps, game or None, mcts=mcts, rounds=rounds, clock=clock)
     if as_json:
@@ -62,6 +79,37 @@ def bench(
             r.length_summary(),
             *([f"{r.mcts_seconds:.3f}" if r.mcts_seconds is not None else "n/a"] if mcts else []),
         )
+    console.print(table)
+
+
+def _bench_training(game: str, steps: int, config: str | None, as_json: bool) -> None:
+    from ultimata.envs.core.errors import UltimataError
+    from ultimata.train_bench import run_train_bench
+
+    def said(row) -> None:
+        if not as_json:
+            console.print(f"{row.path}: {row.samples:,} samples, {row.per_cpu_second:,.0f} per CPU second",
+                          highlight=False)
+
+    try:
+        with console.status(f"timing the training paths on {game}, {steps:,} samples each..."):
+            rows, connect_four = run_train_bench(game, steps, config=config, on_row=said)
+    except UltimataError as err:
+        _fail(err)
+    if as_json:
+        print(json.dumps({"game": game, "steps": steps, "connect_four_random_steps_per_cpu_s": round(connect_four),
+                          "paths": [r.as_dict() for r in rows]}, indent=1))
+        return
+    base = rows[0].per_cpu_second
+    table = Table(title=f"{game}: learner samples per second, {steps:,} samples per path, self-play only "
+                        f"(connect_four_v3 random play: {connect_four:,.0f} steps per CPU second)")
+    for column in ("path", "samples/s (wall)", "samples/s (CPU)", "x first path (CPU)", "x connect_four (CPU)",
+                   "peak RSS MB"):
+        table.add_column(column, justify="left" if column == "path" else "right")
+    for r in rows:
+        table.add_row(r.path, f"{r.per_wall_second:,.0f}", f"{r.per_cpu_second:,.0f}",
+                      f"{r.per_cpu_second / base:.2f}", f"{r.per_cpu_second / connect_four:.2f}",
+                      f"{r.peak_rss_mb:,.0f}")
     console.print(table)
 
 

@@ -45,7 +45,7 @@ from ultimata.training.rllib.league_env import LEAGUE, LeagueAEC, LeagueEnv
 from ultimata.training.rllib.module import MaskedActorCritic
 from ultimata.training.run_dir import Progress as RunProgress
 from ultimata.training.run_dir import RunDir
-from ultimata.training.trainer import TrainOutcome, eval_opponents, interruptible, progress_bar, rating_summary
+from ultimata.training.run_loop import TrainOutcome, eval_opponents, interruptible, progress_bar, rating_summary
 
 KEPT_RLLIB_CHECKPOINTS = 2
 
@@ -316,7 +316,7 @@ def _evaluate(state: _Run) -> None:
 def _warm_start(state: _Run) -> None:
     """Imitate the scripted bot in an SB3 policy of the same architecture (the SB3 path's warm start),
     then hand its weights to `main`."""
-    from ultimata.training.trainer import warm_start
+    from ultimata.training.model import warm_start
 
     model = sb3_model(state.cfg, state.game, learner_weights(state.algo))
     warm_start(state.cfg, model, state.game, state.console)
