@@ -150,6 +150,8 @@ def train(
     from ultimata.training.trainer import prepare_run
     from ultimata.training.trainer import train as run_training
 
+    if steps is not None and steps < 1:
+        _fail(ValueError(f"--steps must be a positive number of samples, got {steps}"))
     if resume and (config or preset or out):
         _fail(ValueError("--resume continues a run with its saved config; drop --config/--preset/--out"))
     if backend not in ("sb3", "rllib"):
@@ -169,10 +171,10 @@ def train(
         _fail(err)
     run_dir = Path(resume or out or Path("runs") / game / datetime.now().strftime("%Y%m%d-%H%M%S"))
     try:
-        overrides = {"total_timesteps": steps} if steps else None
+        overrides = {"total_timesteps": steps} if steps is not None else None
         cfg, progress = prepare_run(game, run_dir, config_path=config, preset=preset, resume=bool(resume),
                                     overrides=overrides)
-        if steps and resume:
+        if steps is not None and resume:
             cfg.total_timesteps = steps
         if progress.finished and progress.steps >= cfg.total_timesteps:
             console.print(f"{run_dir} already finished at {progress.steps:,} steps; give --steps to train longer")
@@ -186,7 +188,7 @@ def train(
             outcome = train_rllib(cfg, run_dir, progress, console=console, num_env_runners=num_env_runners,
                                   address=address)
         else:
-            console.print(f"training {game} for {cfg.total_timesteps:,} steps: {cfg.n_envs} {cfg.vec_env} envs, "
+            console.print(f"training {game} for {cfg.total_timesteps:,} steps: {_sampler_words(cfg)}, "
                           f"pool {cfg.pool.weights}; run folder {run_dir}")
             outcome = run_training(cfg, run_dir, progress, console=console)
     except UltimataError as err:
@@ -200,6 +202,14 @@ def train(
     console.print(training_table(game, outcome.results, "trained policy"))
     console.print(f"play against it:  ultimata play {game} --vs {outcome.final}")
     console.print(f"rate it:          ultimata arena {game} {outcome.final} heuristic --games 400")
+
+
+def _sampler_words(cfg) -> str:
+    s = cfg.sampler
+    if s.kind == "vec_env":
+        return f"{cfg.n_envs} {cfg.vec_env} envs (SB3 learn)"
+    where = "in this process" if s.workers == 0 else f"in {s.workers} sampling process{'es' * (s.workers > 1)}"
+    return f"{s.games} games {where}, {cfg.ppo.n_steps * cfg.n_envs:,} samples per update"
 
 
 @app.command()

@@ -101,3 +101,22 @@ def test_resume_with_no_intact_checkpoint_is_one_clear_error(tmp_path, monkeypat
     cfg, progress = prepare_run("ultimatum_cards_v1", run_dir, resume=True)
     with pytest.raises(CheckpointError, match="none of its 1 checkpoints is intact"):
         train(cfg, run_dir, progress, show_bar=False)
+
+
+def test_resume_hands_the_saved_pool_to_the_batched_sampler(tmp_path, monkeypatch):
+    from ultimata.training import batched_trainer
+
+    run_dir, saved = _interrupted_run(tmp_path, monkeypatch, checkpoints=2)
+    seen = []
+    original = batched_trainer.sampler_specs
+
+    def recording(cfg, snapshots):
+        seen.append(list(snapshots))
+        return original(cfg, snapshots)
+
+    monkeypatch.setattr(batched_trainer, "sampler_specs", recording)
+    cfg, progress = prepare_run("ultimatum_cards_v1", run_dir, resume=True)
+    assert cfg.sampler.kind == "batched"
+    outcome = train(cfg, run_dir, progress, show_bar=False)
+    assert seen == [[str(run_dir / rel) for rel in saved["snapshots"]]]
+    assert outcome.steps >= 4096 and read_meta(outcome.final).steps == outcome.steps
