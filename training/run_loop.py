@@ -24,6 +24,7 @@ from ultimata.agents.scripted_agent import has_scripted_bot
 from ultimata.envs.core.engine import Game
 from ultimata.training.arena import ArenaResult
 from ultimata.training.config import TrainConfig
+from ultimata.training.curves import plot_progress
 from ultimata.training.evaluate import evaluate_policy
 from ultimata.training.run_dir import Progress as RunProgress
 from ultimata.training.run_dir import RunDir
@@ -101,6 +102,7 @@ class RunLoop:
         self.report_every = max(1, cfg.total_timesteps // 20)
         self.next_report = (record.steps // self.report_every + 1) * self.report_every
         self.stop_requested = False
+        self._started = time.perf_counter() - record.seconds
         self._clock = (time.perf_counter(), record.steps)
         self.steps_per_s = 0.0
         self.rates = ""
@@ -133,6 +135,7 @@ class RunLoop:
         rel = self.run.rel(path)
         record = self.record
         record.steps = steps
+        record.seconds = round(time.perf_counter() - self._started, 1)
         if rel not in record.checkpoints:
             record.checkpoints.append(rel)
             record.snapshots = (record.snapshots + [rel])[-self.cfg.pool.keep :]
@@ -144,13 +147,15 @@ class RunLoop:
         line only when there is no live bar: the periodic progress line carries the rates otherwise)."""
         results = evaluate_policy(policy, self.game, eval_opponents(self.cfg), self.cfg.eval.games,
                                   seed=self.cfg.seed + 7_000_000)
-        entry: dict[str, Any] = {"steps": steps}
+        entry: dict[str, Any] = {"steps": steps, "seconds": round(time.perf_counter() - self._started, 1)}
         for spec, result in results.items():
-            rate = result.agents[0].win_rate
-            entry[spec] = round(rate, 4)
-            self.log(f"eval/win_rate_vs_{spec}", rate)
+            me = result.agents[0]
+            entry[spec] = round(me.win_rate, 4)
+            entry[f"{spec}_ci95"] = [round(x, 4) for x in me.ci95]
+            self.log(f"eval/win_rate_vs_{spec}", me.win_rate)
         self.record.evals.append(entry)
-        self.rates = "  ".join(f"vs {k} {v:.0%}" for k, v in entry.items() if k != "steps")
+        self.rates = "  ".join(f"vs {spec} {r.agents[0].win_rate:.0%}" for spec, r in results.items())
+        plot_progress([(self.run.root.name, self.record)], self.run.curves)
 
     def finish(self, model: Any, steps: int, steps_per_s: float, cpu_seconds: float = 0.0,
                peak_rss_mb: float = 0.0) -> TrainOutcome:

@@ -204,6 +204,27 @@ def train(
     console.print(f"rate it:          ultimata arena {game} {outcome.final} heuristic --games 400")
 
 
+@app.command()
+def plot(
+    runs: list[str] = typer.Argument(..., help="Training run folders (each with its progress.json)."),
+    out: str = typer.Option(None, "--out", help="The picture to write; default curves.png in the first run, or "
+                            "curves_compared.png there when several runs are given."),
+) -> None:
+    """Learning curves: win rate against the evaluation opponents over samples and wall-clock time, 95%
+    intervals shaded, one line per run."""
+    from pathlib import Path
+
+    from ultimata.envs.core.errors import UltimataError
+    from ultimata.training.curves import plot_runs
+
+    target = out or str(Path(runs[0]) / ("curves.png" if len(runs) == 1 else "curves_compared.png"))
+    try:
+        written = plot_runs(runs, target)
+    except UltimataError as err:
+        _fail(err)
+    console.print(f"wrote {written}")
+
+
 def _sampler_words(cfg) -> str:
     s = cfg.sampler
     if s.kind == "vec_env":
