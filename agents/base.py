@@ -26,6 +26,9 @@ class Agent(Protocol):
     public facts, and `state.sample_consistent(seat, rng)` (a full state re-drawn from what the seat
     knows, for search). Scripted bots and search keep to that (tests/agents/test_nothing_hidden.py);
     policy and random agents ignore `state`.
+
+    An agent class that never reads `observation` may say so with `reads_observation = False`; the
+    training sampler then passes None instead of encoding one it would throw away.
     """
 
     def reset(self, seat: int, seed: int | None = None) -> None: ...
@@ -44,6 +47,7 @@ class StateReadingAgent:
     the seat, and a clear error when a driver forgets to pass the state."""
 
     spec = "state-reading agent"
+    reads_observation = False
 
     def __init__(self, seed: int | None = None) -> None:
         from ultimata.envs.core.rng import Rng

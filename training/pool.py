@@ -19,6 +19,8 @@ from ultimata.agents.specs import load_agent
 from ultimata.envs.core.engine import Game
 
 SNAPSHOTS = "snapshots"
+MIRROR = "mirror"
+"""The learning policy itself in an opponent seat (batched sampler only): its decisions are samples too."""
 
 
 class OpponentPool:

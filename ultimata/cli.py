@@ -52,21 +52,38 @@ console = _console()
 
 @app.command()
 def bench(
-    steps: int = typer.Option(20_000, help="Steps of random play per env (and per engine run)."),
+    steps: int = typer.Option(None, help="Steps of random play per env (default 20,000); with --train, learner "
+                              "samples per training path (default 100,000)."),
     game: list[str] = typer.Option(None, "--game", help="Only these envs (repeatable); default all."),
     as_json: bool = typer.Option(False, "--json", help="Print one JSON object instead of a table."),
     mcts: bool = typer.Option(False, "--mcts", help="Also time the mcts agent's default budget per decision."),
     rounds: int = typer.Option(10, min=1, help="Interleaved rounds: the envs take turns, each ratio is the median."),
     clock: str = typer.Option("wall", help="wall (what a user waits) or cpu (this process's CPU time: steadier "
                               "on a shared machine)."),
+    train: str = typer.Option(None, "--train", help="Time training instead: learner samples per second of each "
+                              "training path on this game's config (the old SB3 loop and the batched sampler)."),
+    config: str = typer.Option(None, "--config", help="With --train: a training YAML instead of the game's own."),
 ) -> None:
-    """Random-play speed of every env, as a ratio to PettingZoo's connect_four_v3 in the same run."""
+    """Random-play speed of every env, as a ratio to PettingZoo's connect_four_v3 in the same run; with
+    --train, the training paths' samples per second."""
     from ultimata.bench import clock_named, run
+    from ultimata.envs.core.errors import UltimataError
+    from ultimata.envs.core.registry import game_class
 
     try:
         clock_named(clock)
-    except ValueError as err:
+        for name in game or []:
+            game_class(name)
+        if train:
+            game_class(train)
+    except (ValueError, UltimataError) as err:
         _fail(err)
+    if steps is not None and steps < 1:
+        _fail(ValueError(f"--steps must be at least 1, got {steps}"))
+    if train:
+        _bench_training(train, steps or 100_000, config, as_json)
+        return
+    steps = steps or 20_000
     with console.status("benchmarking random play..."):
         results = run(steps, game or None, mcts=mcts, rounds=rounds, clock=clock)
     if as_json:
@@ -92,6 +109,37 @@ def bench(
             r.length_summary(),
             *([f"{r.mcts_seconds:.3f}" if r.mcts_seconds is not None else "n/a"] if mcts else []),
         )
+    console.print(table)
+
+
+def _bench_training(game: str, steps: int, config: str | None, as_json: bool) -> None:
+    from ultimata.envs.core.errors import UltimataError
+    from ultimata.train_bench import run_train_bench
+
+    def said(row) -> None:
+        if not as_json:
+            console.print(f"{row.path}: {row.samples:,} samples, {row.per_cpu_second:,.0f} per CPU second",
+                          highlight=False)
+
+    try:
+        with console.status(f"timing the training paths on {game}, {steps:,} samples each..."):
+            rows, connect_four = run_train_bench(game, steps, config=config, on_row=said)
+    except UltimataError as err:
+        _fail(err)
+    if as_json:
+        print(json.dumps({"game": game, "steps": steps, "connect_four_random_steps_per_cpu_s": round(connect_four),
+                          "paths": [r.as_dict() for r in rows]}, indent=1))
+        return
+    base = rows[0].per_cpu_second
+    table = Table(title=f"{game}: learner samples per second, {steps:,} samples per path, self-play only "
+                        f"(connect_four_v3 random play: {connect_four:,.0f} steps per CPU second)")
+    for column in ("path", "samples/s (wall)", "samples/s (CPU)", "x first path (CPU)", "x connect_four (CPU)",
+                   "peak RSS MB"):
+        table.add_column(column, justify="left" if column == "path" else "right")
+    for r in rows:
+        table.add_row(r.path, f"{r.per_wall_second:,.0f}", f"{r.per_cpu_second:,.0f}",
+                      f"{r.per_cpu_second / base:.2f}", f"{r.per_cpu_second / connect_four:.2f}",
+                      f"{r.peak_rss_mb:,.0f}")
     console.print(table)
 
 
@@ -132,6 +180,8 @@ def train(
     from ultimata.training.trainer import prepare_run
     from ultimata.training.trainer import train as run_training
 
+    if steps is not None and steps < 1:
+        _fail(ValueError(f"--steps must be a positive number of samples, got {steps}"))
     if resume and (config or preset or out):
         _fail(ValueError("--resume continues a run with its saved config; drop --config/--preset/--out"))
     if backend not in ("sb3", "rllib"):
@@ -151,10 +201,10 @@ def train(
         _fail(err)
     run_dir = Path(resume or out or Path("runs") / game / datetime.now().strftime("%Y%m%d-%H%M%S"))
     try:
-        overrides = {"total_timesteps": steps} if steps else None
+        overrides = {"total_timesteps": steps} if steps is not None else None
         cfg, progress = prepare_run(game, run_dir, config_path=config, preset=preset, resume=bool(resume),
                                     overrides=overrides)
-        if steps and resume:
+        if steps is not None and resume:
             cfg.total_timesteps = steps
         if progress.finished and progress.steps >= cfg.total_timesteps:
             console.print(f"{run_dir} already finished at {progress.steps:,} steps; give --steps to train longer")
@@ -168,7 +218,7 @@ def train(
             outcome = train_rllib(cfg, run_dir, progress, console=console, num_env_runners=num_env_runners,
                                   address=address)
         else:
-            console.print(f"training {game} for {cfg.total_timesteps:,} steps: {cfg.n_envs} {cfg.vec_env} envs, "
+            console.print(f"training {game} for {cfg.total_timesteps:,} steps: {_sampler_words(cfg)}, "
                           f"pool {cfg.pool.weights}; run folder {run_dir}")
             outcome = run_training(cfg, run_dir, progress, console=console)
     except UltimataError as err:
@@ -182,6 +232,35 @@ def train(
     console.print(training_table(game, outcome.results, "trained policy"))
     console.print(f"play against it:  ultimata play {game} --vs {outcome.final}")
     console.print(f"rate it:          ultimata arena {game} {outcome.final} heuristic --games 400")
+
+
+@app.command()
+def plot(
+    runs: list[str] = typer.Argument(..., help="Training run folders (each with its progress.json)."),
+    out: str = typer.Option(None, "--out", help="The picture to write; default curves.png in the first run, or "
+                            "curves_compared.png there when several runs are given."),
+) -> None:
+    """Learning curves: win rate against the evaluation opponents over samples and wall-clock time, 95%
+    intervals shaded, one line per run."""
+    from pathlib import Path
+
+    from ultimata.envs.core.errors import UltimataError
+    from ultimata.training.curves import plot_runs
+
+    target = out or str(Path(runs[0]) / ("curves.png" if len(runs) == 1 else "curves_compared.png"))
+    try:
+        written = plot_runs(runs, target)
+    except UltimataError as err:
+        _fail(err)
+    console.print(f"wrote {written}")
+
+
+def _sampler_words(cfg) -> str:
+    s = cfg.sampler
+    if s.kind == "vec_env":
+        return f"{cfg.n_envs} {cfg.vec_env} envs (SB3 learn)"
+    where = "in this process" if s.workers == 0 else f"in {s.workers} sampling process{'es' * (s.workers > 1)}"
+    return f"{s.games} games {where}, {cfg.ppo.n_steps * cfg.n_envs:,} samples per update"
 
 
 @app.command()

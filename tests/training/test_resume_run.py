@@ -11,7 +11,7 @@ import pytest
 from tests.training.conftest import tiny_overrides
 from ultimata.agents.checkpoint import read_meta
 from ultimata.envs.core.errors import CheckpointError
-from ultimata.training import trainer
+from ultimata.training.run_loop import RunLoop
 from ultimata.training.trainer import prepare_run, train
 
 
@@ -20,19 +20,19 @@ def test_ctrl_c_saves_a_checkpoint_and_resume_finishes_the_run(tmp_path, monkeyp
     overrides = tiny_overrides(total_timesteps=512, eval={"every": 10**6, "games": 4, "final_games": 4})
     cfg, progress = prepare_run("ultimatum_cards_v1", run_dir, overrides=overrides)
 
-    original = trainer._Callback.save_checkpoint
+    original = RunLoop.save_checkpoint
     pressed = []
 
-    def save_then_interrupt(self):
-        path = original(self)
+    def save_then_interrupt(self, model, steps):
+        path = original(self, model, steps)
         if not pressed:
             pressed.append(True)
             os.kill(os.getpid(), signal.SIGINT)  # as if the user pressed Ctrl-C right now
         return path
 
-    monkeypatch.setattr(trainer._Callback, "save_checkpoint", save_then_interrupt)
+    monkeypatch.setattr(RunLoop, "save_checkpoint", save_then_interrupt)
     first = train(cfg, run_dir, progress, show_bar=False)
-    monkeypatch.setattr(trainer._Callback, "save_checkpoint", original)
+    monkeypatch.setattr(RunLoop, "save_checkpoint", original)
     assert first.interrupted and first.steps < 512
     saved = json.loads((run_dir / "progress.json").read_text())
     assert saved["steps"] == first.steps and not saved["finished"]
@@ -60,17 +60,17 @@ def _interrupted_run(tmp_path, monkeypatch, checkpoints: int):
     overrides = tiny_overrides(total_timesteps=4096, checkpoint_every=256,
                                eval={"every": 10**6, "games": 4, "final_games": 4})
     cfg, progress = prepare_run("ultimatum_cards_v1", run_dir, overrides=overrides)
-    original = trainer._Callback.save_checkpoint
+    original = RunLoop.save_checkpoint
 
-    def save_then_stop(self):
-        path = original(self)
+    def save_then_stop(self, model, steps):
+        path = original(self, model, steps)
         if len(self.record.checkpoints) >= checkpoints:
             self.stop_requested = True
         return path
 
-    monkeypatch.setattr(trainer._Callback, "save_checkpoint", save_then_stop)
+    monkeypatch.setattr(RunLoop, "save_checkpoint", save_then_stop)
     first = train(cfg, run_dir, progress, show_bar=False)
-    monkeypatch.setattr(trainer._Callback, "save_checkpoint", original)
+    monkeypatch.setattr(RunLoop, "save_checkpoint", original)
     assert first.interrupted
     return run_dir, json.loads((run_dir / "progress.json").read_text())
 
@@ -101,3 +101,22 @@ def test_resume_with_no_intact_checkpoint_is_one_clear_error(tmp_path, monkeypat
     cfg, progress = prepare_run("ultimatum_cards_v1", run_dir, resume=True)
     with pytest.raises(CheckpointError, match="none of its 1 checkpoints is intact"):
         train(cfg, run_dir, progress, show_bar=False)
+
+
+def test_resume_hands_the_saved_pool_to_the_batched_sampler(tmp_path, monkeypatch):
+    from ultimata.training import batched_trainer
+
+    run_dir, saved = _interrupted_run(tmp_path, monkeypatch, checkpoints=2)
+    seen = []
+    original = batched_trainer.sampler_specs
+
+    def recording(cfg, snapshots):
+        seen.append(list(snapshots))
+        return original(cfg, snapshots)
+
+    monkeypatch.setattr(batched_trainer, "sampler_specs", recording)
+    cfg, progress = prepare_run("ultimatum_cards_v1", run_dir, resume=True)
+    assert cfg.sampler.kind == "batched"
+    outcome = train(cfg, run_dir, progress, show_bar=False)
+    assert seen == [[str(run_dir / rel) for rel in saved["snapshots"]]]
+    assert outcome.steps >= 4096 and read_meta(outcome.final).steps == outcome.steps

@@ -57,9 +57,9 @@ def test_cli_reports_a_bad_config_in_one_line(tmp_path):
 
 
 def test_imitation_needs_a_scripted_bot(tmp_path, monkeypatch):
-    from ultimata.training import trainer
+    from ultimata.training import model, trainer
 
-    monkeypatch.setattr(trainer, "has_scripted_bot", lambda name: False)
+    monkeypatch.setattr(model, "has_scripted_bot", lambda name: False)
     cfg = load_train_config("ultimatum_cards_v1", overrides={"n_envs": 1, "ppo": {"n_steps": 16, "batch_size": 16}})
     with pytest.raises(ConfigError, match="imitation needs a scripted bot"):
         trainer.train(cfg, tmp_path, trainer.RunProgress(game="ultimatum_cards_v1"), show_bar=False)
