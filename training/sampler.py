@@ -175,8 +175,9 @@ class BatchedSampler:
         self.max_decisions = game.config.max_decisions
         indices = list(slots) if slots is not None else list(range(games))
         self.slots = [_Slot(i, np.random.default_rng([seed, i, 7])) for i in indices]
-        self._networks: dict[str, tuple[Any, bool]] = {}
-        """Pool labels that are network policies: (policy, greedy), loaded once, evaluated in batches."""
+        self._networks: dict[str, tuple[Any, bool] | None] = {}
+        """Pool labels that are network policies: (policy, greedy), loaded once, evaluated in batches;
+        None for the other labels."""
         self.finished: list[Trajectory] = []
         """Trajectories whose game ended since the last rollout (their transitions still to collect)."""
         self.episodes: list[EpisodeStats] = []
@@ -215,12 +216,10 @@ class BatchedSampler:
                 slot.agents[p] = agent
 
     def _is_network(self, label: str) -> bool:
-        if label not in self._networks:
+        if label not in self._networks:  # resolved once per label, whatever it turns out to be
             agent = self.pool.make_agent(label, seed=0)
-            if not isinstance(agent, PolicyAgent):
-                return False
-            self._networks[label] = (agent.policy, agent.deterministic)
-        return True
+            self._networks[label] = (agent.policy, agent.deterministic) if isinstance(agent, PolicyAgent) else None
+        return self._networks[label] is not None
 
     def _over(self, state: State) -> bool:
         return state.is_terminal() or state.decisions >= self.max_decisions
@@ -237,7 +236,7 @@ class BatchedSampler:
             if label == LEARNER:
                 opened = len(members)
                 chosen.update(self._learner_moves(members))
-            elif label in self._networks:
+            elif self._networks.get(label) is not None:
                 chosen.update(self._network_moves(label, members))
             else:
                 for slot in members:

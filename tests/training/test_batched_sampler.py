@@ -167,7 +167,8 @@ def test_no_illegal_action_is_ever_sampled_by_the_learner_or_a_network_opponent(
     for _ in range(3):
         rollout = sampler.collect(256)  # a network opponent's illegal move would raise in apply()
         assert rollout.masks[np.arange(len(rollout)), rollout.actions].all()
-    assert str(snapshot) in sampler._networks, "the snapshot was played as a batched network opponent"
+    assert sampler._networks[str(snapshot)] is not None, "the snapshot was played as a batched network opponent"
+    assert sampler._networks["heuristic"] is None
 
 
 def test_sampling_from_masked_logits_never_picks_a_masked_action_even_at_the_edges():
