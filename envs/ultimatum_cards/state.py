@@ -403,8 +403,6 @@ class UltimatumCardsState(State):
         if len(values["chips"]) != n or min(values["chips"]) < 0 or not 0 <= values["phase"] < NUM_PHASES:
             raise ValueError("chips must be one non-negative count per seat and phase a known phase")
         for key, value in values.items():
-            if isinstance(value, list):
-                value = [list(x) if isinstance(x, list) else x for x in value]
             setattr(self, key, value)
 
     def _check_consistency(self) -> None:
