@@ -249,8 +249,9 @@ class UltimatumCardsState(State):
         else:
             excluded = {self.actor, self.p1} if self.card == ULTIMATUM else {self.actor}
             order = [p for p in ((self.actor + k) % n for k in range(1, n)) if p not in excluded]
-        if self.card == ULTIMATUM and self.proposals[self.accepted][0] == target:
-            order = [p for p in order if p != target]  # the accepted split is the target's own counter
+        own_counter = self.card == ULTIMATUM and self.proposals[self.accepted][0] == target
+        if own_counter and not self.game.config.target_blocks_own_counter:
+            order = [p for p in order if p != target]
         self.queue = [p for p in order if self.hands[p][BLOCK]]
         if self.queue:
             self.phase = BLOCKS
