@@ -366,9 +366,7 @@ class UltimatumCardsState(State):
 
     # -- views ---------------------------------------------------------------------------------
     def observation(self, player: int) -> np.ndarray:
-        from ultimata.envs.ultimatum_cards.observation import encode
-
-        return encode(self, player)
+        return self.game.observe(self, player)
 
     def action_to_string(self, action: int) -> str:
         from ultimata.envs.ultimatum_cards.text import describe_action
