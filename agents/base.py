@@ -25,7 +25,7 @@ class Agent(Protocol):
 
 
 def game_base_name(game_name: str) -> str:
-    """'ultimatum_cards_v1' -> 'ultimatum_cards': scripted bots and configs are per game, not per version."""
+    """'ultimatum_cards_v2' -> 'ultimatum_cards': scripted bots and configs are per game, not per version."""
     base, sep, version = game_name.rpartition("_v")
     return base if sep and version.isdigit() else game_name
 

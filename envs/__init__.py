@@ -1,4 +1,4 @@
-"""ultimata's games as PettingZoo AEC environments: `envs.make("ultimatum_cards_v1")`."""
+"""ultimata's games as PettingZoo AEC environments: `envs.make("ultimatum_cards_v2")`."""
 
 from ultimata.envs.core.errors import (
     CheckpointError,

@@ -10,7 +10,7 @@ from ultimata.envs.core.replay import Replay, record
 
 
 def test_saved_replay_reproduces_the_game(tmp_path) -> None:
-    replay = record(7, "ultimatum_cards_v1", {"num_players": 3}, [])
+    replay = record(7, "ultimatum_cards_v2", {"num_players": 3}, [])
     state = replay.final()
     actions = []
     pick = random.Random(7)
@@ -18,7 +18,7 @@ def test_saved_replay_reproduces_the_game(tmp_path) -> None:
         action = pick.choice(state.legal_actions())
         state.apply(action)
         actions.append(action)
-    full = record(7, "ultimatum_cards_v1", {"num_players": 3}, actions)
+    full = record(7, "ultimatum_cards_v2", {"num_players": 3}, actions)
     full.save(tmp_path / "game.json")
     loaded = Replay.load(tmp_path / "game.json")
     assert loaded.final().state_dict() == state.state_dict()
@@ -29,9 +29,9 @@ def test_saved_replay_reproduces_the_game(tmp_path) -> None:
     [
         ("not json", "cannot read"),
         ("[]", "not an ultimata replay"),
-        (json.dumps({"format": "ultimata-replay/1", "game": "ultimatum_cards_v1"}), "version"),
+        (json.dumps({"format": "ultimata-replay/1", "game": "ultimatum_cards_v2"}), "version"),
         (
-            json.dumps({"format": "ultimata-replay/1", "game": "ultimatum_cards_v1", "version": 0,
+            json.dumps({"format": "ultimata-replay/1", "game": "ultimatum_cards_v2", "version": 0,
                         "config": {}, "seed": 1, "actions": ["x"]}),
             "list of integers",
         ),
@@ -41,12 +41,12 @@ def test_saved_replay_reproduces_the_game(tmp_path) -> None:
             "unknown game",
         ),
         (
-            json.dumps({"format": "ultimata-replay/1", "game": "ultimatum_cards_v1", "version": 1,
+            json.dumps({"format": "ultimata-replay/1", "game": "ultimatum_cards_v2", "version": 2,
                         "config": {"bogus": 1}, "seed": 1, "actions": []}),
             "bogus",
         ),
         (
-            json.dumps({"format": "ultimata-replay/1", "game": "ultimatum_cards_v1", "version": 1,
+            json.dumps({"format": "ultimata-replay/1", "game": "ultimatum_cards_v2", "version": 2,
                         "config": {}, "seed": 1, "actions": [9999]}),
             "action #0 does not apply",
         ),
@@ -60,7 +60,7 @@ def test_malformed_replay_is_refused(tmp_path, content: str, message: str) -> No
 
 
 def test_replay_with_a_different_final_state_is_refused(tmp_path) -> None:
-    replay = record(3, "ultimatum_cards_v1", {}, [])
+    replay = record(3, "ultimatum_cards_v2", {}, [])
     replay.final_state = {"tampered": True}
     with pytest.raises(ReplayError, match="final state"):
         replay.final()

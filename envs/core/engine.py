@@ -25,7 +25,7 @@ class Game(ABC, Generic[ConfigT]):
     """One rule variant of one game."""
 
     name: ClassVar[str]
-    """PettingZoo-style name, e.g. 'ultimatum_cards_v1'."""
+    """PettingZoo-style name, e.g. 'ultimatum_cards_v2'."""
     title: ClassVar[str] = ""
     """What people call the game, for menus and tables."""
     version: ClassVar[int]

@@ -12,7 +12,7 @@ from ultimata.envs.core.engine import Game
 from ultimata.envs.core.errors import ConfigError
 
 GAMES: dict[str, str] = {
-    "ultimatum_cards_v1": "ultimata.envs.ultimatum_cards_v1",
+    "ultimatum_cards_v2": "ultimata.envs.ultimatum_cards_v2",
     "ultimade_v1": "ultimata.envs.ultimade_v1",
     "ultra_war_v2": "ultimata.envs.ultra_war_v2",
     "conquest_of_the_world_v1": "ultimata.envs.conquest_of_the_world_v1",

@@ -17,9 +17,9 @@ from ultimata.envs.ultimatum_cards.state import UltimatumCardsState
 class UltimatumCardsGame(Game[UltimatumCardsConfig]):
     """Ultimatum, the card game of steal, swap, give, take and negotiate."""
 
-    name: ClassVar[str] = "ultimatum_cards_v1"
+    name: ClassVar[str] = "ultimatum_cards_v2"
     title: ClassVar[str] = "Ultimatum (card game)"
-    version: ClassVar[int] = 1
+    version: ClassVar[int] = 2
     config_model = UltimatumCardsConfig
     supports_dense_reward = True
     observation_bounds = (0.0, float("inf"))

@@ -15,7 +15,7 @@ from .position import do, legal_names, position
 
 
 def new_game(decks=(), rolls=(0,), **config):
-    game = game_class("ultimatum_cards_v1").from_config(config)
+    game = game_class("ultimatum_cards_v2").from_config(config)
     return game.new_initial_state(ScriptedRng(rolls=rolls, decks=decks))
 
 
@@ -364,7 +364,7 @@ def test_dense_shaping_sums_to_the_final_standing(seed):
 
     import ultimata.envs as envs
 
-    env = envs.make_raw("ultimatum_cards_v1", dense_reward=True)
+    env = envs.make_raw("ultimatum_cards_v2", dense_reward=True)
     env.reset(seed=seed)
     totals = {a: 0.0 for a in env.possible_agents}
     pick = random.Random(seed)
