@@ -1,5 +1,5 @@
-"""ultimata's games as PettingZoo AEC environments: `envs.make("ultimatum_cards_v1")`; one seat of any
-game as a gymnasium env against bots: `envs.single_agent("ultimatum_cards_v1", ["heuristic"])`."""
+"""ultimata's games as PettingZoo AEC environments: `envs.make("ultimatum_cards_v2")`; one seat of any
+game as a gymnasium env against bots: `envs.single_agent("ultimatum_cards_v2", ["heuristic"])`."""
 
 from ultimata.envs.core.errors import (
     CheckpointError,

@@ -158,7 +158,7 @@ def _rules(game: str, config: str | None) -> dict:
 
 @app.command()
 def train(
-    game: str = typer.Argument(..., help="Env name, e.g. ultimatum_cards_v1."),
+    game: str = typer.Argument(..., help="Env name, e.g. ultimatum_cards_v2."),
     config: str = typer.Option(None, "--config", help="Training YAML; default configs/<game>.yaml."),
     preset: str = typer.Option(None, "--preset", help="A preset from the config, e.g. 'quick'."),
     resume: str = typer.Option(None, "--resume", help="Continue the interrupted run in this folder."),

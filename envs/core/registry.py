@@ -12,7 +12,7 @@ from ultimata.envs.core.engine import Game
 from ultimata.envs.core.errors import ConfigError
 
 GAMES: dict[str, str] = {
-    "ultimatum_cards_v1": "ultimata.envs.ultimatum_cards_v1",
+    "ultimatum_cards_v2": "ultimata.envs.ultimatum_cards_v2",
     "ultimade_v1": "ultimata.envs.ultimade_v1",
     "ultra_war_v3": "ultimata.envs.ultra_war_v3",
     "conquest_of_the_world_v2": "ultimata.envs.conquest_of_the_world_v2",
@@ -54,7 +54,7 @@ def register_all() -> None:
 
 
 def game_base_name(game_name: str) -> str:
-    """'ultimatum_cards_v1' -> 'ultimatum_cards': scripted bots and configs are per game, not per version."""
+    """'ultimatum_cards_v2' -> 'ultimatum_cards': scripted bots and configs are per game, not per version."""
     base, sep, version = game_name.rpartition("_v")
     return base if sep and version.isdigit() else game_name
 

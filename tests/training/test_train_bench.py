@@ -14,7 +14,7 @@ from ultimata.cli import app
 def test_bench_train_times_every_path_on_a_tiny_budget(tmp_path):
     config = tmp_path / "tiny.yaml"
     config.write_text(yaml.safe_dump(tiny_overrides(sampler={"games": 4})))
-    result = CliRunner().invoke(app, ["bench", "--train", "ultimatum_cards_v1", "--steps", "128",
+    result = CliRunner().invoke(app, ["bench", "--train", "ultimatum_cards_v2", "--steps", "128",
                                       "--config", str(config), "--json"])
     assert result.exit_code == 0, result.output
     report = json.loads(result.output)
@@ -33,7 +33,7 @@ def test_bench_names_an_unknown_game_in_one_line():
 
 
 def test_train_refuses_a_budget_of_zero_steps_instead_of_running_the_default(tmp_path):
-    result = CliRunner().invoke(app, ["train", "ultimatum_cards_v1", "--steps", "0", "--out", str(tmp_path / "r")])
+    result = CliRunner().invoke(app, ["train", "ultimatum_cards_v2", "--steps", "0", "--out", str(tmp_path / "r")])
     assert result.exit_code == 2 and "--steps must be a positive number" in result.output
     assert not (tmp_path / "r").exists()
 

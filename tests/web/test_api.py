@@ -14,7 +14,7 @@ from fastapi.testclient import TestClient
 from ultimata.envs import GAMES
 from ultimata.web.app import create_app
 
-CARDS = "ultimatum_cards_v1"
+CARDS = "ultimatum_cards_v2"
 SHORT = {"ultimade_v1": {"points_to_win": 1, "endzone_depth": 8}}
 """Rule variants that keep a whole game short over HTTP."""
 

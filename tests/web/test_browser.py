@@ -57,9 +57,9 @@ def play_by_clicking(page, shots: Path, game: str, max_moves: int = 2000) -> int
 
 def test_play_a_whole_card_game_in_the_browser(tmp_path, shots) -> None:
     with running_server(tmp_path / "replays") as url, chromium_page() as (page, errors):
-        start_game(page, url, "ultimatum_cards_v1")
-        page.screenshot(path=shots / "ultimatum_cards_v1-start.png", full_page=True)
-        moves = play_by_clicking(page, shots, "ultimatum_cards_v1")
+        start_game(page, url, "ultimatum_cards_v2")
+        page.screenshot(path=shots / "ultimatum_cards_v2-start.png", full_page=True)
+        moves = play_by_clicking(page, shots, "ultimatum_cards_v2")
         result = page.locator(".result")
         assert result.is_visible() and "Game over" in result.inner_text()
         assert moves > 0 and not errors
@@ -67,16 +67,16 @@ def test_play_a_whole_card_game_in_the_browser(tmp_path, shots) -> None:
         page.wait_for_selector(".replay-bar")
         page.locator(".replay-bar button", has_text="step").last.click()
         assert "move 1 /" in page.locator(".status").inner_text()
-        page.screenshot(path=shots / "ultimatum_cards_v1-replay.png", full_page=True)
+        page.screenshot(path=shots / "ultimatum_cards_v2-replay.png", full_page=True)
         page.locator(".view-as select").select_option("0")  # the replay as seat 0 saw it: its hand
         page.wait_for_selector(".board .card")
         page.goto(f"{url}/#/replays")
         page.wait_for_selector("table.replays")
         listing = page.locator("table.replays").inner_text()
-        assert "ultimatum_cards_v1" in listing and ("won by" in listing or "draw" in listing)
+        assert "ultimatum_cards_v2" in listing and ("won by" in listing or "draw" in listing)
         page.goto(f"{url}/#/")
-        start_game(page, url, "ultimatum_cards_v1")
-        play_by_clicking(page, shots, "ultimatum_cards_v1")
+        start_game(page, url, "ultimatum_cards_v2")
+        play_by_clicking(page, shots, "ultimatum_cards_v2")
         finished = page.evaluate("location.hash")
         page.locator(".result button", has_text="play again").click()
         page.wait_for_function(f"() => location.hash.startsWith('#/game/') && location.hash !== '{finished}'")
