@@ -1,4 +1,4 @@
-"""The fixed action layout (94 actions). A compound turn is a chain of small decisions by one player:
+"""The fixed action layout (`NUM_ACTIONS` actions). A compound turn is a chain of small decisions by one player:
 a verb (buy, play a card, attack, fire a laser, move ships), then the places it needs, then an amount.
 Places are absolute: nations 0-36, then the sea places (blockades 1-14, then the 9 anchors)."""
 

@@ -1,4 +1,5 @@
-"""Ultimatum as a `Game`: 2-6 players, 90 actions, 957 observation floats, the rules data resolved once."""
+"""Ultimatum as a `Game`: 2-6 players, the fixed action layout of `actions.py` and the observation of
+`observation.py` (their sizes are `NUM_ACTIONS` and `OBS_SIZE`), the rules data resolved once."""
 
 from __future__ import annotations
 

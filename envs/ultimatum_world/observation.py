@@ -2,7 +2,7 @@
 Everything on the table is public; a seat sees its own hand and what its Intelligence cards showed it,
 never another hand or the deck order.
 
-Layout (1,181 floats):
+Layout (`OBS_SIZE` floats, the blocks of `SIZES` in this order):
   nations   37 x 7: holder (relative seat one-hot, 6), troops / 20
   seas      23 x 11: holder (6), battleships / 10, submarines / 10, ready to move this turn (2, / 10),
             a blockade emptied this turn by the player on turn (moving in conquers it)
