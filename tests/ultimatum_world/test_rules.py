@@ -103,6 +103,25 @@ def test_attacker_cards_can_be_used_during_the_purchases():
     assert s.troops[FR] == 13 and s.bank[0] == 0
 
 
+def test_only_an_attack_closes_the_purchases_ship_moves_and_airlifts_leave_them_open():
+    """Gap (ours): the bank is spent 'prior to the player making attacks'; nothing else ends it."""
+    s = position(nations={"France": (0, 5), "Spain": (0, 3)}, seas={2: (0, 2, 0)}, hands={0: {"airlift": 1}},
+                 phase=S.BUY)  # fmt: skip
+    s.bank[0] = 3
+    s._mask = None
+    play(s, A.MOVE_BATTLESHIPS, at_sea(2), at_sea((2, 5, 7)), A.AMOUNT_ONE)
+    assert s.phase == S.BUY, "a ship move onto a vacant anchor is no attack"
+    play(s, CARD["airlift"], place(FR), place(SPAIN), A.AMOUNT_ONE, A.DONE)
+    assert s.phase == S.BUY and s.troops[SPAIN] == 4, "an airlift is no attack"
+    s = position(seas={6: (0, 1, 0), (6, 8): (1, 1, 0)}, phase=S.BUY, rolls=[GREEN["WIN"]])
+    s.bank[0] = 3
+    s._mask = None
+    play(s, A.MOVE_BATTLESHIPS, at_sea(6), at_sea((6, 8)), A.AMOUNT_ALL)
+    assert s.phase == S.BATTLE, "moving onto an opponent's anchor is an attack"
+    play(s, aim("battleship", "battleship"))
+    assert s.phase == S.ACT and A.BUY_TROOPS_1 not in s.legal_actions() and s.bank[0] == 3
+
+
 def test_a_laser_costs_10_and_needs_the_whole_western_or_communist_alliance():
     western = {W.names[x]: (0, 2) for x in W.members[0]}
     s = position(nations=western, phase=S.BUY)
