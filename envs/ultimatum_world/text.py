@@ -14,7 +14,7 @@ W = world()
 VERBS = {
     A.BUY_TROOPS_1: "buy 1 troop",
     A.BUY_TROOPS_5: "buy 5 troops",
-    A.BUY_TROOPS_ALL: "buy troops with all the money",
+    A.BUY_TROOPS_ALL: "buy troops with all the money (up to the pieces left)",
     A.BUY_BATTLESHIP: "buy a battleship",
     A.BUY_SUBMARINE: "buy a submarine",
     A.BUY_LASER: "buy a laser",

@@ -6,11 +6,12 @@ from __future__ import annotations
 import pytest
 
 from ultimata.envs import game_class
-from ultimata.envs.core.errors import IllegalActionError
+from ultimata.envs.core.errors import ConfigError, IllegalActionError
 from ultimata.envs.core.rng import Rng
 from ultimata.envs.ultimatum_world import actions as A
 from ultimata.envs.ultimatum_world import state as S
 from ultimata.envs.ultimatum_world.content import CARD_KINDS
+from ultimata.envs.ultimatum_world.pieces import troops_left
 
 from .helpers import BLACK, GREEN, RED, W, aim, nation, place, play, position, sea
 
@@ -21,6 +22,50 @@ US, GB, FR, SPAIN, ITALY = (nation(x) for x in ("U.S.A.", "Great Britain", "Fran
 
 def at_sea(key) -> int:
     return place(sea(key), at_sea=True)
+
+
+# -- game components: each player's set of pieces ---------------------------------------------------
+def test_a_players_pieces_are_its_set_and_troops_and_lasers_share_the_large_discs():
+    """Book: a set holds 70 troop discs and 10 large discs (10 troops or a laser): 170 troops in play."""
+    western = {W.names[x]: (0, 1) for x in W.members[0]}
+    s = position(nations={**western, "France": (0, 149)}, seas={2: (0, 26, 10)}, phase=S.BUY)  # 159 troops
+    s.bank[0] = 30
+    s._mask = None
+    assert A.BUY_TROOPS_5 in s.legal_actions() and A.BUY_LASER in s.legal_actions()
+    play(s, A.BUY_LASER)
+    assert (s.lasers[0], troops_left(s, 0)) == (1, 1), "the laser takes a large disc: ten troops less"
+    assert A.BUY_TROOPS_5 not in s.legal_actions() and A.BUY_LASER not in s.legal_actions()
+    play(s, A.BUY_TROOPS_ALL, place(FR))
+    assert s.troops[FR] == 150 and s.bank[0] == 19, "all the money would buy 20; the set had one troop left"
+    assert s.phase == S.ACT, "nothing more fits (26 battleships, 10 submarines at sea): the purchases are over"
+    s = position(nations={"France": (0, 170)}, seas={2: (0, 26, 10)}, phase=S.BUY, pieces=None)
+    s.bank[0] = 8
+    s._mask = None
+    assert {A.BUY_TROOPS_5, A.BUY_BATTLESHIP, A.BUY_SUBMARINE} <= set(s.legal_actions()), "pieces: null"
+
+
+def test_cards_give_what_is_left_of_the_set_and_a_card_with_nothing_left_is_not_played():
+    """Ours: a reinforcement card or a Helicopter Commando brings as many of its pieces as the player's
+    set has left, and cannot be played when none is."""
+    s = position(nations={"France": (0, 167)}, seas={2: (0, 25, 10)},
+                 hands={0: {"troops_5": 1, "battleships_2": 1, "submarine_1": 1}})  # fmt: skip
+    assert CARD["submarine_1"] not in s.legal_actions(), "all 10 submarines are at sea"
+    play(s, CARD["battleships_2"])
+    assert s.placing == [0, 1, 0]
+    play(s, at_sea(2), CARD["troops_5"])
+    assert s.placing == [3, 0, 0]
+    s = position(nations={"France": (0, 168), "Spain": (1, 2)}, hands={0: {"helicopter_commando": 1}},
+                 rolls=[BLACK[28], BLACK[2]] * 2)  # fmt: skip
+    play(s, CARD["helicopter_commando"], place(SPAIN))
+    assert (s.owner[SPAIN], s.troops[SPAIN]) == (0, 2), "two commandos land (170 - 168) and win"
+
+
+def test_a_set_of_pieces_must_hold_the_set_up():
+    with pytest.raises(ConfigError, match="pieces: at 2 players the set-up can give a player 100 troops"):
+        game_class("ultimatum_world_v1").from_config({"num_players": 2, "pieces": {"troop_discs": 20,
+                                                                                   "large_discs": 7}})
+    with pytest.raises(ConfigError, match="unknown key 'pieces.troops'"):
+        game_class("ultimatum_world_v1").from_config({"pieces": {"troops": 100}})
 
 
 # -- the world chooses sides -----------------------------------------------------------------------
@@ -412,15 +457,23 @@ def test_moving_into_a_vacant_blockade_earns_no_card():
     assert s.sea_owner[sea(2)] == 0 and sum(s.hands[0]) == 0
 
 
-def test_moving_into_a_blockade_emptied_this_turn_conquers_it():
+def test_a_blockade_is_conquered_when_its_last_vessel_is_sunk_and_moving_in_earns_nothing():
+    """Book: 'considered conquered when their last naval vessel has been eliminated'; 'no cards are
+    earned ... for moving into vacant naval blockades'. A laser that sinks all gives the two cards."""
     s = position(seas={(2, 5, 7): (0, 2, 0), 2: (1, 2, 1)}, rolls=[BLACK[20]])
     s.lasers[0] = 1
     play(s, A.LASER, at_sea(2))
-    assert s.sea_owner[sea(2)] == -1 and s.emptied == [sea(2)]
-    play(s, A.MOVE_BATTLESHIPS, at_sea((2, 5, 7)), at_sea(2), A.AMOUNT_ALL)
-    assert s.conquered_blockades == 1, "book: no cards only for a blockade vacant 'from a previous turn'"
+    assert s.sea_owner[sea(2)] == -1 and s.conquered_blockades == 1
     play(s, A.DONE)
-    assert sum(s.hands[0]) == 2
+    assert sum(s.hands[0]) == 2, "conquered by the laser, never occupied"
+    s = position(seas={(2, 5, 7): (0, 2, 0), 2: (1, 3, 0)}, hands={0: {"jet_bomber": 1}}, rolls=[RED[6]])
+    play(s, CARD["jet_bomber"], at_sea(2))
+    assert s.sea_owner[sea(2)] == -1 and s.conquered_blockades == 1, "6 / 2 = 3: the last battleship sunk"
+    play(s, A.MOVE_BATTLESHIPS, at_sea((2, 5, 7)), at_sea(2), A.AMOUNT_ALL)
+    assert s.sea_owner[sea(2)] == 0 and s.conquered_blockades == 1, "moving in adds nothing"
+    s = position(seas={(2, 5, 7): (0, 1, 0), 2: (1, 1, 0)}, rolls=[GREEN["DRAW"]])
+    play(s, A.MOVE_BATTLESHIPS, at_sea((2, 5, 7)), at_sea(2), A.AMOUNT_ALL, A.BLITZ, A.DONE)
+    assert s.sea_owner[sea(2)] == -1 and sum(s.hands[0]) == 2, "both navies sunk: the blockade is conquered"
 
 
 def test_an_eliminated_navy_comes_back_only_on_a_vacant_blockade():
@@ -447,6 +500,14 @@ def test_jet_bomber_always_leaves_one_troop():
     s = position(nations={"Spain": (1, 3)}, hands={0: {"jet_bomber": 1}}, rolls=[RED[10]])
     play(s, CARD["jet_bomber"], place(SPAIN))
     assert s.troops[SPAIN] == 1
+
+
+@pytest.mark.parametrize(("red", "sunk"), [(1, 0), (2, 1), (10, 5)])
+def test_jet_bomber_on_ships_halves_the_red_die_rounding_down(red, sunk):
+    """Gap (ours): an odd roll halves down, so the red die's 1 sinks no battleship."""
+    s = position(seas={2: (1, 6, 1)}, hands={0: {"jet_bomber": 1}}, rolls=[RED[red]])
+    play(s, CARD["jet_bomber"], at_sea(2))
+    assert (s.bs[sea(2)], s.subs[sea(2)]) == (6 - sunk, 1)
 
 
 def test_anti_aircraft_missile_cancels_the_jet_bomber_and_airlift_reinforces_the_defender():
