@@ -62,15 +62,15 @@ def test_cards_give_what_is_left_of_the_set_and_a_card_with_nothing_left_is_not_
 
 def test_a_set_of_pieces_must_hold_the_set_up():
     with pytest.raises(ConfigError, match="pieces: at 2 players the set-up can give a player 100 troops"):
-        game_class("ultimatum_world_v1").from_config({"num_players": 2, "pieces": {"troop_discs": 20,
+        game_class("ultimatum_world_v2").from_config({"num_players": 2, "pieces": {"troop_discs": 20,
                                                                                    "large_discs": 7}})
     with pytest.raises(ConfigError, match="unknown key 'pieces.troops'"):
-        game_class("ultimatum_world_v1").from_config({"pieces": {"troops": 100}})
+        game_class("ultimatum_world_v2").from_config({"pieces": {"troops": 100}})
 
 
 # -- the world chooses sides -----------------------------------------------------------------------
 def test_setup_four_nations_from_four_alliances_one_worldpower_then_one_at_a_time_then_battleships():
-    s = game_class("ultimatum_world_v1").from_config({"num_players": 3}).new_initial_state(Rng(5))
+    s = game_class("ultimatum_world_v2").from_config({"num_players": 3}).new_initial_state(Rng(5))
     first = s.current_player
     picks = []
     for _ in range(4):
@@ -104,7 +104,7 @@ def test_setup_four_nations_from_four_alliances_one_worldpower_then_one_at_a_tim
 
 
 def test_setup_never_offers_a_pick_that_cannot_be_completed():
-    s = game_class("ultimatum_world_v1").from_config({"num_players": 6}).new_initial_state(Rng(1))
+    s = game_class("ultimatum_world_v2").from_config({"num_players": 6}).new_initial_state(Rng(1))
     for _ in range(24):
         legal = s.legal_actions()
         assert legal
@@ -647,7 +647,7 @@ def test_the_shaping_potential_is_zero_sum_and_orders_seats_as_the_round_cap_doe
     before = s.potentials()[1]
     s.sea_owner[sea(3)], s.bs[sea(3)] = 1, 2
     assert s.potentials()[1] > before, "a blockade counts, below a nation"
-    env = game_class("ultimatum_world_v1").from_config({"dense_reward": True})
+    env = game_class("ultimatum_world_v2").from_config({"dense_reward": True})
     assert env.supports_dense_reward
 
 

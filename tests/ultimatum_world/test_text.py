@@ -9,7 +9,7 @@ from .helpers import position
 
 
 def test_text_view_says_unowned_and_keys_its_nation_and_sea_notation():
-    fresh = game_class("ultimatum_world_v1").from_config({"num_players": 3}).new_initial_state(Rng(1))
+    fresh = game_class("ultimatum_world_v2").from_config({"num_players": 3}).new_initial_state(Rng(1))
     text = fresh.render_text(0)
     assert "p-1" not in text and "Canada unowned" in text and "Seas: all vacant" in text
     s = position(nations={"France": (1, 10)}, seas={2: (1, 3, 2)})
