@@ -58,9 +58,10 @@ class AttackRules:
         else:
             self._next_roll()
 
-    def vessels_fighting(self: Any, p: int) -> list[int]:
+    def vessels_fighting(self: Any, p: int) -> tuple[int, int]:
         """Player p's battleships and submarines in the naval battle under way (off the board meanwhile)."""
-        return list(self.force) if self.attack and self.attack[0] == NAVAL and self.attack[1] == p else [0, 0]
+        naval = self.attack and self.attack[0] == NAVAL and self.attack[1] == p
+        return (self.force[0], self.force[1]) if naval else (0, 0)
 
     def _force_text(self: Any) -> str:
         return " and ".join(f"{c} {VESSEL[k]}(s)" for k, c in enumerate(self.force) if c) or "no vessel"

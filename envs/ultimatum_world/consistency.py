@@ -131,8 +131,7 @@ def _check_pieces(s: WorldState) -> None:
     for q in range(s.n if pieces is not None else 0):
         _need(s.lasers[q] <= pieces.large_discs, f"player {q} has more lasers than large discs")
         _need(troops_left(s, q) >= 0, f"player {q} has more troops and lasers in play than its set of pieces")
-        for battleships in (True, False):
-            _need(vessels_left(s, q, battleships) >= 0, f"player {q} has more vessels in play than its set of pieces")
+        _need(min(vessels_left(s, q)) >= 0, f"player {q} has more vessels in play than its set of pieces")
 
 
 def _check_decision(s: WorldState) -> None:

@@ -162,9 +162,10 @@ def purchases(s: WorldState, mine: list[int] | None = None) -> list[int]:
         if room:
             out += [v for v, k in A.BUY_TROOPS.items() if money >= k and room >= k] + [A.BUY_TROOPS_ALL]
     if money >= COST["battleship"] and fleet_places(s, p, mine):
-        if vessels_left(s, p, True):
+        battleships, submarines = vessels_left(s, p)
+        if battleships:
             out.append(A.BUY_BATTLESHIP)
-        if money >= COST["submarine"] and vessels_left(s, p, False):
+        if money >= COST["submarine"] and submarines:
             out.append(A.BUY_SUBMARINE)
     if (
         s.laser_money() >= COST["laser"]

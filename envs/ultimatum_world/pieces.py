@@ -26,15 +26,19 @@ def troops_left(s: WorldState, p: int) -> int:
     return pieces.troop_discs + 10 * pieces.large_discs - in_play - waiting
 
 
-def vessels_left(s: WorldState, p: int, battleships: bool) -> int:
+def vessels_left(s: WorldState, p: int) -> tuple[int, int]:
+    """Battleships and submarines left, in one pass over the seas (asked at most decisions of a turn)."""
     pieces = s.cfg.pieces
     if pieces is None:
-        return UNLIMITED
-    kind = 0 if battleships else 1
-    afloat = sum(compress(s.bs if battleships else s.subs, map(p.__eq__, s.sea_owner)))
-    waiting = s.placing[1 + kind] if p == s.player else 0
-    fighting = s.vessels_fighting(p)[kind]
-    return (pieces.battleships if battleships else pieces.submarines) - afloat - fighting - waiting
+        return UNLIMITED, UNLIMITED
+    bs, subs = s.vessels_fighting(p)
+    for t in compress(range(len(s.sea_owner)), map(p.__eq__, s.sea_owner)):
+        bs += s.bs[t]
+        subs += s.subs[t]
+    if p == s.player:
+        bs += s.placing[1]
+        subs += s.placing[2]
+    return pieces.battleships - bs, pieces.submarines - subs
 
 
 def laser_fits(s: WorldState, p: int) -> bool:
@@ -45,8 +49,9 @@ def laser_fits(s: WorldState, p: int) -> bool:
 
 def card_gift(s: WorldState, p: int, card: CardSpec) -> list[int]:
     """The troops, battleships and submarines a reinforcement card gives: as many as the set has left."""
+    battleships, submarines = vessels_left(s, p) if card.battleships or card.submarines else (0, 0)
     return [
         min(card.troops, troops_left(s, p)) if card.troops else 0,
-        min(card.battleships, vessels_left(s, p, True)) if card.battleships else 0,
-        min(card.submarines, vessels_left(s, p, False)) if card.submarines else 0,
+        min(card.battleships, battleships),
+        min(card.submarines, submarines),
     ]
