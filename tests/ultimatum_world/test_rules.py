@@ -6,7 +6,7 @@ from __future__ import annotations
 import pytest
 
 from ultimata.envs import game_class
-from ultimata.envs.core.errors import ConfigError, IllegalActionError
+from ultimata.envs.core.errors import ConfigError, IllegalActionError, UltimataError
 from ultimata.envs.core.rng import Rng
 from ultimata.envs.ultimatum_world import actions as A
 from ultimata.envs.ultimatum_world import state as S
@@ -58,6 +58,15 @@ def test_cards_give_what_is_left_of_the_set_and_a_card_with_nothing_left_is_not_
                  rolls=[BLACK[28], BLACK[2]] * 2)  # fmt: skip
     play(s, CARD["helicopter_commando"], place(SPAIN))
     assert (s.owner[SPAIN], s.troops[SPAIN]) == (0, 2), "two commandos land (170 - 168) and win"
+
+
+def test_a_saved_state_with_more_pieces_than_the_set_is_refused():
+    s = position(nations={"France": (0, 170)})
+    saved = s.state_dict()
+    saved["state"]["troops"][FR] = 171
+    with pytest.raises(UltimataError, match="player 0 has more troops and lasers in play than its set of pieces"):
+        s.load_state_dict(saved)
+    assert s.troops[FR] == 170
 
 
 def test_a_set_of_pieces_must_hold_the_set_up():
