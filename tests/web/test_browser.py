@@ -99,11 +99,11 @@ def test_play_a_whole_ultimade_point_in_the_browser(tmp_path, shots) -> None:
 def test_play_a_whole_short_world_wargame_by_clicking_the_map(tmp_path, shots) -> None:
     """Two players, one round: the set-up picks and the attacks are clicks on nations and seas."""
     with running_server(tmp_path / "replays") as url, chromium_page() as (page, errors):
-        start_game(page, url, "ultimatum_world_v1", config={"num_players": 2, "max_rounds": 1})
+        start_game(page, url, "ultimatum_world_v2", config={"num_players": 2, "max_rounds": 1})
         page.wait_for_selector(".board svg")
         assert page.locator(".board svg circle").count() >= 37 + 9
-        page.screenshot(path=shots / "ultimatum_world_v1-start.png", full_page=True)
-        moves = play_by_clicking(page, shots, "ultimatum_world_v1", max_moves=400)
+        page.screenshot(path=shots / "ultimatum_world_v2-start.png", full_page=True)
+        moves = play_by_clicking(page, shots, "ultimatum_world_v2", max_moves=400)
         assert "Game over" in page.locator(".result").inner_text()
         assert "round" in page.locator(".pitch-info").first.inner_text()
         assert moves > 20 and not errors
