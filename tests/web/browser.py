@@ -66,7 +66,7 @@ def chromium_page() -> Iterator:
         browser = p.chromium.launch(executable_path=executable, args=CHROMIUM_ARGS)
         page = browser.new_page(viewport={"width": 1280, "height": 900})
         errors: list[str] = []
-        page.on("pageerror", lambda e: errors.append(str(e)))
+        page.on("pageerror", lambda e: errors.append(f"{e}: {e.stack}"))
         try:
             yield page, errors
         finally:
