@@ -7,23 +7,30 @@ from __future__ import annotations
 
 import json
 import os
+import re
 from pathlib import Path
+from urllib.parse import parse_qs, urlparse
 
 import pytest
 
-from .browser import chromium_page, running_server
+from .browser import chromium, new_page, running_server
 
 MOVES = 15
 GAMES = {
     # game: (rule variant, words the help must use, fewest legend entries, what "you are" names)
-    "ultimatum_cards_v1": ({"mode": "match"}, ["Ultimatum", "Block"], 8, "player_0"),
+    "ultimatum_cards_v1": ({"mode": "match", "num_players": 3}, ["Ultimatum", "Block"], 8, "player_0"),
     "ultimade_v1": ({"points_to_win": 1}, ["cycle", "offense", "step"], 8, "team A"),
     "ultra_war_v2": ({}, ["activate", "free strike"], 20, "Order of the Round"),
     "conquest_of_the_world_v1": ({}, ["homeland", "weapon"], 9, "player_0"),
     "ultimatum_world_v1": ({"num_players": 2, "max_rounds": 2}, ["Oil Alliance", "chain of clicks"], 12, "player_0"),
 }
-SCREENSHOT = {"ultimatum_cards_v1": "ultimatum_cards", "ultimade_v1": "ultimade", "ultra_war_v2": "ultra_war",
-              "conquest_of_the_world_v1": "conquest_of_the_world", "ultimatum_world_v1": "ultimatum_world"}
+SCREENSHOT = {  # game: (file, what to photograph: the table, kept small for the README)
+    "ultimatum_cards_v1": ("ultimatum_cards", ".board"),
+    "ultimade_v1": ("ultimade", ".board"),
+    "ultra_war_v2": ("ultra_war", ".skirmish-row"),
+    "conquest_of_the_world_v1": ("conquest_of_the_world", ".board svg"),
+    "ultimatum_world_v1": ("ultimatum_world", ".board svg"),
+}
 
 
 @pytest.fixture(scope="module")
@@ -39,9 +46,15 @@ def url(tmp_path_factory):
         yield address
 
 
+@pytest.fixture(scope="module")
+def browser():
+    with chromium() as launched:
+        yield launched
+
+
 @pytest.fixture()
-def browser_page():
-    with chromium_page() as (page, errors):
+def browser_page(browser):
+    with new_page(browser) as (page, errors):
         yield page, errors
 
 
@@ -69,6 +82,23 @@ def sessions_created(page) -> list[dict]:
     page.on("request", lambda r: sent.append(json.loads(r.post_data)) if r.method == "POST"
             and r.url.endswith("/api/sessions") else None)
     return sent
+
+
+def serve_replays_in_pages(page, size: int) -> list[int]:
+    """Answers replay requests as a paging server does (at most `size` frames, with `total`), from the
+    whole game the test server sends; returns the start of every page asked for."""
+    asked: list[int] = []
+
+    def page_of(route):
+        query = parse_qs(urlparse(route.request.url).query)
+        start = int(query["start"][0])
+        whole = route.fetch().json()
+        asked.append(start)
+        route.fulfill(json={**whole, "total": len(whole["frames"]), "start": start,
+                            "frames": whole["frames"][start:start + size], "moves": whole["moves"][start:start + size]})
+
+    page.route(re.compile(r".*/api/replays/[^/?]+\?.*"), page_of)
+    return asked
 
 
 def start_game(page, url: str, game: str, seed: int = 7, config: dict | None = None) -> None:
@@ -126,7 +156,8 @@ def test_a_new_player_starts_reads_the_help_and_plays_fifteen_moves(url, browser
     page.wait_for_selector(".status.turn, .result")
     logged = int(page.locator("#main").get_attribute("data-moves"))
     assert page.locator(".events li").count() == logged, "the log keeps every move of the game"
-    page.locator(".board").screenshot(path=shots / f"{SCREENSHOT[game]}.png")
+    file, part = SCREENSHOT[game]
+    page.locator(part).last.screenshot(path=shots / f"{file}.png")
     assert not errors
 
 
@@ -138,10 +169,14 @@ def test_a_whole_card_game_its_replay_and_play_again(url, browser_page, shots) -
     assert result.is_visible() and "Game over" in result.inner_text()
     assert moves > 0
     finished = page.evaluate("location.hash")
+    asked = serve_replays_in_pages(page, 10)
     page.locator(".result a").click()
     page.wait_for_selector(".replay-bar")
     page.locator(".replay-bar button", has_text="step").last.click()
     page.wait_for_function("() => document.querySelector('.status').textContent.startsWith('move 1 /')")
+    page.locator(".replay-bar button", has_text="last").click()
+    page.wait_for_function("() => /move (\\d+) \\/ \\1 — end/.test(document.querySelector('.status').textContent)")
+    assert asked[0] == 0 and max(asked) > 0, "the last move's frame was fetched as a page of its own"
     page.locator(".view-as select").select_option("0")  # the replay as seat 0 saw it: its hand
     page.wait_for_selector(".board .card")
     page.goto(f"{url}/#/replays")

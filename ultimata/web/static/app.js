@@ -382,6 +382,7 @@ async function showReplay(name, perspective = null) {
   keep(first);
   async function frame(k) {
     if (frames[k] === undefined) keep(await api("GET", url(Math.floor(k / REPLAY_PAGE) * REPLAY_PAGE)));
+    if (frames[k] === undefined) keep(await api("GET", url(k)));  // a server may send shorter pages
     return frames[k];
   }
   const viewAs = h("select", {}, h("option", { value: "" }, "the public table"),

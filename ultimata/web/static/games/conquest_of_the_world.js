@@ -58,7 +58,7 @@
             btn.title = move.label;
             btn.addEventListener("click", () => play(move.action));
             td.append(btn);
-          } else td.append(make("span", "hidden-pick", "barred"));
+          } else td.append(make("span", "barred", "barred"));
           tr.append(td);
         });
         tr.append(make("td", "", m.hit[i].map((p) => `${p}%`).join(" / ")));
