@@ -153,7 +153,8 @@ def view(state: UltraWarState, seat: int | None) -> dict[str, Any]:
 
 def moves(state: UltraWarState) -> list[dict[str, Any]]:
     """Each legal move with what a click means: a field (`kind` step / attack / target / use / transfer),
-    a `unit` to activate, a `face` arrow, a `card` in hand (play or discard), or a `button`."""
+    a `unit` to activate, a `face` arrow, a `card` in hand (play or discard), or an `action` (end turn,
+    end, charge, fly, pause, pass, drop, draft: buttons beside the map, where the activation is)."""
     from ultimata.envs.ultra_war.state import DRAFT
 
     seat = state.current_player
@@ -176,7 +177,7 @@ def moves(state: UltraWarState) -> list[dict[str, Any]]:
             move.update(target="card", kind="play" if action < A.DISCARD else "discard",
                         slot=(action - A.PLAY) % A.HAND_SLOTS)
         else:
-            move.update(target="button", kind="")
+            move.update(target="action", kind="")
         out.append(move)
     return out
 

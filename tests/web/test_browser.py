@@ -206,7 +206,7 @@ def test_a_difficulty_level_sets_every_bot_seat(url, browser_page) -> None:
     created = sessions_created(page)
     form = open_form(page, url, "ultimatum_cards_v1")
     choice = form.locator("select[name=difficulty]")
-    assert "wins 10% against the scripted bot" in choice.inner_text()
+    assert "wins 10% against the scripted bot" in form.locator(".difficulty .levels").inner_text()
     choice.select_option("random")
     bots = form.locator("label.opp:visible select")
     assert {bots.nth(i).input_value() for i in range(bots.count())} == {"random"}
@@ -221,4 +221,4 @@ def test_without_levels_the_difficulty_choice_is_hidden(url, browser_page) -> No
     page, _ = browser_page
     form = open_form(page, url, "ultimade_v1")
     has_levels = page.evaluate("fetch('/api/games').then(r => r.json()).then(g => !!g[0].difficulty)")
-    assert form.locator("label.difficulty").is_visible() == has_levels
+    assert form.locator(".difficulty").is_visible() == has_levels

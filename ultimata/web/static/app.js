@@ -150,7 +150,9 @@ async function newGameForm(game) {
   const levels = game.difficulty || [];
   const difficulty = h("select", { name: "difficulty" }, h("option", { value: "" }, "choose each bot below"),
     levels.map((d) => h("option", { value: d.agent }, `${d.level}: ${d.agent}${d.strength ? ` (${d.strength})` : ""}`)));
-  const difficultyRow = h("label", { class: "difficulty", title: "sets every bot seat to this level's bot" }, h("span", {}, "difficulty"), difficulty);
+  const difficultyRow = h("div", { class: "difficulty" },
+    h("label", { title: "sets every bot seat to this level's bot" }, h("span", {}, "difficulty"), difficulty),
+    h("ul", { class: "levels" }, levels.map((d) => h("li", {}, h("b", {}, d.level), `: ${d.agent}${d.strength ? `, ${d.strength}` : ""}`))));
   if (!levels.length) difficultyRow.style.display = "none";
   function botOption(spec) {
     const known = opponents.find((o) => o.spec === spec);
@@ -166,11 +168,14 @@ async function newGameForm(game) {
   difficulty.addEventListener("change", applyDifficulty);
   function drawSeats() {
     const n = Number(readConfig().num_players ?? game.defaults.num_players ?? game.players);
+    const before = Object.fromEntries([...seatsBox.querySelectorAll("select")].map((sel) => [sel.name, sel.value]));
     const yours = h("select", { name: "human_seat" }, [...Array(n).keys()].map((i) => h("option", { value: i }, seatName(i))), h("option", { value: "watch" }, "nobody: watch bots"));
+    if ([...yours.options].some((o) => o.value === before.human_seat)) yours.value = before.human_seat;
     const rows = [h("label", {}, h("span", {}, "your seat"), yours)];
     for (let i = 0; i < n; i++) {
       const sel = h("select", { name: `opp_${i}` }, opponents.map((o) => h("option", { value: o.spec }, o.label)));
       sel.value = opponents.some((o) => o.spec === "pretrained") ? "pretrained" : "heuristic";
+      if (opponents.some((o) => o.spec === before[sel.name])) sel.value = before[sel.name];  // keep a choice still offered
       sel.addEventListener("change", () => { difficulty.value = ""; });
       rows.push(h("label", { class: `opp opp-${i}` }, h("span", {}, `${seatName(i)} bot`), sel));
     }
@@ -199,9 +204,11 @@ async function newGameForm(game) {
     const seatValue = form.querySelector("[name=human_seat]").value;
     const human = seatValue === "watch" ? null : Number(seatValue);
     const opponentsBySeat = {};
+    // The seats as the rules now say (a player count just changed may not have redrawn them yet).
+    const players = Number(readConfig().num_players ?? game.defaults.num_players ?? game.players);
     form.querySelectorAll("select[name^=opp_]").forEach((s) => {
       const seat = Number(s.name.slice(4));
-      if (seat !== human) opponentsBySeat[seat] = s.value;
+      if (seat !== human && seat < players) opponentsBySeat[seat] = s.value;
     });
     const seed = form.querySelector("[name=seed]").value;
     const body = { game: game.name, config: readConfig(), human_seat: human, opponents: opponentsBySeat };

@@ -20,7 +20,7 @@
     const has = (t, k) => moves.some((m) => m.target === t && (!k || m.kind === k));
     const card = v.cards.find((c) => c.name === v.playing);
     switch (v.phase) {
-      case "draft": return "Draft your army: pick characters with the buttons below, then end turn.";
+      case "draft": return "Draft your army: pick characters with the buttons above the map, then end turn.";
       case "setup": return "Set-up: you may pay for equipment and enhancements by clicking cards in your hand; 'end turn' then draws your hand up to 5.";
       case "main": return "Your turn: click a character with a dashed yellow ring to activate it (move, attack, face), play a card from your hand, or end the turn.";
       case "activation": {
@@ -29,7 +29,7 @@
         if (has("field", "attack")) parts.push("a red square to attack");
         if (has("field", "target")) parts.push("a blue square to breach or hand over the crystal");
         if (has("face")) parts.push("an arrow round it to face that way and end its activation");
-        return `${v.active} is active: click ${parts.join(", ") || "a button"}. Charge, fly, pause (to play cards) and end are buttons below.`;
+        return `${v.active} is active: click ${parts.join(", ") || "a button"}. Charge, fly, pause (to play cards) and end are the buttons above the map.`;
       }
       case "card target": return card && card.kind === "feat" ? `Who performs ${v.playing}? Click one of your characters.` : `Who gets ${v.playing || "the card"}? Click a highlighted character.`;
       case "feat target": return "Choose the feat's target: click a highlighted enemy.";
@@ -91,7 +91,7 @@
           { fill: "#888", shape: "circle", stroke: "#ffd700", width: 3, text: "gold ring: the active general" },
           { fill: "#888", shape: "circle", stroke: "white", width: 3, text: "white ring: flying" },
           { fill: "#888", shape: "circle", opacity: 0.45, text: "faded: turned (spent this turn)" },
-          { fill: "#b070ff", shape: "text", mark: "◆", ink: "#b070ff", text: "purple diamond: bears a crystal" },
+          { fill: "#b070ff", shape: "text", mark: "◆", ink: "#b070ff", text: "purple diamond: a crystal (by a pawn: it bears one; alone: dropped, step on it to pick it up)" },
           { fill: "#888", shape: "text", mark: "✕", ink: "#c00", text: "red cross: stunned, in stasis or powered down" },
           { fill: SIDES[0], shape: "triangle", text: "triangle: a power token (can be attacked)" },
           { fill: "#28aa3c", stroke: "#28aa3c", text: "green bar: life left; white tick: facing" },
@@ -204,6 +204,18 @@
       el.append(info);
       const ask = prompt(v, moves);
       if (ask) el.append(make("div", "prompt", ask));
+      // The turn's and the activation's other choices (end, charge, fly, pause, pass...), next to the map.
+      const actions = moves.filter((m) => m.target === "action");
+      if (actions.length) {
+        const bar = make("div", "uw-actions");
+        for (const m of actions) {
+          const b = make("button", "clickable", m.label);
+          b.dataset.action = m.action;
+          b.addEventListener("click", () => play(m.action));
+          bar.append(b);
+        }
+        el.append(bar);
+      }
       const row = make("div", "skirmish-row");
       row.append(svg, panelSlot);
       el.append(row);
