@@ -53,12 +53,16 @@ def base_offense(state: UltraWarState, u: Unit) -> int:
 
 
 def base_defense(state: UltraWarState, u: Unit, armor_pierce: bool) -> int:
-    if u.stasis or u.powered_down:
+    """The defence number the dice are added to. Stasis: "a reduced Defense of 0", all of it. Powered Down:
+    "its Base Defense points are reduce[d] to 0": the card's printed number and the Affiliate Mod (which
+    modifies "the Characters BASE STATS"); armour, upgrades and enhancements still count."""
+    if u.stasis:
         return 0
     deck = content().decks[u.ch.faction]
     armor = deck[u.armor].defense if u.armor and not armor_pierce else 0
     ups = sum(deck[c].defense for c in u.upgrades)
-    return u.ch.defense + state.affiliate_mod(u) + u.enh_def + armor + ups
+    base = 0 if u.powered_down else u.ch.defense + state.affiliate_mod(u)
+    return base + u.enh_def + armor + ups
 
 
 def attack_score(state: UltraWarState, u: Unit, spec: AttackSpec, target_pos: int, defender: Unit | None,
@@ -91,10 +95,11 @@ def is_back_stab(u: Unit, defender: Unit) -> bool:
             and not defender.has("Back Stab Immunity"))
 
 
-def defense_dice(u: Unit, spec: AttackSpec, defender: Unit, free_strike: bool) -> int:
+def defense_dice(u: Unit, spec: AttackSpec, defender: Unit) -> int:
     """Two dice, three with Defense Initiative: an ability, or a ranged attack from melee range unless
-    exactly one of the two flies. Back stab, sneak and directed attacks nullify it."""
-    if "Sneak Attack" in spec.tags or "Directed" in spec.tags or (is_back_stab(u, defender) and not free_strike):
+    exactly one of the two flies. Back stab, sneak and directed attacks nullify it ("Back Stab nullifies
+    Defense Initiative": a free strike from the back arc too)."""
+    if "Sneak Attack" in spec.tags or "Directed" in spec.tags or is_back_stab(u, defender):
         return 2
     if defender.has("Initiative") or defender.has("Defense Initiative"):
         return 3
@@ -120,7 +125,7 @@ def resolve(state: UltraWarState, u: Unit, spec: AttackSpec, slot: int, target_p
     a_total, a_dice = roll_pair(state, adice)
     score = attack_score(state, u, spec, target_pos, defender, free_strike, ring) + att_bonus
     if defender is not None:
-        d_total, d_dice = roll_pair(state, defense_dice(u, spec, defender, free_strike))
+        d_total, d_dice = roll_pair(state, defense_dice(u, spec, defender))
         dscore = d_total + base_defense(state, defender, "Armor Pierce" in spec.tags) + def_bonus
         dscore -= 3 if defender.stun else 0
         if defender.has("Defense Support"):
@@ -140,7 +145,7 @@ def resolve(state: UltraWarState, u: Unit, spec: AttackSpec, slot: int, target_p
     if d_crit:
         if a_crit:
             damage = state.rng.roll(6)
-        if defender is not None and can_reach(state, defender, u):
+        if defender is not None and defender.can_strike and can_reach(state, defender, u):
             back_damage = state.rng.roll(6)
             state.log(f"{defender.name} critical: {back_damage} damage back")
             state.damage(u, back_damage)
@@ -155,7 +160,7 @@ def resolve(state: UltraWarState, u: Unit, spec: AttackSpec, slot: int, target_p
         state.log(f"{u.name} is spent (Kamikaze)")
         state.defeat(u)
     if (defender is not None and defender.has("Strike Back") and not counter and "Sneak Attack" not in spec.tags
-            and defender.on_map and u.on_map and state.phase != OVER_PHASE and not defender.disabled):
+            and defender.on_map and u.on_map and state.phase != OVER_PHASE and defender.can_strike):
         back_spec = next((s for s in defender.ch.attacks if s.kind == "melee" and state.attackable(defender, s, u)
                           and chebyshev(defender.pos, u.pos) == 1), None)
         if back_spec is not None:

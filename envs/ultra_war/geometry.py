@@ -75,6 +75,17 @@ def is_backward(facing: int, d: int) -> bool:
     return (d - facing) % 8 in (3, 4, 5)
 
 
+def ahead(a: int, facing: int, b: int) -> bool:
+    """Whether b lies before a character at a facing `facing` or level with it: not behind the line through
+    its side spaces. Its front arc and sides (the 5 forward spaces) extended to every range: where its
+    sight reaches (glossary, Line of Sight: "between the forward facing base piece" and the selection)."""
+    dr, dc = DIRS[facing]
+    return (ROW[b] - ROW[a]) * dr + (COL[b] - COL[a]) * dc >= 0
+
+
+AHEAD = [[bytes(ahead(a, d, b) for b in range(FIELDS)) for a in range(FIELDS)] for d in range(8)]
+"""AHEAD[facing][a][b]: ahead as a table."""
+
 ORIENT = (tuple(range(FIELDS)), tuple(FIELDS - 1 - f for f in range(FIELDS)))
 """ORIENT[seat][f]: field f as the seat sees it (player_1's map is turned 180 degrees; an involution,
 so it also maps a seat-relative field back)."""

@@ -17,6 +17,7 @@ from ultimata.envs.ultra_war import combat, windows
 from ultimata.envs.ultra_war.content import HAND_SLOTS, Card
 from ultimata.envs.ultra_war.draft import DraftRules
 from ultimata.envs.ultra_war.geometry import (
+    AHEAD,
     BACKWARD,
     CHEBYSHEV,
     COL,
@@ -307,6 +308,12 @@ class UltraWarState(DraftRules, PowerRules, WindowRules, State):
                 occ[u.pos] = occ.get(u.pos, False) or "Gigantic" in u.ch.tags
         return occ
 
+    def faces(self, u: Unit, f: int) -> bool:
+        """Whether f lies ahead of u or beside it (its front arc and sides, extended to every range). The
+        glossary draws a sight line "between the forward facing base piece" and the selection: **gap
+        (ours)**, ranged attacks (Directed and Linear ones too) and feats select only there."""
+        return AHEAD[u.facing][u.pos][f] == 1
+
     def sees(self, a: Unit, b_pos: int, target_flies: bool, occ: dict[int, bool] | None = None) -> bool:
         if occ is None:
             occ = self.occupied()
@@ -376,13 +383,14 @@ class UltraWarState(DraftRules, PowerRules, WindowRules, State):
                    not self.board.solid(c, self.breached) and not self.blocked(c) for c in NEIGHBOURS[b])
 
     def free_strikers(self, u: Unit, a: int, b: int) -> list[Unit]:
-        """Enemies engaged with `u` at `a` whose front-and-side spaces `b` leaves: each gets a +2 free strike."""
+        """Enemies engaged with `u` at `a` whose front-and-side spaces `b` leaves and that may strike (not
+        turned or disabled: `Unit.can_strike`): each gets a +2 free strike."""
         if u.has("Free Strike Movement"):
             return []
         out = []
         near = CHEBYSHEV[a]
         for e in self.units:  # (the distance first: it rules out most; a pos of -1 is caught next)
-            if near[e.pos] != 1 or not e.on_map or e.side == u.side or e.imprisoned or e.disabled:
+            if near[e.pos] != 1 or not e.on_map or e.side == u.side or not e.can_strike:
                 continue
             if b in front_and_sides(e.pos, e.facing):
                 continue
@@ -397,8 +405,8 @@ class UltraWarState(DraftRules, PowerRules, WindowRules, State):
         if u.has("Free Strike Movement"):
             return []
         near = CHEBYSHEV[u.pos]
-        return [e for e in self.units if e.pos >= 0 and near[e.pos] == 1 and e.side != u.side and not e.imprisoned
-                and not e.disabled and self.strike_spec(e, u) is not None]
+        return [e for e in self.units if e.pos >= 0 and near[e.pos] == 1 and e.side != u.side and e.can_strike
+                and self.strike_spec(e, u) is not None]
 
     def strike_spec(self, e: Unit, u: Unit) -> Any:
         """The melee attack `e` strikes `u` with (its first own one that can hit it), or None."""
@@ -458,6 +466,8 @@ class UltraWarState(DraftRules, PowerRules, WindowRules, State):
                 return False
             flies = u.flying or (target is not None and target.flying)
             return flies or not self.board.level_line(u.pos, f)
+        if not self.faces(u, f):
+            return False
         if "Linear" in spec.tags:
             return target is not None and f in self.line_fields(u.pos, f, spec.range)
         if manhattan(u.pos, f) > spec.range:
@@ -637,11 +647,13 @@ class UltraWarState(DraftRules, PowerRules, WindowRules, State):
         return out
 
     def feat_targets(self, u: Unit, c: Card) -> list[int]:
-        key = (u.pos, c.range)
+        """Enemies within the feat's range, ahead of the performer or beside it (`faces`), in its sight."""
+        key = (u.pos, u.facing, c.range)
         if self._look is not None and key in self._look.feat_targets:
             return self._look.feat_targets[key]
-        dist = MANHATTAN[u.pos]
-        out = [x.pos for x in self.foes(u.side) if dist[x.pos] <= c.range and self.sees(u, x.pos, x.flying)]
+        dist, ahead = MANHATTAN[u.pos], AHEAD[u.facing][u.pos]
+        out = [x.pos for x in self.foes(u.side)
+               if dist[x.pos] <= c.range and ahead[x.pos] and self.sees(u, x.pos, x.flying)]
         if self._look is not None:
             self._look.feat_targets[key] = out
         return out
@@ -1103,7 +1115,7 @@ class UltraWarState(DraftRules, PowerRules, WindowRules, State):
             e = self.units[self.strikes.pop(0)]
             if self.phase == OVER or not u.on_map:
                 break
-            spec = self.strike_spec(e, u) if e.on_map and not e.disabled else None
+            spec = self.strike_spec(e, u) if e.on_map and e.can_strike else None
             if spec is None:
                 continue
             self.log(f"{e.name} gets a free strike")
@@ -1499,7 +1511,7 @@ class _Lookups:
         self.pools: list[int] | None = None
         self.foes: dict[int, list[Unit]] = {}
         self.closest: dict[int, int] = {}
-        self.feat_targets: dict[tuple[int, int], list[int]] = {}
+        self.feat_targets: dict[tuple[int, int, int], list[int]] = {}
         self._usable: list[Source] | None = None
         self._mine: dict[int, list[Unit]] = {}
         self.openings: dict[tuple[int, str], bool] = {}

@@ -81,6 +81,13 @@ class Unit:
         """Stunned, in stasis or powered down: cannot move, attack or perform feats."""
         return self.stun > 0 or self.stasis > 0 or self.powered_down
 
+    @property
+    def can_strike(self) -> bool:
+        """May make an attack out of its own activation (a free strike, a critical's die back, Strike Back):
+        "Turned Characters cannot move, Attack or make Feats after being Turned", and the book calls a free
+        strike "a free Attack"; a disabled or imprisoned character cannot attack either."""
+        return not (self.turned or self.disabled or self.imprisoned)
+
     def to_dict(self) -> dict[str, Any]:
         d = {k: getattr(self, k) for k in UNIT_FIELDS}
         d["reserves"], d["upgrades"] = dict(self.reserves), list(self.upgrades)

@@ -4,9 +4,9 @@ state's plain fields (positions, facings, flags, reserves), and computes on its 
 
 - which neighbouring spaces the active character may step to (8-neighbour steps, blocking, level lines,
   stairs, flight and Ethereal passing through, charging, moving backwards halved, deprivation),
-- which fields a single-target attack may be made at (melee adjacency and level lines; ranged range
-  counted through the sides of squares; line of sight from centre to centre with its blockers and the
-  level rule; who may be hit; the cost),
+- which fields a single-target attack may be made at (melee adjacency and level lines; ranged: only
+  at a target not behind the character's side line, range counted through the sides of squares, line of
+  sight from centre to centre with its blockers and the level rule; who may be hit; the cost),
 - whether a sight line is clear.
 
 Geometry is done in doubled integer coordinates (a space (r, c) is the open square (2r, 2r+2) x (2c,
@@ -223,12 +223,24 @@ class Reference:
                 if not (u.flying or t_flies) and self.map.level_line(a, b):
                     continue
             else:
+                if self.behind(u, b):
+                    continue
                 if abs(a[0] - b[0]) + abs(a[1] - b[1]) > spec.range:
                     continue
                 if "Directed" not in spec.tags and not self.sight(a, b, u.flying, t_flies):
                     continue
             out.add(target.pos)
         return out
+
+    @staticmethod
+    def behind(u: Any, b: tuple[int, int]) -> bool:
+        """The doc: a ranged attack (or a feat) selects only ahead of the character or beside it. b is behind
+        when it lies strictly on the back arc's side of the line through the two side spaces (the line's
+        direction is the right-hand side's; a cross product's sign tells the sides of a line apart)."""
+        r, c = rc(u.pos)
+        side, back = DIRECTIONS[(u.facing + 2) % 8], DIRECTIONS[(u.facing + 4) % 8]
+        where = side[0] * (b[1] - c) - side[1] * (b[0] - r)
+        return where * (side[0] * back[1] - side[1] * back[0]) > 0
 
     def may_hit(self, u: Any, spec: Any, target: Any) -> bool:
         if target.flying and spec.kind == "melee" and not u.flying:

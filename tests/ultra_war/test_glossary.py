@@ -72,12 +72,12 @@ def test_attack_initiative_rolls_three_dice_keeping_the_best_two():
 
 def test_defense_initiative_gives_the_defender_three_dice():
     st, u, d = duel(dfn="Brick")
-    assert combat.defense_dice(u, u.ch.attacks[0], d, False) == 3
+    assert combat.defense_dice(u, u.ch.attacks[0], d) == 3
 
 
 def test_initiative_is_both_attack_and_defense_initiative():
     st, u, d = duel(att="Vegron", dfn="Vegron")
-    assert combat.defense_dice(u, u.ch.attacks[0], d, False) == 3
+    assert combat.defense_dice(u, u.ch.attacks[0], d) == 3
 
 
 def test_attack_support_plus_one_per_other_supporter_engaged_to_the_target():
@@ -461,6 +461,27 @@ def test_powered_down_droid_has_defense_zero_and_cannot_act():
     assert combat.base_defense(st, st.units[0], False) == 0 and not st.can_activate(st.units[0])
 
 
+def test_powered_down_zeroes_the_base_defense_but_armour_and_upgrades_stay():
+    """Glossary: "its Base Defense points are reduce[d] to 0 while in this state (though it may still make a
+    defense roll)": the printed defence (with the Affiliate Mod, which modifies the base stats) is 0; its
+    Riot Armor (+1) and Plating Upgrade (+1) still count."""
+    st = position([("Fogg", 0, (6, 3), E), ("Vigil Droid", 1, (6, 4), W), ("Kane", 0, (11, 11), N),
+                   ("Edward Blackstone", 1, (0, 0), S)], scenario="relay_hold")
+    fogg, droid = st.units[0], st.units[1]
+    droid.armor, droid.upgrades, droid.powered_down, droid.turned = "Riot Armor", ["Plating Upgrade"], True, True
+    assert combat.base_defense(st, droid, False) == 1 + 1
+    force(st, 2, 1, 1, 2)  # Fogg 2+1 + 2 + 1 (Kane's mod) = 6 vs 1+2 + 0 + 1 + 1 = 5
+    assert combat.resolve(st, fogg, fogg.ch.attacks[0], 0, droid.pos) == 1 and droid.life == 4 - 1
+
+
+def test_stasis_reduces_the_whole_defense_to_zero_armour_included():
+    """Glossary, Stasis: "a reduced Defense of 0": the character's defence, not its base stat (unlike Powered
+    Down), so armour and enhancements do not count either."""
+    st, u, d = duel()
+    d.armor, d.enh_def, d.stasis = "Chitin Plate", 1, 1
+    assert combat.base_defense(st, d, False) == 0
+
+
 def test_power_down_attack_applies_the_status_to_droids_instead_of_damage():
     st = position([("Fogg", 0, (6, 3), E), ("Vigil Droid", 1, (6, 4), W), ("Kane", 0, (11, 11), N),
                    ("Edward Blackstone", 1, (0, 0), S)], scenario="relay_hold")
@@ -498,7 +519,7 @@ def test_sneak_attack_plus_two_and_no_defense_initiative():
     spec = u.ch.attacks[1]
     assert "Sneak Attack" in spec.tags
     assert score(st, u, d, spec) == 3 + 2
-    assert combat.defense_dice(u, spec, d, False) == 2
+    assert combat.defense_dice(u, spec, d) == 2
 
 
 def test_stealth_reveal_cancels_sneak_attack_bonus():
@@ -570,6 +591,16 @@ def test_strike_back_answers_an_attack_unless_it_was_a_sneak_attack():
     force(st, 1, 2, 6, 5, 4)
     combat.resolve(st, u, with_tags(u.ch.attacks[0], **{"Sneak Attack": None}), 0, d.pos)
     assert not any("strikes back" in e for e in st.events)
+
+
+def test_a_turned_character_does_not_strike_back():
+    """Strike Back is an attack, and "Turned Characters cannot ... Attack"."""
+    st, u, d = duel(dfn="Vegron")
+    give(d, **{"Strike Back": None})
+    d.turned = True
+    force(st, 1, 2, 6, 5, 4, 3, 3, 2, 1)  # Gareth misses; an untouched Vegron would strike back
+    combat.resolve(st, u, u.ch.attacks[0], 0, d.pos)
+    assert not any("strikes back" in e for e in st.events) and u.life == 6
 
 
 def test_linear_attacks_every_character_in_a_straight_line():

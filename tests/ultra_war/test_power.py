@@ -54,7 +54,7 @@ def test_a_dropped_crystal_picked_up_by_an_enemy_powers_the_enemy():
 
 
 def test_a_crystal_follows_its_bearer_into_the_void_and_comes_back_with_its_points():
-    st = position([("Justice", 0, (6, 2), S), ("Vegron", 1, (4, 2), N)])
+    st = position([("Justice", 0, (6, 2), S), ("Vegron", 1, (4, 2), S)])  # Vegron faces Justice
     jc = crystal(st, 0, 5)
     crystal(st, 1, 5, "Maxian Crystal", side=1)
     st.hands[1] = ["Void Rift"]

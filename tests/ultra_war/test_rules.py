@@ -5,13 +5,13 @@ from __future__ import annotations
 
 import pytest
 
-from tests.ultra_war.position import E, N, S, W, at, force, position, select, step, steps
+from tests.ultra_war.position import E, N, S, W, at, crystal, force, position, select, step, steps
 from ultimata.envs.core.errors import IllegalActionError
 from ultimata.envs.core.rng import Rng
 from ultimata.envs.ultra_war import actions as A
 from ultimata.envs.ultra_war import combat
 from ultimata.envs.ultra_war.game import UltraWarGame
-from ultimata.envs.ultra_war.geometry import field
+from ultimata.envs.ultra_war.geometry import FIELDS, direction, field
 from ultimata.envs.ultra_war.state import ACTIVE, DISCARD, MAIN, OVER, QUICK, SETUP
 from ultimata.envs.ultra_war.units import Source
 
@@ -179,6 +179,38 @@ def test_free_strike_movement_avoids_the_free_strike():
     assert not any("free strike" in e for e in st.events)
 
 
+def test_turned_characters_make_no_free_strikes():
+    """"Turned Characters cannot move, Attack or make Feats after being Turned": the book calls a free strike
+    "a free Attack", so an engaged enemy that is turned (it attacked in its own turn) strikes nobody who
+    leaves its zone, on foot or taking off."""
+    st = free_strike_position()
+    wren, vegron = at(st, 6, 5), at(st, 5, 5)
+    wren.ch = wren.ch.model_copy(update={"abilities": {}})
+    vegron.facing, vegron.turned = N, True
+    select(st, 6, 5)
+    force(st, 6, 6, 1, 1, 6)  # would be a critical free strike
+    step(st, 7, 5)
+    assert not any("free strike" in e for e in st.events) and wren.life == 4 and st.phase == ACTIVE
+    st = position([("Rayna", 1, (5, 4), S), ("Justice", 0, (6, 4), N), ("Sir Gareth", 0, (5, 3), E),
+                   ("Vegron", 1, (0, 0), S)])
+    rayna = st.units[0]
+    rayna.flying, rayna.landed = False, True
+    st.units[1].turned = st.units[2].turned = True
+    assert st.takeoff_strikers(rayna) == []
+    st.units[2].turned = False
+    assert st.takeoff_strikers(rayna) == [st.units[2]]
+
+
+def test_a_turned_defenders_double_six_fails_the_attack_but_deals_nothing_back():
+    """The critical's die back is dealt with the defender's attacks (only "if the character is within range"
+    of one): a turned defender, who cannot Attack, still makes the attack fail but deals no damage."""
+    st = duel()
+    st.units[1].turned = True
+    force(st, 5, 5, 6, 6, 3)
+    assert combat.resolve(st, st.units[0], st.units[0].ch.attacks[0], 0, field(6, 4)) == 0
+    assert st.units[0].life == 8 and st.units[1].life == 4
+
+
 # -- attacks -----------------------------------------------------------------------------------
 def duel(att="Justice", dfn="Maxian Trooper", dfn_facing=W):
     return position([(att, 0, (6, 3), E), (dfn, 1, (6, 4), dfn_facing), ("Vegron", 1, (0, 0), S)])
@@ -232,7 +264,22 @@ def test_back_stab_plus_two_from_the_back_arc_and_it_nullifies_defense_initiativ
     justice, vegron = st.units[0], st.units[1]
     assert combat.is_back_stab(justice, vegron)
     assert combat.attack_score(st, justice, justice.ch.attacks[0], vegron.pos, vegron) == 5 + 1 + 2  # active general
-    assert combat.defense_dice(justice, justice.ch.attacks[0], vegron, False) == 2
+    assert combat.defense_dice(justice, justice.ch.attacks[0], vegron) == 2
+
+
+def test_back_stab_nullifies_defense_initiative_on_a_free_strike_too():
+    """The issue's example: Street Clash, Justice at k3 facing N, Vegron (Initiative) at l3 facing E. Vegron
+    steps to l2, into Justice's back arc, and draws his free strike from Vegron's own back arc: +2 free
+    strike, +2 back stab, and Vegron defends with two dice ("Back Stab nullifies Defense Initiative", no
+    exception for free strikes)."""
+    st = position([("Justice", 0, (9, 10), N), ("Vegron", 1, (9, 11), E)])
+    st.turn = 1
+    select(st, 9, 11)
+    force(st, 2, 1, 1, 2, 6)  # Justice 2+1 + 5 + 1 + 2 + 2 = 13; Vegron 1+2 (not the 6) + 5 + 1 = 9
+    step(st, 10, 11)
+    vegron = at(st, 10, 11)
+    assert any("[2+1 vs 2+1]" in e for e in st.events), st.events
+    assert vegron.life == 9 - 4
 
 
 def test_flying_characters_are_hit_only_by_ranged_or_flying_attackers():
@@ -271,9 +318,50 @@ def test_masks_respect_range_and_line_of_sight():
     assert targets == {(3, 2)}  # the spitter is out of range 6 (6 + 6 = 12 sides)
 
 
+def behind_position():
+    """Tristan facing north; a trooper beside him (west), one behind (south), a spitter behind (south-west);
+    every line clear."""
+    st = position([("Tristan the Bowman", 0, (6, 2), N), ("Maxian Trooper", 1, (6, 0), S),
+                   ("Maxian Trooper", 1, (8, 2), N), ("Acid Spitter", 1, (7, 1), N),
+                   ("Vegron", 1, (0, 0), S), ("Justice", 0, (11, 11), N)])
+    return st
+
+
+def test_ranged_attacks_select_only_ahead_of_the_character_or_beside_it():
+    """Glossary, Line of Sight: the line runs "between the forward facing base piece" and the selection.
+    Tristan may shoot the trooper beside him, not the two behind; he turns south at the end of his
+    activation and shoots the one behind next turn."""
+    st = behind_position()
+    select(st, 6, 2)
+    bow = A.ATTACK + 1 * FIELDS
+    assert {divmod(a - bow, 12) for a in st.legal_actions() if bow <= a < bow + FIELDS} == {(6, 0)}
+    st.apply(A.FACE + S)
+    st.apply(A.END_TURN)
+    st.apply(A.END_TURN)
+    select(st, 6, 2)
+    assert {divmod(a - bow, 12) for a in st.legal_actions() if bow <= a < bow + FIELDS} == {(6, 0), (8, 2), (7, 1)}
+    force(st, 2, 1, 1, 2)  # 2+1 + 5 + 1 (Targeting) = 9 vs 1+2 + 3 + 1 (Vegron's mod) = 7
+    st.apply(bow + field(8, 2))
+    assert at(st, 8, 2).life == 4 - 2
+
+
+def test_a_feat_selects_only_ahead_of_its_performer_or_beside_it():
+    st = behind_position()
+    crystal(st, 0, 4)
+    st.hands[0] = ["Holy Fire"]
+    st.apply(A.PLAY)
+    st.apply(A.TARGET + field(6, 2))  # Tristan performs Holy Fire (magic, range 4)
+    assert {divmod(a - A.TARGET, 12) for a in st.legal_actions()} == {(6, 0)}
+    force(st, 6, 5, 1, 1)  # 11 + 0 against 2 + 0: the feat succeeds
+    st.apply(A.TARGET + field(6, 0))
+    assert at(st, 6, 0).life == 4 - 2
+
+
 # -- levels ------------------------------------------------------------------------------------
 def rooftop(fogg, rayna, flying=False):
-    st = position([("Fogg", 0, fogg, N), ("Rayna", 1, rayna, S), ("Kane", 0, (11, 11), N),
+    """Fogg facing Rayna (sight reaches only ahead and beside: `state.faces`)."""
+    facing = direction(field(*fogg), field(*rayna))
+    st = position([("Fogg", 0, fogg, facing), ("Rayna", 1, rayna, S), ("Kane", 0, (11, 11), N),
                    ("Warlord Kragg", 1, (0, 11), S)], scenario="rooftop_rescue")
     st.units[1].flying = flying
     return st, st.units[0]

@@ -107,17 +107,17 @@ def test_explosion_resolves_one_attack_per_character_in_the_area():
 def test_ranged_attack_in_melee_range_gives_the_defender_a_third_die():
     st = position([("Fogg", 0, (5, 2), E), ("Maxian Trooper", 1, (5, 3), W)])
     fogg, trooper = at(st, 5, 2), at(st, 5, 3)
-    assert combat.defense_dice(fogg, fogg.ch.attacks[1], trooper, False) == 3
-    assert combat.defense_dice(fogg, fogg.ch.attacks[0], trooper, False) == 2  # melee: no
+    assert combat.defense_dice(fogg, fogg.ch.attacks[1], trooper) == 3
+    assert combat.defense_dice(fogg, fogg.ch.attacks[0], trooper) == 2  # melee: no
 
 
 def test_no_third_die_when_flying_against_grounded():
     st = position([("Fogg", 0, (5, 2), E), ("Rayna", 1, (5, 3), W)])
     fogg, rayna = at(st, 5, 2), at(st, 5, 3)
     assert rayna.flying
-    assert combat.defense_dice(fogg, fogg.ch.attacks[1], rayna, False) == 2
+    assert combat.defense_dice(fogg, fogg.ch.attacks[1], rayna) == 2
     rayna.flying = False
-    assert combat.defense_dice(fogg, fogg.ch.attacks[1], rayna, False) == 3
+    assert combat.defense_dice(fogg, fogg.ch.attacks[1], rayna) == 3
 
 
 def test_fogg_shot_blocked_by_an_object_is_legal_when_fogg_flies():
@@ -129,9 +129,9 @@ def test_fogg_shot_blocked_by_an_object_is_legal_when_fogg_flies():
 def test_no_third_die_when_the_attacker_flies_and_the_defender_is_grounded():
     st = position([("Rayna", 0, (5, 2), E), ("Maxian Trooper", 1, (5, 3), W)])
     rayna, trooper = at(st, 5, 2), at(st, 5, 3)
-    assert rayna.flying and combat.defense_dice(rayna, rayna.ch.attacks[1], trooper, False) == 2
+    assert rayna.flying and combat.defense_dice(rayna, rayna.ch.attacks[1], trooper) == 2
     rayna.flying = False
-    assert combat.defense_dice(rayna, rayna.ch.attacks[1], trooper, False) == 3
+    assert combat.defense_dice(rayna, rayna.ch.attacks[1], trooper) == 3
 
 
 # -- Level Changes and Attacks: Fogg on a rooftop, Rayna below (skyline: the left roof is rows 0-3, cols 0-3)

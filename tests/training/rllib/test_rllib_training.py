@@ -242,7 +242,7 @@ def test_every_registered_game_trains_an_iteration_with_its_own_network(ray_sess
 
 def test_settings_only_the_sb3_backend_applies_are_named():
     assert sb3_only_settings(load_train_config("ultimatum_cards_v1")) == []
-    notices = sb3_only_settings(load_train_config("ultra_war_v2"))  # its config sets imitation.critic_steps
+    notices = sb3_only_settings(load_train_config("ultra_war_v3"))  # its config sets imitation.critic_steps
     assert len(notices) == 1 and "imitation.critic_steps (40,000)" in notices[0]
     seats = load_train_config("ultimade_v1", overrides={"pool": {"learner_seats": [2, 1]}})
     assert sb3_only_settings(seats) == ["pool.learner_seats ([2.0, 1.0]) is applied by the sb3 backend only; here "
