@@ -14,23 +14,22 @@ from urllib.parse import parse_qs, urlparse
 import pytest
 
 from .browser import chromium, new_page, running_server
+from .names import env_name
 
 MOVES = 15
 GAMES = {
-    # game: (rule variant, words the help must use, fewest legend entries, what "you are" names)
-    "ultimatum_cards_v1": ({"mode": "match", "num_players": 3}, ["Ultimatum", "Block"], 8, "player_0"),
-    "ultimade_v1": ({"points_to_win": 1}, ["cycle", "offense", "step"], 8, "team A"),
-    "ultra_war_v2": ({}, ["activate", "free strike"], 20, "Order of the Round"),
-    "conquest_of_the_world_v1": ({}, ["homeland", "weapon"], 9, "player_0"),
-    "ultimatum_world_v1": ({"num_players": 2, "max_rounds": 2}, ["Oil Alliance", "chain of clicks"], 12, "player_0"),
+    # family: (rule variant, words the help must use, fewest legend entries, what "you are" names)
+    "ultimatum_cards": ({"mode": "match", "num_players": 3}, ["Ultimatum", "Block"], 8, "player_0"),
+    "ultimade": ({"points_to_win": 1}, ["cycle", "offense", "step"], 8, "team A"),
+    "ultra_war": ({}, ["activate", "free strike"], 20, "Order of the Round"),
+    "conquest_of_the_world": ({}, ["homeland", "weapon"], 9, "player_0"),
+    "ultimatum_world": ({"num_players": 2, "max_rounds": 2}, ["Oil Alliance", "chain of clicks"], 12, "player_0"),
 }
-SCREENSHOT = {  # game: (file, what to photograph: the table, kept small for the README)
-    "ultimatum_cards_v1": ("ultimatum_cards", ".board"),
-    "ultimade_v1": ("ultimade", ".board"),
-    "ultra_war_v2": ("ultra_war", ".skirmish-row"),
-    "conquest_of_the_world_v1": ("conquest_of_the_world", ".board svg"),
-    "ultimatum_world_v1": ("ultimatum_world", ".board svg"),
+SCREENSHOT = {  # what to photograph for docs/screenshots/<family>.png: the table, kept small for the README
+    "ultimatum_cards": ".board", "ultimade": ".board", "ultra_war": ".skirmish-row",
+    "conquest_of_the_world": ".board svg", "ultimatum_world": ".board svg",
 }
+CARDS = env_name("ultimatum_cards")
 
 
 @pytest.fixture(scope="module")
@@ -134,10 +133,11 @@ def play_by_clicking(page, moves: int = 2000) -> int:
     return made
 
 
-@pytest.mark.parametrize("game", list(GAMES))
-def test_a_new_player_starts_reads_the_help_and_plays_fifteen_moves(url, browser_page, shots, game) -> None:
+@pytest.mark.parametrize("family", list(GAMES))
+def test_a_new_player_starts_reads_the_help_and_plays_fifteen_moves(url, browser_page, shots, family) -> None:
     page, errors = browser_page
-    config, words, legend_entries, who = GAMES[game]
+    config, words, legend_entries, who = GAMES[family]
+    game = env_name(family)
     created = sessions_created(page)
     form = open_form(page, url, game, config=config)
     form.locator("button[type=submit]").dblclick()
@@ -156,14 +156,13 @@ def test_a_new_player_starts_reads_the_help_and_plays_fifteen_moves(url, browser
     page.wait_for_selector(".status.turn, .result")
     logged = int(page.locator("#main").get_attribute("data-moves"))
     assert page.locator(".events li").count() == logged, "the log keeps every move of the game"
-    file, part = SCREENSHOT[game]
-    page.locator(part).last.screenshot(path=shots / f"{file}.png")
+    page.locator(SCREENSHOT[family]).last.screenshot(path=shots / f"{family}.png")
     assert not errors
 
 
 def test_a_whole_card_game_its_replay_and_play_again(url, browser_page, shots) -> None:
     page, errors = browser_page
-    start_game(page, url, "ultimatum_cards_v1")
+    start_game(page, url, CARDS)
     moves = play_by_clicking(page)
     result = page.locator(".result")
     assert result.is_visible() and "Game over" in result.inner_text()
@@ -182,7 +181,7 @@ def test_a_whole_card_game_its_replay_and_play_again(url, browser_page, shots) -
     page.goto(f"{url}/#/replays")
     page.wait_for_selector("table.replays")
     listing = page.locator("table.replays").inner_text()
-    assert "ultimatum_cards_v1" in listing and ("won by" in listing or "draw" in listing)
+    assert CARDS in listing and ("won by" in listing or "draw" in listing)
     page.goto(f"{url}/{finished}")
     page.wait_for_selector(".result button")
     created = sessions_created(page)
@@ -204,7 +203,7 @@ def test_a_difficulty_level_sets_every_bot_seat(url, browser_page) -> None:
 
     page.route("**/api/games", with_levels)
     created = sessions_created(page)
-    form = open_form(page, url, "ultimatum_cards_v1")
+    form = open_form(page, url, CARDS)
     choice = form.locator("select[name=difficulty]")
     assert "wins 10% against the scripted bot" in form.locator(".difficulty .levels").inner_text()
     choice.select_option("random")
@@ -219,6 +218,6 @@ def test_a_difficulty_level_sets_every_bot_seat(url, browser_page) -> None:
 
 def test_without_levels_the_difficulty_choice_is_hidden(url, browser_page) -> None:
     page, _ = browser_page
-    form = open_form(page, url, "ultimade_v1")
+    form = open_form(page, url, env_name("ultimade"))
     has_levels = page.evaluate("fetch('/api/games').then(r => r.json()).then(g => !!g[0].difficulty)")
     assert form.locator(".difficulty").is_visible() == has_levels

@@ -10,6 +10,8 @@ from ultimata.envs.core.registry import game_class
 from ultimata.envs.core.rng import Rng
 from ultimata.web.views import view_module
 
+from .names import env_name
+
 
 def play_until(name: str, config: dict, seed: int, stop) -> object:
     state = game_class(name).from_config(config).new_initial_state(Rng(seed))
@@ -21,7 +23,7 @@ def play_until(name: str, config: dict, seed: int, stop) -> object:
 
 
 def test_a_conquest_weapon_choice_shows_only_to_its_chooser() -> None:
-    name = "conquest_of_the_world_v1"
+    name = env_name("conquest_of_the_world")
     views = view_module(name)
     state = play_until(name, {}, 2, lambda s: s.pending >= 0)
     chooser = views.view(state, 0)["battle"]["directors"][0]
@@ -39,7 +41,7 @@ def test_a_conquest_weapon_choice_shows_only_to_its_chooser() -> None:
 
 
 def test_an_ultra_war_view_shows_its_own_hand_with_texts_and_nothing_of_the_other() -> None:
-    name = "ultra_war_v2"
+    name = env_name("ultra_war")
     views = view_module(name)
     state = play_until(name, {"first_player": "player_0"}, 0, lambda s: True)
     mine = views.view(state, 0)
@@ -53,7 +55,7 @@ def test_an_ultra_war_view_shows_its_own_hand_with_texts_and_nothing_of_the_othe
 
 
 def test_an_ultra_war_unit_is_activated_by_a_click_on_it() -> None:
-    name = "ultra_war_v2"
+    name = env_name("ultra_war")
     views = view_module(name)
     state = play_until(name, {"first_player": "player_0"}, 0,
                        lambda s: any(m["target"] == "unit" for m in views.moves(s)))
@@ -64,7 +66,7 @@ def test_an_ultra_war_unit_is_activated_by_a_click_on_it() -> None:
 
 
 def test_the_world_wargame_chain_of_clicks_shows_only_to_its_player() -> None:
-    name = "ultimatum_world_v1"
+    name = env_name("ultimatum_world")
     views = view_module(name)
     state = play_until(name, {"num_players": 3}, 1, lambda s: len(s.pending) == 2)
     me = state.current_player
