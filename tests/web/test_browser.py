@@ -29,6 +29,10 @@ SCREENSHOT = {  # what to photograph for docs/screenshots/<family>.png: the tabl
     "ultimatum_cards": ".board", "ultimade": ".board", "ultra_war": ".skirmish-row",
     "conquest_of_the_world": ".board svg", "ultimatum_world": ".board svg",
 }
+HOVER = {  # family: (what a person hovers over, where its details show, what they must name)
+    "ultra_war": (".board g[data-unit]", ".unit-panel",
+                  ["faction", "life", "movement", "offense", "defence", "abilities", "equipment", "crystal", "status"]),
+}
 CARDS = env_name("ultimatum_cards")
 
 
@@ -156,6 +160,11 @@ def test_a_new_player_starts_reads_the_help_and_plays_fifteen_moves(url, browser
     page.wait_for_selector(".status.turn, .result")
     logged = int(page.locator("#main").get_attribute("data-moves"))
     assert page.locator(".events li").count() == logged, "the log keeps every move of the game"
+    if family in HOVER:
+        thing, details, names = HOVER[family]
+        page.locator(thing).last.hover()
+        shown = page.locator(details).inner_text()
+        assert all(name in shown for name in names), shown
     page.locator(SCREENSHOT[family]).last.screenshot(path=shots / f"{family}.png")
     assert not errors
 
