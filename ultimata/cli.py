@@ -352,6 +352,8 @@ def serve(
     host: str = typer.Option("127.0.0.1", help="Interface to listen on (loopback by default: local play)."),
     port: int = typer.Option(8000, help="Port to listen on."),
     checkpoints: str = typer.Option(None, help="Folder whose checkpoints may be chosen as opponents."),
+    agent: list[str] = typer.Option(None, "--agent", help="Your own agent to offer as an opponent (repeatable): "
+                                    "package.module:Name or path/file.py:Name, with options as in mcts specs."),
     replays: str = typer.Option("runs/replays", help="Folder where finished games are saved and read back."),
     max_games: int = typer.Option(32, min=1, help="Live games at most; a game idle for 10 minutes expires, a "
                                   "finished one frees its slot at once."),
@@ -369,12 +371,34 @@ def serve(
     if folder is not None and not folder.is_dir():
         _fail(FileNotFoundError(f"checkpoint folder {folder} does not exist"))
     try:
-        app_ = create_app(checkpoints=folder, replays=Path(replays).expanduser(), max_sessions=max_games,
-                          max_per_client=max_games_per_client)
+        for spec in agent or []:  # an agent that plays no game is refused now, not silently left out
+            _check_own_agent(spec)
+        app_ = create_app(checkpoints=folder, own_agents=tuple(agent or ()), replays=Path(replays).expanduser(),
+                          max_sessions=max_games, max_per_client=max_games_per_client)
     except UltimataError as err:
         _fail(err)
     console.print(f"ultimata is at [bold]http://{host}:{port}/[/bold]  (Ctrl-C stops it)")
     uvicorn.run(app_, host=host, port=port, log_level="warning")
+
+
+def _check_own_agent(spec: str) -> None:
+    """`serve --agent`: your own agent, which must load for at least one registered game."""
+    from ultimata.agents.custom import is_custom_spec
+    from ultimata.agents.specs import load_agent
+    from ultimata.envs.core.errors import ConfigError, UltimataError
+    from ultimata.envs.core.registry import GAMES
+
+    if not is_custom_spec(spec):
+        raise ConfigError(f"--agent takes your own agent (package.module:Name or path/file.py:Name), not {spec!r}; "
+                          "the built-in bots are offered already")
+    errors = []
+    for game in GAMES:
+        try:
+            load_agent(spec, game)
+            return
+        except UltimataError as err:
+            errors.append(f"{game}: {err}")
+    raise ConfigError(f"--agent {spec} plays none of the games: {errors[-1]}")
 
 
 @app.callback()

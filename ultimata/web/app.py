@@ -61,6 +61,7 @@ EventsFrom = Query(0, ge=0, description="Send the game's events from this index 
 
 def create_app(
     checkpoints: Path | None = None,
+    own_agents: tuple[str, ...] = (),
     replays: Path | None = None,
     max_sessions: int = 32,
     idle_seconds: float = 600,
@@ -75,7 +76,7 @@ def create_app(
     refuse_malformed(app)
     store = SessionStore(Limits(total=max_sessions, per_client=max_per_client, idle_seconds=idle_seconds), replays)
     library = ReplayLibrary(replays)
-    bots = Opponents(checkpoints)
+    bots = Opponents(checkpoints, own_agents)
     app.state.store = store
 
     # -- catalogue ---------------------------------------------------------------------------------
