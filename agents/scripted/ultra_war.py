@@ -10,13 +10,12 @@ from typing import TYPE_CHECKING
 from ultimata.envs.ultra_war import actions as A
 from ultimata.envs.ultra_war import combat
 from ultimata.envs.ultra_war.geometry import FIELDS, chebyshev, direction, manhattan
+from ultimata.envs.ultra_war.phases import ACTIVE, DEVIATE, DRAFT
 
 if TYPE_CHECKING:
     from ultimata.envs.core.rng import Rng
     from ultimata.envs.ultra_war.state import UltraWarState
     from ultimata.envs.ultra_war.units import Unit
-
-ACTIVE, DEVIATE, DRAFT = 2, 8, 9  # the state's phase numbers (envs/ultra_war/state.py)
 
 
 def _rel(seat: int):

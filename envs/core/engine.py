@@ -16,6 +16,7 @@ import numpy as np
 
 from ultimata.envs.core.config import GameConfig, validate_config
 from ultimata.envs.core.errors import ConfigError, IllegalActionError, UltimataError
+from ultimata.envs.core.memo import Memo
 from ultimata.envs.core.rng import Rng
 
 ConfigT = TypeVar("ConfigT", bound=GameConfig)
@@ -89,6 +90,8 @@ class State(ABC):
         self.rng = rng
         self._mask: np.ndarray | None = None
         self.decisions = 0
+        self.memo = Memo()
+        """Values one decision reads over and over (envs/core/memo.py); cleared by `apply`."""
 
     # -- what subclasses provide -------------------------------------------------------------
     @property
@@ -190,6 +193,7 @@ class State(ABC):
             raise IllegalActionError(self._illegal_message(action))
         self._mask = None
         self.decisions += 1
+        self.memo.clear()
         self._apply(index)
 
     def _illegal_message(self, action: Any) -> str:

@@ -5,8 +5,23 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+from ultimata.envs.ultra_war.abilities import DUAL_WIELD
 from ultimata.envs.ultra_war.content import HAND_SLOTS
 from ultimata.envs.ultra_war.geometry import FIELDS
+from ultimata.envs.ultra_war.phases import (
+    ACTIVE,
+    CARD_TARGET,
+    DEVIATE,
+    DISCARD,
+    DRAFT,
+    FEAT_TARGET,
+    MAIN,
+    OVER,
+    PAUSE,
+    PHASES,
+    QUICK,
+    SETUP,
+)
 from ultimata.envs.ultra_war.windows import FEAT, FREE_STRIKE
 
 if TYPE_CHECKING:
@@ -22,8 +37,6 @@ def check(st: UltraWarState) -> None:
 
 
 def _armies(st: UltraWarState) -> None:
-    from ultimata.envs.ultra_war.state import DRAFT
-
     sc = st.game.scenario
     prisoner = [sc.prisoner] if sc.prisoner and st.phase != DRAFT else []
     names = [u.name for u in st.units]
@@ -48,8 +61,6 @@ def _armies(st: UltraWarState) -> None:
 
 
 def _pawns(st: UltraWarState) -> None:
-    from ultimata.envs.ultra_war.state import ACTIVE
-
     seen: set[int] = set()
     flyer_at = -1  # a pawn in mid-move through another (flight, Ethereal) shares its space
     passing = None
@@ -105,21 +116,6 @@ def _sources(st: UltraWarState) -> None:
 
 
 def _phase(st: UltraWarState) -> None:
-    from ultimata.envs.ultra_war.state import (
-        ACTIVE,
-        CARD_TARGET,
-        DEVIATE,
-        DISCARD,
-        DRAFT,
-        FEAT_TARGET,
-        MAIN,
-        OVER,
-        PAUSE,
-        PHASES,
-        QUICK,
-        SETUP,
-    )
-
     if not 0 <= st.phase < len(PHASES) or st.turn not in (0, 1) or st.round < 1:
         raise ValueError("phase, turn or round out of range")
     if (st.phase == OVER) != (st.winner in (0, 1, 2)):
@@ -183,7 +179,7 @@ def _cards(st: UltraWarState) -> None:
             for c in (u.weapon, u.weapon2, u.armor, u.standard, u.disarmed, u.disarmed2, *u.upgrades):
                 if c and c not in deck:
                     raise ValueError(f"{u.name}: unknown card {c!r}")
-            if (u.weapon2 or u.disarmed2) and not u.has("Dual Wield"):
+            if (u.weapon2 or u.disarmed2) and not u.has(DUAL_WIELD):
                 raise ValueError(f"{u.name}: a second weapon without Dual Wield")
         if any(c not in deck for c in st.hands[side] + st.decks[side]):
             raise ValueError(f"player_{side}: a card not in the faction deck")

@@ -13,6 +13,7 @@ import yaml
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, model_validator
 
 from ultimata.envs.core.errors import UltimataError
+from ultimata.envs.ultra_war.abilities import ABILITIES, ATTACK_TAGS, DUAL_WIELD, GENERAL_ABILITIES, STATUS_TAGS
 
 DATA = Path(__file__).parent / "data"
 SIZE = 12
@@ -22,21 +23,6 @@ HAND_SLOTS = 8
 
 RESERVES = ("magic", "crystal_magic", "electrical", "fuel", "alien", "ammunition")
 Reserve = Literal["magic", "crystal_magic", "electrical", "fuel", "alien", "ammunition"]
-ATTACK_TAGS = {
-    "Magical Attack", "Energy Attack", "Fire", "Magical Fire", "Acid", "Armor Pierce", "Sneak Attack",
-    "Stun", "Explosive", "Kamikaze", "Movement Deprivation", "Power Down", "Directed", "Front Arch",
-    "Linear", "Retreat", "Disarm", "Deviate",
-}
-ABILITIES = {
-    "Minion Hub", "Magic Innate", "Energy Innate", "Magic Transfer", "Energy Transfer", "Defense Support",
-    "Attack Support", "Martial", "Targeting", "Reload", "Recharge", "Regenerate", "Legacy", "Free Strike Movement",
-    "Initiative", "Attack Initiative", "Defense Initiative", "Charge Attack", "Double Movement", "Flight",
-    "Ethereal", "Stealth", "Stealth Reveal", "Electronic Specialist", "Mechanical Specialist", "Alien Specialist",
-    "Weapon Specialist", "Level Change Movement", "Breach", "Empowered", "Dual Attack", "Back Stab Immunity",
-    "Strike Back", "Gigantic", "Multi-Shot", "Dual Wield",
-}
-GENERAL_ABILITIES = {"Attack Bonus", "Affiliate Mod", "Morale"}
-STATUS_TAGS = {"Bionic", "Gigantic", "Magical", "ULTRA", "Flying", "Mark of Ivac"}
 
 
 class ContentError(UltimataError):
@@ -155,7 +141,7 @@ class Character(Strict):
                 raise ValueError(f"unknown {label} {sorted(unknown)}; known: {sorted(known)}")
         if self.rank == "Minion" and self.minion_limit < 1:
             raise ValueError("a Minion needs minion_limit >= 1")
-        if "Dual Wield" in self.abilities and len(self.attacks) != 1:
+        if DUAL_WIELD in self.abilities and len(self.attacks) != 1:
             raise ValueError("a Dual Wield character has one own attack (its second weapon takes attack slot 1)")
         return self
 

@@ -1,29 +1,24 @@
 """Army drafting as decisions (book: The Game Setup, Step 2: "the sum total of all Characters chosen for
 your Army must not exceed [the Army Total] ... you must at least choose 1 General"), with the config key
 `army: draft`. Gap (ours): player_0 drafts its whole army, then player_1, in the open; each pick is placed
-at once (Step 3) on the next start space; the first picks bear the side's crystals (Step 4). A mixin of
-UltraWarState."""
+at once (Step 3) on the next start space; the first picks bear the side's crystals (Step 4). The whole
+draft lives here: who may be drafted, a pick, the end of a side's draft, and the check of a loaded army."""
 
 from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
 from ultimata.envs.ultra_war.content import MAX_ARMY, Character, content, roster
+from ultimata.envs.ultra_war.phases import SETUP
 
 if TYPE_CHECKING:
-    from ultimata.envs.ultra_war.game import UltraWarGame
-    from ultimata.envs.ultra_war.units import Unit
+    from ultimata.envs.ultra_war.state import UltraWarState as _Base
+else:
+    _Base = object
 
 
-class DraftRules:
-    """Who may be drafted (mixed into UltraWarState)."""
-
-    units: list[Unit]
-    if TYPE_CHECKING:
-        game: UltraWarGame
-
-        def side_units(self, side: int) -> list[Unit]: ...
-        def start_spaces(self, side: int) -> list[int]: ...
+class DraftRules(_Base):
+    """The army draft, a part of UltraWarState (state.py says how the rule modules are composed)."""
 
     def roster(self, side: int) -> tuple[str, ...]:
         sc = self.game.scenario
@@ -77,6 +72,23 @@ class DraftRules:
             raise ValueError(f"player_{side}: a character drafted more often than allowed")
         if finished and not any(chars[n].rank == "General" for n in names):
             raise ValueError(f"player_{side}: a finished draft without a General")
+
+    def _draft(self, side: int, s: int) -> None:
+        """SELECT s in the draft: roster character s joins the army, placed at once."""
+        name = self.roster(side)[s]
+        self._place_new(side, name)
+        self.log(f"player_{side} drafts {name}")
+
+    def _finish_draft(self, side: int) -> None:
+        """END_TURN in the draft: the side's power sources are placed; after player_1's draft, the prisoner,
+        then the set-up's card payments (step 5) begin."""
+        self._add_sources(side)
+        if side == 0:
+            self.setup_side = 1
+            return
+        if self.game.scenario.prisoner:
+            self._add_prisoner()
+        self.phase, self.setup_side = SETUP, self.first
 
 
 def _limit(ch: Character) -> int:

@@ -23,9 +23,11 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
+from ultimata.envs.ultra_war.abilities import FLIGHT
 from ultimata.envs.ultra_war.config import UltraWarConfig
 from ultimata.envs.ultra_war.content import HAND_SLOTS, MAX_ARMY, SIZE, content
 from ultimata.envs.ultra_war.geometry import DIRS, FIELDS, ORIENT
+from ultimata.envs.ultra_war.phases import PHASES, QUICK
 from ultimata.envs.ultra_war.power import CRYSTAL_USERS
 
 if TYPE_CHECKING:
@@ -48,8 +50,8 @@ PENDING_AT = HAND_AT + CARD_KINDS
 STACK_AT = PENDING_AT + HAND_SLOTS
 GLOBALS_AT = STACK_AT + STACK_BLOCK
 PHASE_AT = 16
-"""The phase one-hot's place in the globals (11 phases); the rule settings follow it."""
-RULES_AT = PHASE_AT + 11
+"""The phase one-hot's place in the globals (one entry per phase); the rule settings follow it."""
+RULES_AT = PHASE_AT + len(PHASES)
 ACTIVATION_AT = RULES_AT + 6
 """The active character's activation so far (public: the table watches it), after the rule settings."""
 
@@ -62,8 +64,7 @@ FACE_Y = tuple(tuple((sign * -dr + 1) / 2 for dr, _ in DIRS) for sign in (1, -1)
 """FACE_X/Y[seat][facing]: the facing as a seat-relative unit vector mapped to [0, 1] (0.5 = 0)."""
 
 _TEMPLATE: dict[tuple[str, int], np.ndarray] = {}
-QUICK_PHASE = 5
-"""state.QUICK (state imports this module)."""
+"""Each map's static planes, by the map itself (`Board.layout`) and seat; cleared past 64 (a few maps)."""
 
 
 @cache
@@ -83,6 +84,8 @@ def _template(board, seat: int) -> np.ndarray:
     """A whole observation that is all zeros but the static map planes: each call starts from a copy."""
     key = (board.layout, seat)
     if key not in _TEMPLATE:
+        if len(_TEMPLATE) >= 64:  # a bound: the shipped maps need 6 entries
+            _TEMPLATE.clear()
         planes = np.zeros((10, FIELDS), dtype=np.float32)
         for i, layer in enumerate((board.wall, board.door, board.breachable, board.obstruction, board.level,
                                    board.stairs, board.objective, board.escape, board.start[seat],
@@ -199,6 +202,34 @@ def observe(state: UltraWarState, seat: int) -> np.ndarray:
     return obs
 
 
+ANYTHING, CHOICE = -2, -1
+"""What a decision changed (`state.changed`, set by the mutators): anything; only the choice in progress (who
+is active and its activation so far, the phase, the pending card); or, as a pawn's index, that and the
+pawn's facing and flags (its activation ended)."""
+
+
+class LastView:
+    """The last observation made of one state (a private copy): the next one of the same seat, one decision
+    later, is that one patched when the decision changed only the choice in progress (`state.changed`).
+    Half of random play's decisions are such: they start, turn or end an activation, or pick a card."""
+
+    __slots__ = ("seat", "decisions", "obs")
+
+    def __init__(self) -> None:
+        self.seat, self.decisions = -1, -1
+        self.obs: np.ndarray | None = None
+
+    def patches(self, state: UltraWarState, seat: int) -> bool:
+        """Whether the next observation of `seat` is the last one patched."""
+        return (state.changed != ANYTHING and self.obs is not None and seat == self.seat
+                and self.decisions == state.decisions - 1)
+
+    def observe(self, state: UltraWarState, seat: int) -> np.ndarray:
+        obs = after_choice(state, seat, self.obs, state.changed) if self.patches(state, seat) else observe(state, seat)
+        self.seat, self.decisions, self.obs = seat, state.decisions, obs.copy()
+        return obs
+
+
 def after_choice(state: UltraWarState, seat: int, previous: np.ndarray, pawn: int) -> np.ndarray:
     """The observation after a decision that changed only who is active and its activation so far, the
     phase and the pending card, and (`pawn` >= 0) that pawn's facing and flags (an ended activation): the
@@ -248,7 +279,7 @@ def _window_fields(state: UltraWarState) -> list[int]:
     from ultimata.envs.ultra_war.windows import ATTACK
 
     ui, slot, f, mode = state.attack
-    if mode == ATTACK and state.phase == QUICK_PHASE:
+    if mode == ATTACK and state.phase == QUICK:
         spec = combat.attack_spec(state.units[ui], slot)
         assert spec is not None
         return state.attacked_fields(state.units[ui], spec, f)
@@ -301,8 +332,9 @@ def _slot_block(key: tuple) -> bytes:
 
 @cache
 def _can_fly(name: str, standard: str) -> bool:
+    """movement.can_fly by the names it depends on (the slot's values are looked up by names)."""
     ch = content().characters[name]
-    return "Flight" in ch.abilities or (bool(standard) and content().decks[ch.faction][standard].flight)
+    return FLIGHT in ch.abilities or (bool(standard) and content().decks[ch.faction][standard].flight)
 
 
 @cache

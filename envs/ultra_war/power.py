@@ -1,39 +1,43 @@
 """Power and reserves (book: Power Sources and their Functions, Crystals, Energy Sources; glossary Energy or
 Magic Reserve, Energy/Magic Transfer, Legacy, Recharge): which sources generate and pay, crystals carried,
 dropped, picked up and given, paying card and ability costs, a source's own paid ability, and reserve
-transfers. A mixin of UltraWarState: it reads the state's units, sources and lookups."""
+transfers."""
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
-from ultimata.envs.ultra_war.content import content
+from ultimata.envs.core.memo import memoized
+from ultimata.envs.ultra_war.abilities import ENERGY_TRANSFER, LEGACY, MAGIC_TRANSFER
+from ultimata.envs.ultra_war.content import Character, content
 from ultimata.envs.ultra_war.geometry import CHEBYSHEV
 
 if TYPE_CHECKING:
+    from ultimata.envs.ultra_war.state import UltraWarState as _Base
     from ultimata.envs.ultra_war.units import Source, Unit
+else:
+    _Base = object
 
 ENERGY = ("electrical", "fuel", "alien")
 MAGIC = ("magic", "crystal_magic")
 CRYSTAL_USERS = ("order", "legion")
-TRANSFERRERS = frozenset(n for n, c in content().characters.items()
-                         if "Magic Transfer" in c.abilities or "Energy Transfer" in c.abilities)
-"""The characters with Magic or Energy Transfer (few: transfers are looked for from them)."""
 """Factions that use crystals as a power source (book: "only Order of the Round, Legion of Maximus or
 Characters with Magic Familiarity can pick up the Crystal and use it as an Energy Source")."""
 
 
-class PowerRules:
-    """Power sources, reserves and what pays for what (mixed into UltraWarState)."""
+def passes_on(ch: Character) -> tuple[str, ...]:
+    """The reserves a Transfer character passes to a neighbour, to help it pay or as a point moved into its
+    reserve (glossary: Magic Transfer passes magic, Energy Transfer each energy kind): the one read of both."""
+    return (("magic",) if MAGIC_TRANSFER in ch.abilities else ()) + (ENERGY if ENERGY_TRANSFER in ch.abilities else ())
 
-    units: list[Unit]
-    sources: list[Source]
-    if TYPE_CHECKING:
-        _look: Any
 
-        def log(self, text: str) -> None: ...
+TRANSFERRERS = frozenset(n for n, c in content().characters.items() if passes_on(c))
+"""The characters with Magic or Energy Transfer (few: transfers are looked for from them)."""
 
-        def unit_at(self, f: int) -> Unit | None: ...
+
+class PowerRules(_Base):
+    """Power sources, reserves and what pays for what, a part of UltraWarState (state.py says how the rule
+    modules are composed)."""
 
     # -- which sources work --------------------------------------------------------------------
     def source_usable(self, s: Source) -> bool:
@@ -74,13 +78,9 @@ class PowerRules:
         return s if s is not None and self.crystal_user(s) is u else None
 
     def pool(self, side: int) -> int:
-        look = self._look
-        if look is not None:
-            if look.pools is None:
-                look.pools = self.pools()
-            return look.pools[side]
         return self.pools()[side]
 
+    @memoized
     def usable_sources(self) -> list[Source]:
         """Every usable source, in one pass over them (source_usable for each, without its rescans: a
         crystal is usable only as the first one its bearer bears)."""
@@ -101,12 +101,12 @@ class PowerRules:
                 out.append(s)
         return out
 
+    @memoized
     def pools(self) -> list[int]:
         """Both sides' usable power points (a source of no side, as a bad state dict may hold, counts for
         neither)."""
         out = [0, 0]
-        look = self._look
-        for s in look.usable() if look is not None else self.usable_sources():
+        for s in self.usable_sources():
             if s.side in (0, 1):
                 out[s.side] += s.points
         return out
@@ -159,7 +159,7 @@ class PowerRules:
         near = CHEBYSHEV[u.pos]
         return [o for o in self.units if o is not u and o.side == u.side and o.pos >= 0 and near[o.pos] == 1
                 and not o.imprisoned and not o.powered_down
-                and (o.has("Magic Transfer") or o.has("Energy Transfer"))]
+                and passes_on(o.ch)]
 
     def _payers(self, u: Unit, kind: str) -> list[tuple[dict[str, int], str]]:
         """Who pays a feat (`kind` magic / energy / any) or an ability cost (`kind` a reserve name) for `u`, in
@@ -175,13 +175,13 @@ class PowerRules:
             return out  # a character's own
         magicish = kind in ("magic", "any", "magic_ability")
         for o in self.transfer_partners(u):
-            if magicish and o.has("Magic Transfer"):
+            gives = passes_on(o.ch)
+            if magicish and "magic" in gives:
                 out.append((o.reserves, "magic"))
-            if o.has("Energy Transfer"):
-                if kind in ("energy", "any"):
-                    out += [(o.reserves, k) for k in ENERGY]
-                elif kind in ENERGY:
-                    out.append((o.reserves, kind))
+            if kind in ("energy", "any"):
+                out += [(o.reserves, k) for k in ENERGY if k in gives]
+            elif kind in ENERGY and kind in gives:
+                out.append((o.reserves, kind))
         return out
 
     def feat_pool(self, performer: Unit, kind: str) -> int:
@@ -242,9 +242,7 @@ class PowerRules:
         (`victims` None) heal, reboot and recharge; in a window only heal (its bearer attacked or targeted)
         and defence (an own defender in reach). Paid only from that source's points."""
         out = []
-        look = self._look
-        usable = look.usable() if look is not None else self.usable_sources()
-        for s in usable:
+        for s in self.usable_sources():
             a = s.spec.ability
             if (a is not None and s.side == side and s.points >= a.cost and (victims is not None or not a.defense)
                     and self.ability_fits(s, victims)):
@@ -289,6 +287,14 @@ class PowerRules:
         return next(s for s in self.sources if s.side == side and s.spec.ability is not None
                     and self.source_usable(s) and self.source_field(s) == f)
 
+    def _use_source(self, side: int, s: Source) -> None:
+        """USE out of a quick window: the source pays its ability from its own points, and it acts at once."""
+        a = s.spec.ability
+        assert a is not None
+        s.points -= a.cost
+        self.log(f"player_{side} uses {s.name}'s {a.name}")
+        self._apply_source_ability(s)
+
     def _apply_source_ability(self, s: Source) -> None:
         """The effect of a paid source ability that acts at once (heal, reboot, recharge)."""
         a = s.spec.ability
@@ -324,14 +330,14 @@ class PowerRules:
         for o in self.transfer_partners(to):
             if not _gives(o, to):
                 continue
-            if o.has("Magic Transfer") and o.reserves.get("magic", 0) > 0:
+            gives = passes_on(o.ch)
+            if "magic" in gives and o.reserves.get("magic", 0) > 0:
                 for k in MAGIC:
                     if k in room and to.reserves[k] < room[k]:
                         return o, "magic", k
-            if o.has("Energy Transfer"):
-                for k in ENERGY:
-                    if o.reserves.get(k, 0) > 0 and k in room and to.reserves[k] < room[k]:
-                        return o, k, k
+            for k in ENERGY:
+                if k in gives and o.reserves.get(k, 0) > 0 and k in room and to.reserves[k] < room[k]:
+                    return o, k, k
         return None
 
     def transfer_targets(self, side: int) -> list[int]:
@@ -361,7 +367,9 @@ class PowerRules:
     def _legacy(self, u: Unit) -> None:
         """Legacy +n at the start of its controller's turn: to the crystal it is equipped with, the rest to
         its own magic reserve (gap, ours: crystal first), each up to its maximum."""
-        left = u.param("Legacy")
+        left = u.param(LEGACY)
+        if not left:
+            return
         crystal = self.crystal_powered(u)
         if crystal is not None:
             add = min(left, crystal.max - crystal.points)
@@ -374,13 +382,11 @@ class PowerRules:
 def _gives(g: Unit, to: Unit) -> bool:
     """Whether Transfer character g (next to `to`) has a point to move into one of to's reserves: the test
     transfer_move makes for one partner."""
-    room = to.ch.reserves
-    if g.has("Magic Transfer") and g.reserves.get("magic", 0) > 0 and any(
+    room, gives = to.ch.reserves, passes_on(g.ch)
+    if "magic" in gives and g.reserves.get("magic", 0) > 0 and any(
             k in room and to.reserves[k] < room[k] for k in MAGIC):
         return True
-    if g.has("Energy Transfer"):
-        return any(g.reserves.get(k, 0) > 0 and k in room and to.reserves[k] < room[k] for k in ENERGY)
-    return False
+    return any(k in gives and g.reserves.get(k, 0) > 0 and k in room and to.reserves[k] < room[k] for k in ENERGY)
 
 
 def _take(reserves: dict[str, int], key: str, amount: int) -> int:

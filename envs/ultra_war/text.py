@@ -6,6 +6,7 @@ from typing import TYPE_CHECKING
 
 from ultimata.envs.ultra_war.content import SIZE
 from ultimata.envs.ultra_war.geometry import DIR_NAMES, field, name
+from ultimata.envs.ultra_war.phases import PHASES
 
 if TYPE_CHECKING:
     from ultimata.envs.ultra_war.state import UltraWarState
@@ -14,8 +15,6 @@ ARROWS = "^/>\\v/<\\"
 
 
 def render(state: UltraWarState, viewer: int | None = None) -> str:
-    from ultimata.envs.ultra_war.state import PHASES
-
     b = state.board
     lines = [f"Ultra War - {state.game.scenario.title} - round {state.round}, "
              f"player_{state.turn} to play, phase: {PHASES[state.phase]}"]

@@ -4,6 +4,8 @@ from __future__ import annotations
 
 from typing import Any
 
+from ultimata.envs.core.errors import UltimataError
+from ultimata.envs.ultra_war.abilities import ABILITIES, DUAL_WIELD, FLIGHT
 from ultimata.envs.ultra_war.content import Character, PowerSource, content
 
 UNIT_FIELDS = (
@@ -27,7 +29,7 @@ class Unit:
         self.turned = self.acted = self.powered_down = self.burning = self.ethereal_off = False
         self.imprisoned = self.backward = self.charging = False
         self.stun = self.stasis = self.deprived = 0
-        self.flying = "Flight" in self.ch.abilities
+        self.flying = FLIGHT in self.ch.abilities
         self.weapon = self.armor = self.standard = self.disarmed = ""
         self.weapon2 = self.disarmed2 = ""
         """Dual Wield: the second equipped weapon (attack slot 1), and the one a Disarm took."""
@@ -54,14 +56,27 @@ class Unit:
         return other
 
     def has(self, ability: str) -> bool:
-        return ability in self.ch.abilities
+        """Whether the character has `ability`, one of abilities.ABILITIES (any other name is refused: a
+        misspelt one would read as "no")."""
+        if ability in self.ch.abilities:
+            return True
+        if ability not in ABILITIES:
+            raise _unknown(ability)
+        return False
 
     def param(self, ability: str) -> int:
-        return self.ch.abilities.get(ability) or 0
+        """The number of `ability` (`Martial: 1`), 0 when the character lacks it or it has none; refuses an
+        unknown name as `has` does."""
+        value = self.ch.abilities.get(ability)
+        if value:
+            return value
+        if ability not in ABILITIES:
+            raise _unknown(ability)
+        return 0
 
     def weapon_slots_full(self) -> bool:
         """One weapon, or two with Dual Wield (book glossary: Dual Wield)."""
-        return bool(self.weapon) and (bool(self.weapon2) or not self.has("Dual Wield"))
+        return bool(self.weapon) and (bool(self.weapon2) or not self.has(DUAL_WIELD))
 
     @property
     def on_map(self) -> bool:
@@ -100,6 +115,10 @@ class Unit:
             setattr(u, k, d[k])
         u.reserves, u.upgrades = {str(k): int(v) for k, v in d["reserves"].items()}, list(d["upgrades"])
         return u
+
+
+def _unknown(ability: str) -> UltimataError:
+    return UltimataError(f"unknown ability {ability!r}; the abilities are {', '.join(sorted(ABILITIES))}")
 
 
 SOURCE_FIELDS = ("side", "name", "points", "pos", "bearer", "life")

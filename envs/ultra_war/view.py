@@ -100,7 +100,7 @@ def _unit(state: UltraWarState, u: Unit, generals: list[Unit | None]) -> dict[st
 
 
 def view(state: UltraWarState, seat: int | None) -> dict[str, Any]:
-    from ultimata.envs.ultra_war.state import CARD_TARGET, FEAT_TARGET, OVER, PHASES
+    from ultimata.envs.ultra_war.phases import CARD_TARGET, FEAT_TARGET, OVER, PHASES
 
     b = state.board
     cells = []
@@ -155,7 +155,7 @@ def moves(state: UltraWarState) -> list[dict[str, Any]]:
     """Each legal move with what a click means: a field (`kind` step / attack / target / use / transfer),
     a `unit` to activate, a `face` arrow, a `card` in hand (play or discard), or an `action` (end turn,
     end, charge, fly, pause, pass, drop, draft: buttons beside the map, where the activation is)."""
-    from ultimata.envs.ultra_war.state import DRAFT
+    from ultimata.envs.ultra_war.phases import DRAFT
 
     seat = state.current_player
     hand = state.hands[seat]

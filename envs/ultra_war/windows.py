@@ -5,47 +5,32 @@ that a Character can play by paying a cost ... [is] played at Quick Enhancement 
 A window opens on a trigger - a declared attack, a free strike, a deviated attack, a feat - and hands the
 decision back and forth: first to the side that did not declare it, then to the other, skipping a side with
 nothing that fits; two passes in a row (a side with nothing to play passes by itself) close it. Played
-cards and source abilities go on a stack that resolves last-played-first, then the trigger resolves. A
-mixin of UltraWarState."""
+cards and source abilities go on a stack that resolves last-played-first, then the trigger resolves."""
 
 from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
 from ultimata.envs.ultra_war import combat
+from ultimata.envs.ultra_war.phases import ACTIVE, QUICK
 
 if TYPE_CHECKING:
     from ultimata.envs.ultra_war.content import Card
+    from ultimata.envs.ultra_war.state import UltraWarState as _Base
     from ultimata.envs.ultra_war.units import Source, Unit
+else:
+    _Base = object
 
 ATTACK, FREE_STRIKE, FEAT, DEVIATED = range(4)
 """What opened the window (the fourth entry of `state.attack`)."""
-QUICK_PHASE = 5
-"""state.QUICK (imported by value: state imports this module)."""
 
 
-class WindowRules:
-    """Quick windows and their stack (mixed into UltraWarState)."""
+class WindowRules(_Base):
+    """Quick windows and their stack, a part of UltraWarState (state.py says how the rule modules are
+    composed)."""
 
-    units: list[Unit]
-    sources: list[Source]
-    stack: list[list[Any]]
-    attack: list[int]
-    if TYPE_CHECKING:
-        phase: int
-        responder: int
-        passes: int
-        hands: list[list[str]]
-
-        def card(self, side: int, name: str) -> Card: ...
-        def playable(self, side: int, h: int) -> bool: ...
-        def unit_at(self, f: int) -> Unit | None: ...
-        def attackable(self, att: Unit, spec: Any, target: Unit) -> bool: ...
-        def use_targets(self, side: int, victims: list[Unit] | None) -> list[int]: ...
-        def guarded(self, s: Source, victims: list[Unit]) -> list[Unit]: ...
-        def _apply_source_ability(self, s: Source) -> None: ...
-        def _resolve_trigger(self, mode: int, feat: str, att_bonus: int, def_bonus: dict[int, int]) -> None: ...
-        def log(self, text: str) -> None: ...
+    _last_mode = ATTACK
+    """The mode of the last window that closed, read within the same decision (not saved)."""
 
     # -- opening and handing on ----------------------------------------------------------------
     def _open_window(self, ui: int, slot: int, f: int, mode: int, stack: list[list[Any]] | None = None) -> bool:
@@ -53,7 +38,7 @@ class WindowRules:
         (nobody had anything that fits) and the trigger resolved."""
         self.attack = [ui, slot, f, mode]
         self.stack = [] if stack is None else stack
-        self.phase = QUICK_PHASE
+        self.phase = QUICK
         self.responder, self.passes = self.units[ui].side, 0
         return self._hand_on()
 
@@ -169,3 +154,37 @@ class WindowRules:
                     def_bonus[k] = def_bonus.get(k, 0) + c.defense
         self.stack, self.responder, self.passes = [], -1, 0
         self._resolve_trigger(mode, feat, att_bonus, def_bonus)
+
+    def _resolve_trigger(self, mode: int, feat: str, att_bonus: int, def_bonus: dict[int, int]) -> None:
+        """What a closed window was about, with the stack's bonuses (def_bonus: unit -> defence)."""
+        ui, slot, f, _ = self.attack
+        self.attack = []
+        self._last_mode = mode
+        if mode == FEAT:
+            self.phase = self._saved_phase
+            side = self.units[ui].side
+            target = self.unit_at(f)
+            if feat and target is not None:
+                self.resolve_feat(self.units[ui], self.card(side, feat), feat, target)
+            return
+        self.phase = ACTIVE
+        u = self.units[ui]
+        spec = combat.attack_spec(u, slot)
+        assert spec is not None
+        if mode == FREE_STRIKE:
+            target = self.unit_at(f)
+            combat.resolve(self, u, spec, slot, f, free_strike=True, att_bonus=att_bonus,
+                           def_bonus=def_bonus.get(self.units.index(target), 0) if target else 0)
+        elif mode == DEVIATED:
+            target = self.unit_at(f)
+            combat.resolve(self, u, spec, slot, f, att_bonus=att_bonus,
+                           def_bonus=def_bonus.get(self.units.index(target), 0) if target else 0)
+            self._after_attack(u)
+        else:
+            self._resolve_attack(u, slot, f, att_bonus, def_bonus)
+
+    def _after_window(self) -> None:
+        """A window closed by a decision: after a free strike's, the move goes on (the next strike, or what
+        follows the move)."""
+        if self._last_mode == FREE_STRIKE and self.phase == ACTIVE:
+            self._run_strikes()

@@ -84,10 +84,10 @@ def test_strikes_down_the_enemy_general_in_ultra_war():
     and attacking Vegron wins at once: with Justice's offense raised to 15 and Vegron's Initiative (a
     third defence die) removed, only a double one or the defender's double six (about 1 in 18) saves him.
     Ending the turn, activating Sir Gareth, or attacking the Trooper does not win."""
-    from tests.ultra_war.position import E, N, S, W, position, select
+    from tests.ultra_war.positions import E, N, S, W, position, select
     from ultimata.envs.ultra_war import actions as A
     from ultimata.envs.ultra_war.geometry import field
-    from ultimata.envs.ultra_war.state import OVER
+    from ultimata.envs.ultra_war.phases import OVER
 
     def duel():
         st = position([("Justice", 0, (6, 3), E), ("Vegron", 1, (6, 4), W), ("Maxian Trooper", 1, (5, 3), S),

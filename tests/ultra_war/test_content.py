@@ -93,3 +93,26 @@ def test_minion_limits_are_kept(tmp_path):
     folder = broken(tmp_path, "scenarios.yaml", edit)
     with pytest.raises(ContentError, match="limit"):
         load_content(folder)
+
+
+def test_unit_has_and_param_refuse_an_unknown_ability_name():
+    """A misspelt ability must not read as "the character lacks it": Unit.has and Unit.param name it and
+    list the known ones."""
+    from ultimata.envs.core.errors import UltimataError
+    from ultimata.envs.ultra_war.units import Unit
+
+    fogg = Unit("Fogg", 1, 0)
+    assert fogg.has("Stealth") and not fogg.has("Breach") and fogg.param("Martial") == 0  # known names answer
+    for read in (fogg.has, fogg.param):
+        with pytest.raises(UltimataError, match=r"unknown ability 'Charge Atack'.*Charge Attack"):
+            read("Charge Atack")
+
+
+def test_every_name_constant_is_a_known_glossary_name():
+    """abilities.py's constants are what the rules read: each must be in one of the lists the loader and
+    Unit.has check against."""
+    from ultimata.envs.ultra_war import abilities
+
+    known = abilities.ABILITIES | abilities.GENERAL_ABILITIES | abilities.ATTACK_TAGS | abilities.STATUS_TAGS
+    names = {k: v for k, v in vars(abilities).items() if k.isupper() and isinstance(v, str)}
+    assert len(names) > 60 and set(names.values()) == known

@@ -12,7 +12,7 @@ from ultimata.envs.core.rng import Rng
 from ultimata.envs.ultra_war import actions as A
 from ultimata.envs.ultra_war.content import content
 from ultimata.envs.ultra_war.game import UltraWarGame
-from ultimata.envs.ultra_war.state import DRAFT, SETUP
+from ultimata.envs.ultra_war.phases import DRAFT, SETUP
 
 
 def draft_game(scenario: str = "street_clash", seed: int = 1):

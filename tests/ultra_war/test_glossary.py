@@ -7,7 +7,7 @@ import json
 import numpy as np
 import pytest
 
-from tests.ultra_war.position import E, N, S, W, force, position, select, step, steps
+from tests.ultra_war.positions import E, N, S, W, force, position, select, step, steps
 from ultimata.envs.core.errors import IllegalActionError
 from ultimata.envs.core.rng import Rng, ScriptedRng
 from ultimata.envs.ultra_war import actions as A
@@ -15,7 +15,7 @@ from ultimata.envs.ultra_war import combat
 from ultimata.envs.ultra_war.content import AttackSpec
 from ultimata.envs.ultra_war.game import UltraWarGame
 from ultimata.envs.ultra_war.geometry import FIELDS, field
-from ultimata.envs.ultra_war.state import ACTIVE, DEVIATE, MAIN, QUICK
+from ultimata.envs.ultra_war.phases import ACTIVE, DEVIATE, MAIN, QUICK
 from ultimata.envs.ultra_war.units import Source
 
 
@@ -646,9 +646,9 @@ def test_multi_shot_makes_an_extra_paid_ranged_attack():
     st.apply(A.SELECT)
     force(st, 1, 2, 1, 2, 1, 2, 1, 2)
     st.apply(A.ATTACK + 144 + field(4, 0))
-    assert st.phase == 2 and not droid.turned  # a second shot is still available
+    assert st.phase == ACTIVE and not droid.turned  # a second shot is still available
     st.apply(A.ATTACK + 144 + field(4, 0))
-    assert droid.turned and droid.reserves["ammunition"] == 2 and st.phase == 1
+    assert droid.turned and droid.reserves["ammunition"] == 2 and st.phase == MAIN
 
 
 def test_the_deviate_decision_has_an_exact_mask_and_saves_and_loads():

@@ -8,16 +8,15 @@ import random
 import numpy as np
 import pytest
 
-from ultimata.agents.scripted.ultra_war import choose_action
+from tests.ultra_war.random_play import SCENARIOS, lean
 from ultimata.envs.core.rng import Rng
 from ultimata.envs.ultra_war import combat
 from ultimata.envs.ultra_war.content import HAND_SLOTS, MAX_ARMY, content
 from ultimata.envs.ultra_war.game import UltraWarGame
 from ultimata.envs.ultra_war.geometry import DIRS, FIELDS
 from ultimata.envs.ultra_war.observation import OBS_SIZE, PLANES, UNIT_BLOCK, observe
+from ultimata.envs.ultra_war.phases import QUICK
 from ultimata.envs.ultra_war.windows import ATTACK
-
-SCENARIOS = ("street_clash", "relay_hold", "rooftop_rescue")
 
 
 def reference(state, seat: int) -> np.ndarray:
@@ -51,7 +50,7 @@ def reference(state, seat: int) -> np.ndarray:
         ui, slot, f, mode = state.attack
         planes[14, o(state.units[ui].pos)] = 1
         aimed = [f]
-        if mode == ATTACK and state.phase == 5:  # an attack's window: every field it rolls against
+        if mode == ATTACK and state.phase == QUICK:  # an attack's window: every field it rolls against
             aimed = state.attacked_fields(state.units[ui], combat.attack_spec(state.units[ui], slot), f)
         for g in aimed:
             planes[15, o(g)] = 1
@@ -178,18 +177,16 @@ def test_observation_equals_the_reference_encoding(scenario, army):
                 checked += 1
             if st.is_terminal():
                 break
-            bot = seed % 2 and pick.random() < 0.8  # odd seeds: mostly the heuristic bot (it fights more)
-            st.apply(choose_action(st, bot_rng) if bot else pick.choice(st.legal_actions()))
+            st.apply(lean(st, seed, pick, bot_rng, 0.8))  # odd seeds: mostly the heuristic bot (it fights more)
     assert checked > 500
 
 
 @pytest.mark.parametrize("scenario", SCENARIOS)
 def test_a_patched_observation_equals_a_fresh_one(scenario):
-    """After a decision that only starts, turns or ends an activation or picks a card, the state patches
-    its last observation of the seat (state.py `_PATCHES`): it must equal a whole new encoding, after every
-    decision of random and scripted games, and a caller changing the array it got must not reach it."""
-    from ultimata.envs.ultra_war.state import PATCH_PAWN
-
+    """After a decision that only starts, turns or ends an activation or picks a card (the mutators say so:
+    `state.changed`), the state patches its last observation of the seat (observation.LastView): it must
+    equal a whole new encoding, after every decision of random and scripted games, and a caller changing
+    the array it got must not reach it."""
     game = UltraWarGame.from_config({"scenario": scenario})
     patched = {True: 0, False: 0}  # (with the pawn, without)
     for seed in range(10):
@@ -197,14 +194,13 @@ def test_a_patched_observation_equals_a_fresh_one(scenario):
         pick, bot_rng = random.Random(seed), Rng(seed)
         while not st.is_terminal():
             seat = st.current_player
-            will_patch = bool(st._patch) and st._last_view is not None and st._last_view[0] == seat
+            will_patch = st.last_view.patches(st, seat)
             got = st.observation(seat)
             assert np.array_equal(got, observe(st, seat)), (scenario, seed, st.decisions)
             if will_patch:
-                patched[st._patch == PATCH_PAWN] += 1
+                patched[st.changed >= 0] += 1
             got[:] = 0.5  # the caller's copy: the next patch must not start from it
-            bot = seed % 2 and pick.random() < 0.8
-            st.apply(choose_action(st, bot_rng) if bot else pick.choice(st.legal_actions()))
+            st.apply(lean(st, seed, pick, bot_rng, 0.8))
     assert patched[True] > 100 and patched[False] > 100
 
 

@@ -5,11 +5,11 @@ from __future__ import annotations
 
 import pytest
 
-from tests.ultra_war.position import E, N, S, W, crystal, force, legal, position, select
+from tests.ultra_war.positions import E, N, S, W, crystal, force, legal, position, select
 from ultimata.envs.core.errors import IllegalActionError
 from ultimata.envs.ultra_war import actions as A
 from ultimata.envs.ultra_war.geometry import field
-from ultimata.envs.ultra_war.state import ACTIVE, MAIN, OVER, PAUSE
+from ultimata.envs.ultra_war.phases import ACTIVE, MAIN, OVER, PAUSE
 from ultimata.envs.ultra_war.units import Source
 
 

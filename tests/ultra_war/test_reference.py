@@ -13,20 +13,18 @@ import random
 
 import pytest
 
-from tests.ultra_war.position import position
+from tests.ultra_war.positions import position
+from tests.ultra_war.random_play import GAMES, SCENARIOS, lean
 from tests.ultra_war.reference import AREA, Reference, may_attack, rc, spec_for
-from ultimata.agents.scripted.ultra_war import choose_action
 from ultimata.envs.core.rng import Rng
 from ultimata.envs.ultra_war import actions as A
 from ultimata.envs.ultra_war.content import content
 from ultimata.envs.ultra_war.game import UltraWarGame
 from ultimata.envs.ultra_war.geometry import FIELDS
-from ultimata.envs.ultra_war.state import ACTIVE
+from ultimata.envs.ultra_war.phases import ACTIVE
 from ultimata.envs.ultra_war.units import Source
 
 POSITIONS = int(os.environ.get("ULTIMATA_FUZZ_POSITIONS", "150"))
-GAMES = int(os.environ.get("ULTIMATA_FUZZ_GAMES", "4"))
-SCENARIOS = ("street_clash", "relay_hold", "rooftop_rescue")
 
 
 def compare(st) -> int:
@@ -140,8 +138,7 @@ def test_engine_masks_equal_the_reference_along_random_games(scenario):
             if st.phase == ACTIVE:
                 compare(st)
                 checked += 1
-            use_bot = seed % 2 and pick.random() < 0.7  # odd seeds mostly bot play: more fighting
-            st.apply(choose_action(st, bot) if use_bot else pick.choice(st.legal_actions()))
+            st.apply(lean(st, seed, pick, bot, 0.7))  # odd seeds mostly bot play: more fighting
     assert checked > 20 * GAMES
 
 
@@ -163,7 +160,7 @@ def test_sight_equals_the_reference_between_random_spaces(scenario):
 
 def test_the_reference_keeps_the_books_worked_examples_too():
     """The reference is checked against the book, not only against the engine."""
-    from tests.ultra_war.position import position
+    from tests.ultra_war.positions import position
 
     st = position([("Fogg", 0, (5, 4), E_), ("Rayna", 1, (5, 7), W_)])  # the street's objects at f7, g7
     ref = Reference(st)

@@ -5,14 +5,14 @@ from __future__ import annotations
 
 import pytest
 
-from tests.ultra_war.position import E, N, S, W, at, crystal, force, position, select, step, steps
+from tests.ultra_war.positions import E, N, S, W, at, crystal, force, position, select, step, steps
 from ultimata.envs.core.errors import IllegalActionError
 from ultimata.envs.core.rng import Rng
 from ultimata.envs.ultra_war import actions as A
 from ultimata.envs.ultra_war import combat
 from ultimata.envs.ultra_war.game import UltraWarGame
 from ultimata.envs.ultra_war.geometry import FIELDS, direction, field
-from ultimata.envs.ultra_war.state import ACTIVE, DISCARD, MAIN, OVER, QUICK, SETUP
+from ultimata.envs.ultra_war.phases import ACTIVE, DISCARD, MAIN, OVER, QUICK, SETUP
 from ultimata.envs.ultra_war.units import Source
 
 GENERALS = [("Justice", 0, (11, 11), N), ("Vegron", 1, (0, 0), S)]

@@ -38,7 +38,7 @@ def test_samples_keep_the_viewers_observation_and_stay_playable(seed):
 
 def test_cards_are_named_to_their_player_and_to_the_table_only_once_they_land():
     from ultimata.envs.ultra_war import actions as A
-    from ultimata.envs.ultra_war.state import CARD_TARGET, FEAT_TARGET
+    from ultimata.envs.ultra_war.phases import CARD_TARGET, FEAT_TARGET
 
     state = game_class("ultra_war_v3").from_config({}).new_initial_state(Rng(3))
     seat = state.current_player

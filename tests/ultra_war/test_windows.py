@@ -6,11 +6,11 @@ from __future__ import annotations
 
 import pytest
 
-from tests.ultra_war.position import E, N, S, W, at, crystal, force, position, select, step
+from tests.ultra_war.positions import E, N, S, W, at, crystal, force, position, select, step
 from ultimata.envs.core.errors import IllegalActionError
 from ultimata.envs.ultra_war import actions as A
 from ultimata.envs.ultra_war.geometry import field
-from ultimata.envs.ultra_war.state import ACTIVE, MAIN, QUICK
+from ultimata.envs.ultra_war.phases import ACTIVE, MAIN, QUICK
 from ultimata.envs.ultra_war.units import Source
 
 SLOT1 = A.ATTACK + 144

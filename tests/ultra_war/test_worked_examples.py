@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from tests.ultra_war.position import E, N, S, W, at, force, position
+from tests.ultra_war.positions import E, N, S, W, at, force, position
 from ultimata.envs.ultra_war import combat
 from ultimata.envs.ultra_war.geometry import field
 

@@ -6,7 +6,8 @@ from ultimata.envs.core.rng import ScriptedRng
 from ultimata.envs.ultra_war import actions as A
 from ultimata.envs.ultra_war.game import UltraWarGame
 from ultimata.envs.ultra_war.geometry import field
-from ultimata.envs.ultra_war.state import MAIN, UltraWarState
+from ultimata.envs.ultra_war.phases import MAIN
+from ultimata.envs.ultra_war.state import UltraWarState
 from ultimata.envs.ultra_war.units import Source, Unit
 
 N, NE, E, SE, S, SW, W, NW = range(8)

@@ -1,0 +1,346 @@
+"""Attacks (book: How Battle Works, Ranged Attacks, Line of Sight, Engagement; glossary: the attack tags,
+Stealth, Attack Support, Morale, Affiliate Mod, Dual Attack, Multi-Shot, Deviate): who may attack what with
+which attack, the fields an attack rolls against, declaring it (paid then; its quick window opens), what
+follows it, deviating, and taking damage. How one roll comes out is in combat.py."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+from ultimata.envs.core.memo import memoized
+from ultimata.envs.ultra_war import actions as A
+from ultimata.envs.ultra_war import combat
+from ultimata.envs.ultra_war.abilities import (
+    AFFILIATE_MOD,
+    AREA_TAGS,
+    ATTACK_SUPPORT,
+    DEVIATE_TAG,
+    DIRECTED,
+    DUAL_ATTACK,
+    EMPOWERED,
+    EXPLOSIVE,
+    FRONT_ARCH,
+    LINEAR,
+    MAGICAL_ATTACK,
+    MAGICAL_FIRE,
+    MORALE,
+    MULTI_SHOT,
+    SNEAK_ATTACK,
+    STEALTH,
+    STEALTH_REVEAL,
+)
+from ultimata.envs.ultra_war.geometry import (
+    AHEAD,
+    CHEBYSHEV,
+    COL,
+    FIELDS,
+    MANHATTAN,
+    NEIGHBOURS,
+    ROW,
+    STEP,
+    chebyshev,
+    direction,
+    front,
+    manhattan,
+)
+from ultimata.envs.ultra_war.phases import ACTIVE, DEVIATE, MAIN, OVER
+from ultimata.envs.ultra_war.units import Source, Unit
+from ultimata.envs.ultra_war.windows import ATTACK, DEVIATED
+
+if TYPE_CHECKING:
+    from ultimata.envs.ultra_war.state import UltraWarState as _Base
+else:
+    _Base = object
+
+
+
+class AttackRules(_Base):
+    """Attacks, a part of UltraWarState (state.py says how the rule modules are composed)."""
+
+    def can_attack(self, u: Unit) -> bool:
+        if u.disabled or u.imprisoned or u.turned:
+            return False
+        if self.plain_charge(u):
+            return False
+        return u.attacks_made < self.attack_limit(u)
+
+    def attack_limit(self, u: Unit, spec: Any = None) -> int:
+        """Attacks an activation: 1, 2 with Dual Attack, plus Multi-Shot's extra (paid) ranged attacks."""
+        limit = 2 if u.has(DUAL_ATTACK) else 1
+        return limit + (u.param(MULTI_SHOT) if spec is None or spec.kind == "ranged" else 0)
+
+    def free_after_attacking(self, u: Unit) -> bool:
+        """Whether the attacks `u` made this activation leave it free to move, play cards and perform feats,
+        and unturned when it ends: none yet, or Empowered ("Movement and Feats may be played after an
+        Empowered Character attacks")."""
+        return u.attacks_made == 0 or u.has(EMPOWERED)
+
+    def affordable_attack(self, u: Unit, spec: Any) -> bool:
+        return spec.cost is None or self.can_pay_ability(u, spec.cost.reserve, spec.cost.amount)
+
+    def attackable(self, att: Unit, spec: Any, target: Unit) -> bool:
+        """Flying targets only by ranged or flying attackers; Ethereal ones only by magical attacks; one with
+        Stealth Reveal never by a Sneak Attack."""
+        if target.flying and spec.kind == "melee" and not att.flying:
+            return False
+        if combat.sneak_refused(spec, target):
+            return False
+        magical = MAGICAL_ATTACK in spec.tags or MAGICAL_FIRE in spec.tags
+        return not (self.ethereal(target) and not magical)
+
+    def target_ok(self, u: Unit, slot: int, f: int, counter: bool = False) -> bool:
+        """Whether `u` may attack field f with attack `slot` now: range, sight, who may be hit, and (not for
+        a counter-attack) the cost."""
+        spec = combat.attack_spec(u, slot)
+        if spec is None or (not counter and not self.affordable_attack(u, spec)):
+            return False
+        return self.aim_ok(u, spec, f)
+
+    def aim_ok(self, u: Unit, spec: Any, f: int) -> bool:
+        """target_ok once the attack and its cost are settled."""
+        if f == u.pos:
+            return False
+        explosive = EXPLOSIVE in spec.tags
+        target = self.unit_at(f)
+        token = self.token_at(f) if target is None else None
+        if target is not None:
+            if target.side == u.side or not self.attackable(u, spec, target):
+                return False
+        elif token is not None:
+            if token.side == u.side:
+                return False
+        elif not explosive:
+            return False
+        if spec.kind == "melee":
+            if chebyshev(u.pos, f) != 1:
+                return False
+            flies = u.flying or (target is not None and target.flying)
+            return flies or not self.board.level_line(u.pos, f)
+        if not self.faces(u, f):
+            return False
+        if LINEAR in spec.tags:
+            return target is not None and f in self.line_fields(u.pos, f, spec.range)
+        if manhattan(u.pos, f) > spec.range:
+            return False
+        if explosive and target is None and token is None and self.board.solid(f, set()) and not (
+                self.board.breachable[f] and f not in self.breached):
+            return False
+        return DIRECTED in spec.tags or self.sees(u, f, target is not None and target.flying)
+
+    def faces(self, u: Unit, f: int) -> bool:
+        """Whether f lies ahead of u or beside it (its front arc and sides, extended to every range). The
+        glossary draws a sight line "between the forward facing base piece" and the selection: **gap
+        (ours)**, ranged attacks (Directed and Linear ones too) and feats select only there."""
+        return AHEAD[u.facing][u.pos][f] == 1
+
+    def sees(self, a: Unit, b_pos: int, target_flies: bool, occ: dict[int, bool] | None = None) -> bool:
+        if occ is None:
+            occ = self.occupied_map()
+        return self.board.sight_clear(a.pos, b_pos, occ,
+                                      self.breached, a.flying, target_flies)
+
+    def stealthed(self, u: Unit) -> bool:
+        """Stealth, unless a Stealth Reveal character's area (within its # spaces) covers it (glossary:
+        Stealth Reveal "removes the Stealth ... ability from any Character in affected area")."""
+        if not u.has(STEALTH):
+            return False
+        return not any(o.pos >= 0 and o.has(STEALTH_REVEAL) and CHEBYSHEV[o.pos][u.pos] <= o.param(STEALTH_REVEAL)
+                       for o in self.units)
+
+    def line_fields(self, a: int, f: int, reach: int) -> list[int]:
+        """A Linear attack's spaces: straight from a through f (a row, column or diagonal), up to `reach`
+        spaces (gap, ours: counted as steps along the line), stopping at a wall or closed door."""
+        dr, dc = ROW[f] - ROW[a], COL[f] - COL[a]
+        if not (dr == 0 or dc == 0 or abs(dr) == abs(dc)):
+            return []
+        d = direction(a, f)
+        out, g = [], a
+        for _ in range(reach):
+            g = STEP[g][d]
+            if g < 0 or self.board.solid(g, self.breached) or self.board.door[g]:
+                break
+            out.append(g)
+        return out
+
+    def attack_targets(self, u: Unit, slot: int) -> list[int]:
+        spec = combat.attack_spec(u, slot)
+        if spec is None or u.attacks_made >= self.attack_limit(u, spec) or not self.affordable_attack(u, spec):
+            return []  # (target_ok refuses every field of an attack that cannot be paid)
+        if EXPLOSIVE in spec.tags:
+            dist = MANHATTAN[u.pos]
+            cands = [f for f in range(FIELDS) if dist[f] <= spec.range]
+        elif spec.kind == "melee":  # only a character or a token can be hit (target_ok)
+            occupied = self.occupied_map()
+            cands = [f for f in NEIGHBOURS[u.pos] if f in occupied]
+        else:
+            cands = self.marks(u.side)
+            if LINEAR not in spec.tags:  # target_ok refuses whatever is out of range
+                dist, reach = MANHATTAN[u.pos], spec.range
+                cands = [f for f in cands if dist[f] <= reach]
+        return [f for f in cands if self.aim_ok(u, spec, f)]
+
+    @memoized
+    def marks(self, side: int) -> list[int]:
+        """Where the enemies of `side` stand: their characters and their power tokens."""
+        out = [x.pos for x in self.units if x.pos >= 0 and x.side != side]
+        return out + [s.pos for s in self.sources if s.token and s.pos >= 0 and s.life > 0 and s.side != side]
+
+    def attacked_fields(self, u: Unit, spec: Any, f: int) -> list[int]:
+        """The fields an attack declared at f rolls against now: the blast's rings (Explosive), the line
+        (Linear), the three front spaces (Front Arch), or f alone."""
+        return [g for g, _ in self._attacked(u, spec, f)]
+
+    def _attacked(self, u: Unit, spec: Any, f: int) -> list[tuple[int, int]]:
+        """(field, ring) for each roll of an attack at f, each field checked as it stands now."""
+        if EXPLOSIVE in spec.tags:
+            out = []
+            for g, ring in combat.explosion_rings(f, spec.tags[EXPLOSIVE] or 0):
+                if g != u.pos and (self.unit_at(g) or self.token_at(g)):
+                    target = self.unit_at(g)
+                    if target is None or self.attackable(u, spec, target):
+                        out.append((g, ring))
+            return out
+        if LINEAR in spec.tags:
+            return [(g, 0) for g in self.line_fields(u.pos, f, spec.range)
+                    if (x := self.unit_at(g)) is not None and self.attackable(u, spec, x)]
+        if FRONT_ARCH in spec.tags:
+            return [(g, 0) for g in sorted(front(u.pos, direction(u.pos, f)))
+                    if (x := self.unit_at(g)) is not None and x.side != u.side and self.attackable(u, spec, x)
+                    and not self.board.level_line(u.pos, g)]
+        return [(f, 0)]
+
+    def affiliate_mod(self, u: Unit) -> int:
+        g = self.active_general(u.side)
+        if g is None or AFFILIATE_MOD not in g.ch.general_ability or g.ch.faction != u.ch.faction:
+            return 0
+        return g.ch.general_ability[AFFILIATE_MOD] or 0
+
+    def morale(self, side: int) -> Unit | None:
+        """The side's active general if its ability is Morale."""
+        g = self.active_general(side)
+        return g if g is not None and MORALE in g.ch.general_ability else None
+
+    def supports(self, u: Unit) -> bool:
+        """Attack Support: the icon, or Morale's gift to a character engaged to an opponent the Morale
+        character is engaged to (glossary, Morale; gap, ours: always on, and always Attack Support)."""
+        if u.has(ATTACK_SUPPORT):
+            return True
+        m = self.morale(u.side)
+        if m is None or u.pos < 0:
+            return False
+        near, mine = CHEBYSHEV[u.pos], CHEBYSHEV[m.pos]
+        return any(e.pos >= 0 and e.side != u.side and near[e.pos] == 1 and mine[e.pos] == 1
+                   for e in self.units)
+
+    def _declare_attack(self, u: Unit, slot: int, f: int) -> None:
+        """The attack is paid when declared; a window opens, except for a Sneak Attack ("Priority over any
+        ability that can be played in response to the Attack")."""
+        spec = combat.attack_spec(u, slot)
+        assert spec is not None
+        if spec.cost is not None:
+            self.pay_ability(u, spec.cost.reserve, spec.cost.amount)
+        ui = self.units.index(u)
+        if SNEAK_ATTACK in spec.tags:
+            self.attack = [ui, slot, f, ATTACK]
+            self._resolve_trigger(ATTACK, "", 0, {})
+        else:
+            self._open_window(ui, slot, f, ATTACK)
+
+    def _resolve_attack(self, u: Unit, slot: int, f: int, att_bonus: int, def_bonus: dict[int, int]) -> None:
+        spec = combat.attack_spec(u, slot)
+        assert spec is not None
+        if u.pos != f:
+            u.facing = direction(u.pos, f)
+        if spec.kind == "melee" and u.flying and not (self.unit_at(f) and self.unit_at(f).flying):
+            u.flying = False  # an innate flyer lands to strike a grounded character
+        if self.ethereal(u):
+            u.ethereal_off = True
+        u.attacks_made += 1
+        u.flew = u.paused = False
+        if any(t in spec.tags for t in AREA_TAGS):
+            if EXPLOSIVE in spec.tags and self.board.breachable[f] and f not in self.breached:
+                self.breached.add(f)
+                self.log(f"{u.name} blasts a breach")
+            for g, ring in self._attacked(u, spec, f):
+                if self.phase == OVER or not u.on_map:
+                    break
+                x = self.unit_at(g)
+                if x is None and not self.token_at(g):
+                    continue  # (fallen to an earlier roll of this attack)
+                bonus = def_bonus.get(self.units.index(x), 0) if x is not None else 0
+                combat.resolve(self, u, spec, slot, g, ring=ring, att_bonus=att_bonus, def_bonus=bonus)
+        else:
+            x = self.unit_at(f)
+            bonus = def_bonus.get(self.units.index(x), 0) if x is not None else 0
+            dealt = combat.resolve(self, u, spec, slot, f, att_bonus=att_bonus, def_bonus=bonus)
+            if dealt > 0 and self.phase != OVER and u.on_map and self.deviate_targets(u, slot, f):
+                self.phase, self.attack = DEVIATE, [self.units.index(u), slot, f, ATTACK]
+                return
+        self._after_attack(u)
+
+    def _after_attack(self, u: Unit) -> None:
+        """After an attack: the activation goes on while the attacker can still attack (or is Empowered)."""
+        if self.phase == OVER:
+            return
+        if not u.on_map:
+            self.phase, self.active = MAIN, -1
+            return
+        if not self.free_after_attacking(u) and not any(self.attack_targets(u, k) for k in range(A.ATTACK_SLOTS)):
+            self._end_activation(u)
+
+    def deviate_targets(self, u: Unit, slot: int, hit: int) -> list[int]:
+        """Glossary, Deviate: a ranged attack that dealt damage may make another attack, if it can be paid
+        for, at another character up to # spaces from the one it hit, with line of sight from there.
+        **Gap (ours):** it costs what the attack costs; any character but the attacker (the attacker's
+        choice); the deviated attack does not deviate again."""
+        spec = combat.attack_spec(u, slot)
+        if spec is None or spec.kind != "ranged" or DEVIATE_TAG not in spec.tags:
+            return []
+        if not self.affordable_attack(u, spec):
+            return []
+        reach = spec.tags[DEVIATE_TAG] or 0
+        occ = self.occupied_map()
+        near = CHEBYSHEV[hit]
+        return sorted(
+            x.pos for x in self.units
+            if x is not u and x.on_map and x.pos != hit and not x.imprisoned and near[x.pos] <= reach
+            and self.attackable(u, spec, x)
+            and self.board.sight_clear(hit, x.pos, occ, self.breached, False, x.flying)
+        )
+
+    def _no_deviation(self) -> None:
+        """PASS in the `deviate` phase: the attack does not deviate; the activation goes on."""
+        self.phase, self.attack = ACTIVE, []
+        self._after_attack(self.units[self.active])
+
+    def _deviate(self, g: int) -> None:
+        ui, slot, _, _ = self.attack
+        u = self.units[ui]
+        spec = combat.attack_spec(u, slot)
+        assert spec is not None
+        if spec.cost is not None:
+            self.pay_ability(u, spec.cost.reserve, spec.cost.amount)
+        self.log(f"{u.name}'s {spec.name} deviates to {self.unit_at(g).name}")
+        self._open_window(ui, slot, g, DEVIATED)
+
+    def damage(self, u: Unit, amount: int) -> None:
+        if amount <= 0 or not u.on_map:
+            return
+        u.life = max(0, u.life - amount)
+        self.log(f"{u.name} takes {amount} damage ({u.life} left)")
+        if u.life == 0:
+            self.defeat(u)
+
+    def damage_token(self, s: Source, amount: int) -> None:
+        s.life = max(0, s.life - amount)
+        self.log(f"a {s.kind} takes {amount} damage")
+        if s.life == 0:
+            s.pos, s.points = -1, 0
+            self.log(f"a {s.kind} is destroyed")
+
+    def defeat(self, u: Unit) -> None:
+        """The character leaves the board; the crystals it bears drop where it fell, losing their points."""
+        self.log(f"{u.name} is defeated")
+        self._drop_crystals(u)
+        u.pos, u.life, u.turned = -1, 0, False
+        self._check_victory()
