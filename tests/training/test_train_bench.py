@@ -44,3 +44,18 @@ def test_the_old_path_plays_a_mirror_share_with_snapshots():
     assert without_mirror({"mirror": 0.5, "snapshots": 0.1, "heuristic": 0.4}) == {
         "mirror": 0.0, "snapshots": 0.6, "heuristic": 0.4}
     assert without_mirror({"heuristic": 1.0}) == {"heuristic": 1.0, "mirror": 0.0}
+
+
+def test_train_prints_each_progress_line_once(tmp_path):
+    """Piped output (no live bar) gets one line per 5% with the latest evaluation's rates, and never the
+    same evaluation twice."""
+    config = tmp_path / "tiny.yaml"
+    config.write_text(yaml.safe_dump(tiny_overrides(sampler={"games": 4, "workers": 0})))
+    result = CliRunner().invoke(app, ["train", "ultimatum_cards_v2", "--config", str(config), "--out",
+                                      str(tmp_path / "run")])
+    assert result.exit_code == 0, result.output
+    lines = [line.strip() for line in result.output.splitlines() if line.strip()]
+    assert len(lines) == len(set(lines)), "a line was printed twice"
+    rates = [line for line in lines if "vs random" in line]
+    assert rates and all("steps (" in line for line in rates), "evaluations show in the progress lines only"
+    assert (tmp_path / "run" / "curves.png").exists()
