@@ -35,7 +35,10 @@ def free_port() -> int:
 @contextmanager
 def running_server(replays: Path) -> Iterator[str]:
     port = free_port()
-    config = uvicorn.Config(create_app(replays=replays), host="127.0.0.1", port=port, log_level="warning")
+    # every test here is one client (127.0.0.1) with several games open: the per-client share is
+    # tested over HTTP in test_api.py
+    app = create_app(replays=replays, max_per_client=32)
+    config = uvicorn.Config(app, host="127.0.0.1", port=port, log_level="warning")
     server = uvicorn.Server(config)
     thread = threading.Thread(target=server.run, daemon=True)
     thread.start()

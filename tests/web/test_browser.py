@@ -9,7 +9,7 @@ import json
 import os
 import re
 from pathlib import Path
-from urllib.parse import parse_qs, urlparse
+from urllib.parse import parse_qs, urlencode, urlparse
 
 import pytest
 
@@ -88,17 +88,21 @@ def sessions_created(page) -> list[dict]:
 
 
 def serve_replays_in_pages(page, size: int) -> list[int]:
-    """Answers replay requests as a paging server does (at most `size` frames, with `total`), from the
-    whole game the test server sends; returns the start of every page asked for."""
+    """Answers replay requests in pages of `size` frames (smaller than the server's, so that a short game
+    needs several), cut from the whole game read from the test server; returns the start of every page
+    asked for."""
     asked: list[int] = []
 
     def page_of(route):
-        query = parse_qs(urlparse(route.request.url).query)
+        address = urlparse(route.request.url)
+        query = parse_qs(address.query)
         start = int(query["start"][0])
-        whole = route.fetch().json()
+        query.update(start=["0"], count=["500"])  # the whole game, from the same perspective
+        whole = route.fetch(url=address._replace(query=urlencode(query, doseq=True)).geturl()).json()
+        assert whole["total"] == len(whole["frames"]), "the test game fits in one server page"
         asked.append(start)
-        route.fulfill(json={**whole, "total": len(whole["frames"]), "start": start,
-                            "frames": whole["frames"][start:start + size], "moves": whole["moves"][start:start + size]})
+        route.fulfill(json={**whole, "start": start, "frames": whole["frames"][start:start + size],
+                            "moves": whole["moves"][start:start + size]})
 
     page.route(re.compile(r".*/api/replays/[^/?]+\?.*"), page_of)
     return asked
@@ -230,3 +234,15 @@ def test_without_levels_the_difficulty_choice_is_hidden(url, browser_page) -> No
     form = open_form(page, url, env_name("ultimade"))
     has_levels = page.evaluate("fetch('/api/games').then(r => r.json()).then(g => !!g[0].difficulty)")
     assert form.locator(".difficulty").is_visible() == has_levels
+
+
+def test_moving_on_from_a_game_in_play_leaves_it_and_frees_its_slot(url, browser_page) -> None:
+    page, errors = browser_page
+    start_game(page, url, CARDS)
+    game = page.evaluate("location.hash").split("/")[-1]
+    status = f"fetch('/api/sessions/{game}').then(r => r.status)"
+    assert page.evaluate(status) == 200
+    page.goto(f"{url}/#/replays")
+    page.wait_for_selector("table.replays, .replays, main p")
+    page.wait_for_function(f"() => {status}.then(s => s === 404)")
+    assert not errors

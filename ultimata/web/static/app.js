@@ -77,9 +77,24 @@ async function createGame(body, button, note) {
 }
 
 // -- routes ---------------------------------------------------------------------------------------
+// The game this page shows. When the page moves on from a game still in play (a new game, replays,
+// closing the tab) it leaves that game, so the server frees its slot at once instead of keeping it until
+// it idles out. A finished game has freed its slot already and stays readable, so it is not left.
+let shownGame = null;
+let shownGameOver = false;
+function leaveGame(next) {
+  if (shownGame && shownGame !== next && !shownGameOver) {
+    fetch(`/api/sessions/${shownGame}`, { method: "DELETE", keepalive: true }).catch(() => {});
+  }
+  if (shownGame !== next) shownGameOver = false;
+  shownGame = next;
+}
+window.addEventListener("pagehide", () => leaveGame(null));
+
 async function route() {
   const [, page, arg] = location.hash.split("/");
   stopTimers();
+  leaveGame(page === "game" ? arg : null);
   try {
     if (page === "game") return await showGame(arg);
     if (page === "replays") return await showReplays();
@@ -292,6 +307,7 @@ async function showGame(id) {
   }
 
   function draw(snap) {
+    shownGameOver = Boolean(snap.over);
     if (snap.human !== null) viewAs.parentElement.style.display = "none";
     else if (!viewAs.options.length) {
       viewAs.append(h("option", { value: "" }, "the public table"),
