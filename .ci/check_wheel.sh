@@ -15,7 +15,7 @@ import sys, zipfile
 names = zipfile.ZipFile(sys.argv[1]).namelist()
 top = {n.split("/")[0] for n in names if not n.split("/")[0].endswith(".dist-info")}
 assert top == {"ultimata"}, f"the wheel must install only the ultimata package, not {sorted(top)}"
-for needed in ("ultimata/web/static/index.html", "ultimata/web/static/app.js", "ultimata/configs/ultimade.yaml",
+for needed in ("ultimata/web/static/index.html", "ultimata/web/static/app.js", "ultimata/configs/ultimade.yaml", "ultimata/configs/hard.yaml",
                "ultimata/agents/pretrained/ultimade_v1.zip", "ultimata/agents/pretrained/ultimade_v1.json",
                "ultimata/envs/ultra_war/data/maps.yaml",
                "ultimata/envs/conquest_of_the_world/data/board.yaml",
@@ -48,7 +48,7 @@ PY
 grep -q pretrained "$work/arena.txt"
 "$work/venv/bin/ultimata" replay "$work/arena/game_00000.json" --no-pause < /dev/null > "$work/replay.txt"
 "$work/venv/bin/ultimata" bench --steps 2000 --game ultimade_v1 --json > "$work/bench.json"
-"$work/venv/bin/ultimata" train ultimatum_cards_v1 --preset quick --steps 256 --out "$work/run" > "$work/train.txt"
+"$work/venv/bin/ultimata" train ultimatum_cards_v2 --preset quick --steps 256 --out "$work/run" > "$work/train.txt"
 test -f "$work/run/final.zip"
 echo "wheel runs the README's commands: arena, replay, bench, train"
 port=$(python -c "import socket; s=socket.socket(); s.bind(('127.0.0.1', 0)); print(s.getsockname()[1])")

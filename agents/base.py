@@ -6,6 +6,10 @@ from typing import TYPE_CHECKING, Protocol, runtime_checkable
 
 import numpy as np
 
+from ultimata.envs.core.registry import game_base_name
+
+__all__ = ["Agent", "StateReadingAgent", "as_action", "game_base_name"]
+
 if TYPE_CHECKING:
     from ultimata.envs.core.engine import State
 
@@ -14,9 +18,17 @@ if TYPE_CHECKING:
 class Agent(Protocol):
     """Picks one legal action per decision.
 
+    `reset(seat, seed)` starts a game: the seat this agent holds and a seed for its own randomness.
     `observation` is the flat observation array (PettingZoo's ``obs["observation"]``) and
-    `action_mask` the int8 legal-action mask. Drivers also pass the engine `state`; scripted bots
-    need it and read only what their own seat may see. Policy and random agents ignore it.
+    `action_mask` the int8 legal-action mask; `act` returns an int whose mask entry is 1.
+    Drivers also pass the engine `state`, the whole position, hidden parts included. An agent may read
+    from it only what its seat may see or remember: `state.render_text(seat)`, the legal actions,
+    public facts, and `state.sample_consistent(seat, rng)` (a full state re-drawn from what the seat
+    knows, for search). Scripted bots and search keep to that (tests/agents/test_nothing_hidden.py);
+    policy and random agents ignore `state`.
+
+    An agent class that never reads `observation` may say so with `reads_observation = False`; the
+    training sampler then passes None instead of encoding one it would throw away.
     """
 
     def reset(self, seat: int, seed: int | None = None) -> None: ...
@@ -24,10 +36,10 @@ class Agent(Protocol):
     def act(self, observation: np.ndarray, action_mask: np.ndarray, state: State | None = None) -> int: ...
 
 
-def game_base_name(game_name: str) -> str:
-    """'ultimatum_cards_v1' -> 'ultimatum_cards': scripted bots and configs are per game, not per version."""
-    base, sep, version = game_name.rpartition("_v")
-    return base if sep and version.isdigit() else game_name
+def as_action(value: object) -> object:
+    """An agent's answer as the engine takes it: a 0-d numpy array (what SB3's `predict` returns for one
+    observation) becomes its scalar; anything else is passed on for the engine to accept or refuse."""
+    return value.item() if isinstance(value, np.ndarray) and value.ndim == 0 else value
 
 
 class StateReadingAgent:
@@ -35,6 +47,7 @@ class StateReadingAgent:
     the seat, and a clear error when a driver forgets to pass the state."""
 
     spec = "state-reading agent"
+    reads_observation = False
 
     def __init__(self, seed: int | None = None) -> None:
         from ultimata.envs.core.rng import Rng

@@ -27,6 +27,7 @@ import yaml
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
 from ultimata.agents.base import StateReadingAgent, game_base_name
+from ultimata.agents.options import split_options
 from ultimata.agents.scripted_agent import has_scripted_bot, scripted_policy
 from ultimata.envs.core.errors import CheckpointError, ConfigError
 from ultimata.envs.core.rng import Rng
@@ -96,12 +97,7 @@ def parse_mcts_spec(spec: str) -> MctsOptions:
     head, _, tail = spec.partition(":")
     if head.strip() != "mcts":
         raise ConfigError(f"not an mcts spec: {spec!r}")
-    raw: dict[str, Any] = {}
-    for item in filter(None, (part.strip() for part in tail.split(","))):
-        key, eq, value = item.partition("=")
-        if not eq or not key.strip():
-            raise ConfigError(f"mcts option {item!r} must look like key=value; {allowed}")
-        raw[key.strip()] = value.strip()
+    raw = split_options(tail, spec, allowed)
     try:
         return MctsOptions(**raw)
     except ValidationError as err:

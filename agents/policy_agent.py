@@ -19,6 +19,15 @@ if TYPE_CHECKING:
     from ultimata.envs.core.engine import Game, State
 
 
+def action_logits(policy: Any, observations: np.ndarray) -> np.ndarray:
+    """The actor's logits for a batch of observations (rows), unmasked: one forward pass for all."""
+    with torch.no_grad():
+        obs = torch.as_tensor(observations, dtype=torch.float32)
+        features = policy.pi_features_extractor(obs)
+        latent = policy.mlp_extractor.forward_actor(features)
+        return policy.action_net(latent).numpy()
+
+
 class PolicyAgent:
     def __init__(
         self, policy: Any, *, deterministic: bool = True, seed: int | None = None, spec: str = "policy",
@@ -44,12 +53,7 @@ class PolicyAgent:
             self._rng = np.random.default_rng(seed)
 
     def logits(self, observation: np.ndarray) -> np.ndarray:
-        policy = self.policy
-        with torch.no_grad():
-            obs = torch.as_tensor(observation, dtype=torch.float32).reshape(1, -1)
-            features = policy.pi_features_extractor(obs)
-            latent = policy.mlp_extractor.forward_actor(features)
-            return policy.action_net(latent)[0].numpy()
+        return action_logits(self.policy, np.asarray(observation).reshape(1, -1))[0]
 
     def act(self, observation: np.ndarray, action_mask: np.ndarray, state: State | None = None) -> int:
         logits = self.logits(observation).astype(np.float64)

@@ -12,6 +12,7 @@ if TYPE_CHECKING:
 
 class RandomAgent:
     spec = "random"
+    reads_observation = False
 
     def __init__(self, seed: int | None = None) -> None:
         self._rng = np.random.default_rng(seed)

@@ -1,4 +1,5 @@
-"""ultimata's games as PettingZoo AEC environments: `envs.make("ultimatum_cards_v1")`."""
+"""ultimata's games as PettingZoo AEC environments: `envs.make("ultimatum_cards_v2")`; one seat of any
+game as a gymnasium env against bots: `envs.single_agent("ultimatum_cards_v2", ["heuristic"])`."""
 
 from ultimata.envs.core.errors import (
     CheckpointError,
@@ -7,12 +8,14 @@ from ultimata.envs.core.errors import (
     ReplayError,
     UltimataError,
 )
-from ultimata.envs.core.registry import GAMES, game_class, make, make_raw, pettingzoo_id, register_all
+from ultimata.envs.core.registry import GAMES, env_name, game_class, make, make_raw, pettingzoo_id, register_all
+from ultimata.envs.single_agent import single_agent
 
 register_all()
 
 __all__ = [
     "GAMES",
+    "env_name",
     "CheckpointError",
     "ConfigError",
     "IllegalActionError",
@@ -22,4 +25,5 @@ __all__ = [
     "make",
     "make_raw",
     "pettingzoo_id",
+    "single_agent",
 ]

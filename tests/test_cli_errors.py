@@ -25,7 +25,7 @@ def test_bad_arguments_are_one_clear_error(args, says):
 
 
 def test_replay_viewer_outside_the_seats_names_the_range(tmp_path):
-    game, entries = spec_entries(["random"], "ultimatum_cards_v1")
+    game, entries = spec_entries(["random"], "ultimatum_cards_v2")
     run_arena(game, entries, 1, replay_dir=tmp_path)
     replay = next(tmp_path.glob("*.json"))
     result = CliRunner().invoke(app, ["replay", str(replay), "--viewer", "7", "--no-pause"])
@@ -36,7 +36,16 @@ def test_piped_tables_are_not_cut_at_80_columns(tmp_path):
     import subprocess
     import sys
 
-    out = subprocess.run([sys.executable, "-m", "ultimata", "arena", "ultimatum_cards_v1", "heuristic", "random",
+    out = subprocess.run([sys.executable, "-m", "ultimata", "arena", "ultimatum_cards_v2", "heuristic", "random",
                           "--games", "4"], capture_output=True, text=True, timeout=300, cwd=tmp_path)
     assert out.returncode == 0, out.stderr
     assert "openskill μ±σ" in out.stdout and "…" not in out.stdout
+
+
+@pytest.mark.parametrize("command", [[], ["bench"], ["train"], ["arena"], ["play"], ["replay"], ["serve"]])
+def test_help_shows_flags_without_a_value(command):
+    """A flag takes no value, so its help line names no type: `--json`, not `--json <bool>`."""
+    result = CliRunner().invoke(app, [*command, "--help"], env={"COLUMNS": "200"})
+    assert result.exit_code == 0 and "--help" in result.output
+    assert "<bool>" not in result.output
+    assert "<str>" in result.output or not command, "options that take a value still show their type"

@@ -1,7 +1,7 @@
 """Golden playthroughs: a seeded game's actions and final state, replayed. They catch unintended rule
 changes. Regenerate one only when a rule changes on purpose (and bump the env version):
 
-    python tests/test_golden.py ultimatum_cards_v1 '{"mode": "match"}'
+    python tests/test_golden.py ultimatum_cards_v2 '{"mode": "match"}'
 """
 
 import json

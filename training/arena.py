@@ -5,7 +5,13 @@ Entries are the agents being compared; with fewer entries than seats the last en
 entries than seats, every table of n different entries plays in turn (a round robin), so one run rates
 random, heuristic, mcts and pretrained together even in a 2-player game. The seats rotate every game
 so each entry holds every seat equally often, and the n rotations of a block share one deal
-(duplicate format), which removes most of the luck of the cards from the comparison.
+(duplicate format), which removes most of the luck of the cards from the comparison. A table whose
+seats all hold the same spec gains nothing from rotating, and its rotations would repeat one game
+move for move when the bot is deterministic: there every game gets its own deal. Games that still
+repeat an earlier one are counted and reported, since intervals assume independent games.
+
+An agent that returns an illegal action loses that game alone (the others share the win), the move
+is counted against it, and the arena goes on.
 """
 
 from __future__ import annotations
@@ -19,22 +25,28 @@ from typing import Any
 
 import numpy as np
 
-from ultimata.agents.base import Agent
+from ultimata.agents.base import Agent, as_action
+from ultimata.agents.custom import check_agent
 from ultimata.agents.specs import load_agent
-from ultimata.envs.core.engine import Game
-from ultimata.envs.core.errors import ConfigError
+from ultimata.envs.core.engine import Game, State
+from ultimata.envs.core.errors import ConfigError, IllegalActionError
 from ultimata.envs.core.registry import game_class
 from ultimata.envs.core.replay import Replay
 from ultimata.envs.core.rng import Rng, derived_seed, derived_seeds
-from ultimata.training.outcome import win_credit
+from ultimata.training.outcome import forfeit_returns, win_credit
 from ultimata.training.ratings import Ratings
 
 AgentFactory = Callable[[], Agent]
-_DEAL, _AGENTS = 0, 1  # keep a game's dice and its agents' draws on separate seeds
+ArenaAgent = str | AgentFactory | tuple[str, AgentFactory]
+"""A spec, or from Python a class or factory making a fresh agent, or a (name, class or factory) pair."""
+_DEAL, _AGENTS, _OWN_DEAL = 0, 1, 2  # keep deals, agents' draws and one-spec tables' deals on separate seeds
+COLUMNS = ("agent", "seats", "win rate", "95% CI", "×fair", "reward", "openskill μ±σ", "ordinal")
 
 
 @dataclass
 class EntryResult:
+    """One agent's figures over the whole arena."""
+
     spec: str
     seats_per_game: int
     seat_games: int
@@ -44,21 +56,39 @@ class EntryResult:
     mean_reward: float
     rating: dict[str, float]
     seat_counts: list[int]
+    illegal_moves: int = 0
+    """Games this agent forfeited by returning an illegal action."""
 
     @property
     def x_fair(self) -> float:
         return self.win_rate / self.fair_share
 
+    def cells(self, with_illegal: bool = False) -> list[str]:
+        """The row the CLI table and the markdown table print, in COLUMNS order."""
+        row = [
+            self.spec, str(self.seats_per_game), f"{self.win_rate:.1%}", f"{self.ci95[0]:.1%}–{self.ci95[1]:.1%}",
+            f"{self.x_fair:.2f}", f"{self.mean_reward:+.3f}", f"{self.rating['mu']:.1f}±{self.rating['sigma']:.1f}",
+            f"{self.rating['ordinal']:.1f}",
+        ]
+        return [*row, str(self.illegal_moves)] if with_illegal else row
+
 
 @dataclass
 class ArenaResult:
+    """What an arena measured: per agent win rates with 95% intervals, ×fair share, rewards, openskill."""
+
     game: str
     games: int
     seed: int
     agents: list[EntryResult]
     replays: list[str] = field(default_factory=list)
+    distinct_games: int | None = None
+    """Games that differ from every earlier one (None: not counted)."""
+    notes: list[str] = field(default_factory=list)
+    """What a reader must know to trust the figures: repeated games, illegal moves."""
 
-    def as_dict(self) -> dict[str, Any]:
+    def to_dict(self) -> dict[str, Any]:
+        """JSON-ready, rounded as the CLI's --json prints it."""
         out = asdict(self)
         for entry, result in zip(out["agents"], self.agents):
             entry["ci95"] = [round(x, 4) for x in result.ci95]
@@ -66,6 +96,34 @@ class ArenaResult:
             for key in ("win_rate", "mean_reward"):
                 entry[key] = round(entry[key], 4)
         return out
+
+    @property
+    def title(self) -> str:
+        return f"{self.game}: {self.games} games, seats rotated (seed {self.seed})"
+
+    @property
+    def caption(self) -> str:
+        share = self.agents[0].fair_share if self.agents else 0
+        return f"fair share per seat {share:.1%}; a shared win counts 1/k for each of k winners"
+
+    def columns(self) -> list[str]:
+        return [*COLUMNS, "illegal moves"] if self.any_illegal else list(COLUMNS)
+
+    def rows(self) -> list[list[str]]:
+        return [a.cells(self.any_illegal) for a in self.agents]
+
+    @property
+    def any_illegal(self) -> bool:
+        return any(a.illegal_moves for a in self.agents)
+
+    def to_markdown(self) -> str:
+        """The CLI's table as GitHub markdown, with its caption and notes."""
+        columns = self.columns()
+        lines = [f"**{self.title}**", "", "| " + " | ".join(columns) + " |",
+                 "|" + "|".join(["---"] + ["---:"] * (len(columns) - 1)) + "|"]
+        lines += ["| " + " | ".join(cell.replace("|", "\\|") for cell in row) + " |" for row in self.rows()]
+        lines += ["", self.caption, *(f"- {note}" for note in self.notes)]
+        return "\n".join(lines) + "\n"
 
 
 def wilson(successes: float, n: int, z: float = 1.96) -> tuple[float, float]:
@@ -100,10 +158,22 @@ def balanced_games(games: int, seats: int, n_tables: int = 1) -> int:
     return -(-per_table // seats) * seats * n_tables
 
 
+@dataclass
+class PlayedGame:
+    returns: list[float]
+    actions: list[int]
+    state: State
+    """The position where the game ended (or where an illegal move stopped it)."""
+    offender: int | None = None
+    """The seat that returned an illegal action and so lost the game; None when play was clean."""
+    illegal: str = ""
+    """What the offender returned and why it is refused."""
+
+
 def play_game(
     game: Game, seat_agents: Sequence[Agent], seed: int, agent_seeds: Sequence[int] | None = None,
-) -> tuple[list[float], list[int]]:
-    """One game on the engine. Returns (returns per seat, the actions taken)."""
+) -> PlayedGame:
+    """One game on the engine. An illegal action ends it at once as a loss for the seat that made it."""
     state = game.new_initial_state(Rng(seed))
     for s, agent in enumerate(seat_agents):
         agent.reset(s, None if agent_seeds is None else agent_seeds[s])
@@ -111,11 +181,14 @@ def play_game(
     cap = game.config.max_decisions
     while not state.is_terminal() and state.decisions < cap:
         p = state.current_player
-        action = int(seat_agents[p].act(state.observation(p), state.legal_action_mask(), state))
-        state.apply(action)
-        actions.append(action)
+        action = as_action(seat_agents[p].act(state.observation(p), state.legal_action_mask(), state))
+        try:
+            state.apply(action)
+        except IllegalActionError as err:  # refused, the state unchanged
+            return PlayedGame(forfeit_returns(game.num_players, p), actions, state, p, str(err))
+        actions.append(int(action))
     returns = state.returns() if state.is_terminal() else [0.0] * game.num_players
-    return list(returns), actions
+    return PlayedGame(list(returns), actions, state)
 
 
 def run_arena(
@@ -137,6 +210,9 @@ def run_arena(
     reward = np.zeros(len(entries))
     seat_games = np.zeros(len(entries), dtype=int)
     seat_counts = np.zeros((len(entries), n), dtype=int)
+    illegal = np.zeros(len(entries), dtype=int)
+    first_illegal: dict[int, str] = {}
+    seen: set[int] = set()
     ratings = Ratings(len(entries))
     replays: list[str] = []
     for g in range(games):
@@ -147,22 +223,28 @@ def run_arena(
         for e in seat_entry:
             seat_agents.append(seats_of[e][used[e]])
             used[e] += 1
-        deal = derived_seed(seed, _DEAL, g // n)
+        one_spec = len({entries[e][0] for e in base}) == 1
+        deal = derived_seed(seed, _OWN_DEAL, g) if one_spec else derived_seed(seed, _DEAL, g // n)
         agent_seeds = derived_seeds(seed, _AGENTS, g, count=n)
-        returns, actions = play_game(game, seat_agents, deal, agent_seeds)
+        played = play_game(game, seat_agents, deal, agent_seeds)
+        returns = played.returns
         wins = win_credit(returns)
         for s, e in enumerate(seat_entry):
             credit[e] += wins[s]
             reward[e] += returns[s]
             seat_games[e] += 1
             seat_counts[e, s] += 1
+        if played.offender is not None:
+            offender = seat_entry[played.offender]
+            illegal[offender] += 1
+            first_illegal.setdefault(offender, f"game {g}, seat {played.offender}: {played.illegal}")
+        seen.add(hash((tuple(seat_entry), tuple(played.actions), tuple(returns))))  # a game, in 8 bytes
         ratings.update(seat_entry, returns)
         if replay_dir is not None:
             path = Path(replay_dir) / f"game_{g:05d}.json"
-            Replay(
-                game=game.name, version=game.version, config=game.config.model_dump(mode="json"), seed=deal,
-                actions=actions, players=[entries[e][0] for e in seat_entry],
-            ).save(path)
+            forfeit = played.returns if played.offender is not None else None
+            Replay.of_game(played.state, deal, played.actions, [entries[e][0] for e in seat_entry],
+                           returns=forfeit).save(path)
             replays.append(str(path))
         if on_game is not None:
             on_game(g + 1)
@@ -178,21 +260,38 @@ def run_arena(
             mean_reward=float(reward[i] / seat_games[i]),
             rating=rated[i],
             seat_counts=seat_counts[i].tolist(),
+            illegal_moves=int(illegal[i]),
         )
         for i, (spec, _) in enumerate(entries)
     ]
-    return ArenaResult(game=game.name, games=games, seed=seed, agents=results, replays=replays)
+    notes = [f"{entries[e][0]} returned an illegal action in {illegal[e]} game(s), each lost; first: {why}"
+             for e, why in sorted(first_illegal.items())]
+    if len(seen) < games:
+        notes.append(f"only {len(seen)} of {games} games differ: the others repeated an earlier game move for move "
+                     "(deterministic agents whose play the deal does not change), so the 95% intervals, which "
+                     "assume independent games, are too narrow")
+    return ArenaResult(game=game.name, games=games, seed=seed, agents=results, replays=replays,
+                       distinct_games=len(seen), notes=notes)
 
 
 def spec_entries(
-    specs: Sequence[str], game_name: str, rules: dict[str, Any] | None = None, seed: int = 0,
+    specs: Sequence[ArenaAgent], game_name: str, rules: dict[str, Any] | None = None, seed: int = 0,
     deterministic: bool = True,
 ) -> tuple[Game, list[tuple[str, AgentFactory]]]:
-    """Resolve every spec up front, so a bad spec fails before any game is played."""
+    """Resolve every agent up front, so a bad one fails before any game is played. An agent is a spec
+    string, or (from Python) a class or factory that makes a fresh agent when called without arguments,
+    or a (name, class or factory) pair to show it under that name."""
     game = game_class(game_name).from_config(rules)
     config = game.config.model_dump(mode="json")
     entries: list[tuple[str, AgentFactory]] = []
     for i, spec in enumerate(specs):
+        if not isinstance(spec, str):
+            label, make = spec if isinstance(spec, tuple) and len(spec) == 2 else (_label(spec), spec)
+            if not callable(make):
+                raise ConfigError(f"arena agent {label} is neither a spec string nor a class or factory to call")
+            check_agent(make(), f"arena agent {label}")
+            entries.append((str(label), make))
+            continue
         load_agent(spec, game_name, config, deterministic=deterministic)  # validate now
 
         def make(spec: str = spec, i: int = i) -> Agent:
@@ -200,3 +299,31 @@ def spec_entries(
 
         entries.append((spec, make))
     return game, entries
+
+
+def _label(factory: Any) -> str:
+    return f"{getattr(factory, '__module__', '?')}:{getattr(factory, '__qualname__', type(factory).__name__)}"
+
+
+def run(
+    game: str,
+    agents: Sequence[ArenaAgent],
+    games: int = 400,
+    seed: int = 0,
+    *,
+    rules: dict[str, Any] | None = None,
+    replays: str | Path | None = None,
+    deterministic: bool = True,
+    on_game: Callable[[int, int], None] | None = None,
+) -> ArenaResult:
+    """The arena as one call, as `ultimata arena` runs it.
+
+    `agents` are specs, classes or factories, or (name, class or factory) pairs; `games` is rounded up
+    to whole seat rotations; `rules` is the rule variant; `replays` a folder to save every game in;
+    `deterministic=False` lets policies sample; `on_game(played, total)` reports progress."""
+    if games < 1:
+        raise ConfigError(f"games must be at least 1, got {games}")
+    game_obj, entries = spec_entries(agents, game, rules, seed, deterministic=deterministic)
+    total = balanced_games(games, game_obj.num_players, len(tables(len(entries), game_obj.num_players)))
+    report = None if on_game is None else (lambda played: on_game(played, total))
+    return run_arena(game_obj, entries, games, seed, replays, on_game=report)

@@ -61,8 +61,9 @@ class PPOConfig(_Strict):
 class PoolConfig(_Strict):
     weights: dict[str, float] = Field(default_factory=lambda: {"snapshots": 0.5, "heuristic": 0.3, "random": 0.2})
     """Chance that an opponent seat is played by each kind. `snapshots` is split evenly over the kept
-    past checkpoints of the learner; other keys are agent specs (random, heuristic, pretrained, a path).
-    Kinds not available yet (no snapshot so far) give their weight to the rest."""
+    past checkpoints of the learner; `mirror` is the learning policy itself, whose decisions in that seat
+    are samples too (batched sampler only); other keys are agent specs (random, heuristic, pretrained, a
+    path). Kinds not available yet (no snapshot so far) give their weight to the rest."""
     keep: int = Field(5, ge=1)
     """How many of the most recent snapshots stay in the pool."""
     deterministic: bool = False
@@ -123,6 +124,22 @@ class ImitationConfig(_Strict):
     """Agent specs the policy plays against in the rounds, one per game in turn (all other seats)."""
 
 
+class SamplerConfig(_Strict):
+    """Where the samples come from (docs/training.md, "Samplers")."""
+
+    kind: Literal["batched", "vec_env"] = "batched"
+    """batched: many games in one process, every seat the learning policy plays is a sample, each policy
+    evaluated once per tick for all games waiting on it (training/sampler.py). vec_env: SB3's `learn()`
+    over `n_envs` single-seat self-play envs, the opponents played one observation at a time (the old path,
+    kept as the bench's yardstick)."""
+    games: int = Field(64, ge=1)
+    """batched: games in play at once (split over the workers)."""
+    workers: int = Field(1, ge=0)
+    """batched: sampling processes. 0 samples in the trainer's process; 1 or more play the next rollout
+    while the trainer updates on the current one (one update of policy lag, which PPO's ratio and clipping
+    allow for), using a second core."""
+
+
 class RLlibConfig(_Strict):
     """Settings only the RLlib backend reads (`ultimata train --backend rllib`, training/rllib/)."""
 
@@ -144,6 +161,8 @@ class TrainConfig(_Strict):
     seed: int = 0
     total_timesteps: int = Field(2_000_000, ge=1)
     n_envs: int = Field(8, ge=1)
+    """vec_env: self-play envs stepped together. With either sampler, ppo.n_steps x n_envs is the number of
+    samples in one PPO update."""
     vec_env: Literal["dummy", "subproc"] = "dummy"
     """dummy: all envs in this process (fastest when game steps are cheap); subproc: one process each."""
     torch_threads: int = Field(1, ge=1)
@@ -158,6 +177,14 @@ class TrainConfig(_Strict):
     pool: PoolConfig = Field(default_factory=PoolConfig)
     eval: EvalConfig = Field(default_factory=EvalConfig)
     rllib: RLlibConfig = Field(default_factory=RLlibConfig)
+    sampler: SamplerConfig = Field(default_factory=SamplerConfig)
+
+    @model_validator(mode="after")
+    def _mirror_needs_batched(self) -> TrainConfig:
+        if self.pool.weights.get("mirror", 0) > 0 and self.sampler.kind != "batched":
+            raise ValueError("pool.weights.mirror (the learning policy in an opponent seat) needs sampler.kind: "
+                             "batched; the vec_env sampler has one learner seat per game")
+        return self
 
     @model_validator(mode="after")
     def _batch_fits(self) -> TrainConfig:
@@ -251,7 +278,7 @@ def _check_imitation_specs(im: ImitationConfig, game_name: str, rules: dict[str,
 def _validate_nested(data: dict[str, Any], where: str) -> TrainConfig:
     """Validate sections separately so an unknown key lists the keys allowed in its own section."""
     sections = {"ppo": PPOConfig, "pool": PoolConfig, "eval": EvalConfig, "imitation": ImitationConfig,
-                "rllib": RLlibConfig}
+                "rllib": RLlibConfig, "sampler": SamplerConfig}
     for key, model in sections.items():
         if key in data and data[key] is not None:
             data = {**data, key: validate_config(model, data[key], f"'{key}' of {where}")}

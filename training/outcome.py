@@ -15,3 +15,9 @@ def win_credit(returns: Sequence[float]) -> list[float]:
     top = [r == best for r in returns]
     k = sum(top)
     return [1.0 / k if t else 0.0 for t in top]
+
+
+def forfeit_returns(players: int, offender: int) -> list[float]:
+    """The returns of a game lost by `offender` alone (an illegal move): -1 to it, and the others share
+    +1 as the games' own returns share a win, so `win_credit` gives each of them 1/(n-1)."""
+    return [-1.0 if seat == offender else 1.0 / (players - 1) for seat in range(players)]

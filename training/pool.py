@@ -3,7 +3,8 @@
 Each opponent seat draws its own kind every episode, with the configured weights: a frozen past
 checkpoint of the learner ("snapshots", weight split evenly over the `keep` most recent), or any
 agent spec (random, heuristic, pretrained, a checkpoint path). Kinds with nothing to offer yet (no
-snapshot before the first checkpoint) hand their weight to the others.
+snapshot before the first checkpoint) hand their weight to the others. A pool may instead seat fixed
+specs (`seated`): the single-agent view's opponents, one per seat after the learner's.
 """
 
 from __future__ import annotations
@@ -18,14 +19,18 @@ from ultimata.agents.specs import load_agent
 from ultimata.envs.core.engine import Game
 
 SNAPSHOTS = "snapshots"
+MIRROR = "mirror"
+"""The learning policy itself in an opponent seat (batched sampler only): its decisions are samples too."""
 
 
 class OpponentPool:
     def __init__(
         self, game: Game, weights: dict[str, float], keep: int = 5, deterministic: bool = False,
-        agents: dict[str, Agent] | None = None,
+        agents: dict[str, Agent] | None = None, seated: list[str] | None = None,
     ) -> None:
         self.game = game
+        self.seated = seated
+        """Fixed specs by seat after the learner's: seated[0] plays the seat after it, and so on."""
         self.weights = dict(weights)
         self.keep = keep
         self.deterministic = deterministic
@@ -59,6 +64,10 @@ class OpponentPool:
         if total <= 0:
             raise ValueError("the opponent pool is empty: give random or heuristic a positive weight")
         return {k: v / total for k, v in probs.items()}
+
+    def label_for(self, offset: int, rng: np.random.Generator) -> str:
+        """Who plays the seat `offset` seats after the learner's: its fixed spec, or a draw from the pool."""
+        return self.seated[offset - 1] if self.seated else self.sample(rng)
 
     def sample(self, rng: np.random.Generator) -> str:
         probs = self.probabilities()

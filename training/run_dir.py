@@ -6,6 +6,7 @@
     <run>/checkpoints/step_<steps>.zip + .json
     <run>/final.zip + .json    the end of the run
     <run>/tb/                  tensorboard
+    <run>/curves.png           win rate against the evaluation opponents over samples and time
 """
 
 from __future__ import annotations
@@ -29,6 +30,8 @@ class Progress:
     snapshots: list[str] = field(default_factory=list)
     evals: list[dict[str, Any]] = field(default_factory=list)
     finished: bool = False
+    seconds: float = 0.0
+    """Wall-clock seconds of training so far, across resumes (the warm start not counted)."""
 
     @property
     def latest(self) -> str | None:
@@ -53,6 +56,10 @@ class RunDir:
 
     def checkpoint(self, steps: int) -> Path:
         return self.root / "checkpoints" / f"step_{steps:09d}.zip"
+
+    @property
+    def curves(self) -> Path:
+        return self.root / "curves.png"
 
     @property
     def final(self) -> Path:

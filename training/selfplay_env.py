@@ -3,6 +3,10 @@
 The engine is driven directly (no AEC layer) because this is the hot loop of training. Opponents
 come from an `OpponentPool`; the learner's seat rotates every episode so it learns every seat.
 
+The same class is the public single-agent view (`ultimata.envs.single_agent`): there the opponents are
+fixed specs per seat (`seated_opponents`) and an illegal action ends the episode with `illegal_reward`
+instead of raising, so learners without action masks can train on it too.
+
 Reward attribution (PettingZoo issue #1147): the learner's reward is read from `state.returns()` for
 *its own seat* whenever the game ends, whether its own move or an opponent's move inside `step()`
 ended it. Nothing is lost when an opponent makes the final move.
@@ -17,7 +21,7 @@ import gymnasium
 import numpy as np
 from gymnasium import spaces
 
-from ultimata.agents.base import Agent
+from ultimata.agents.base import Agent, as_action
 from ultimata.envs.core.engine import State
 from ultimata.envs.core.errors import ConfigError, IllegalActionError
 from ultimata.envs.core.registry import game_class
@@ -41,6 +45,8 @@ class SelfPlayEnv(gymnasium.Env):
         agents: dict[str, Agent] | None = None,
         shaping: float = 0.0,
         learner_seats: Sequence[float] | None = None,
+        seated_opponents: Sequence[str] | None = None,
+        illegal_reward: float | None = None,
     ) -> None:
         self.game = game_class(game_name).from_config(rules)
         if shaping and not self.game.supports_dense_reward:
@@ -52,8 +58,11 @@ class SelfPlayEnv(gymnasium.Env):
         self.observation_space = spaces.Box(low, high, self.game.observation_shape, self.game.observation_dtype)
         self.action_space = spaces.Discrete(self.game.num_actions)
         self.pool = OpponentPool(
-            self.game, pool_weights or {"random": 1.0}, pool_keep, pool_deterministic, agents=agents
+            self.game, pool_weights or {"random": 1.0}, pool_keep, pool_deterministic, agents=agents,
+            seated=None if seated_opponents is None else list(seated_opponents),
         )
+        self.illegal_reward = illegal_reward
+        """None: an illegal action raises IllegalActionError; a number: it ends the episode with this reward."""
         self.env_index = env_index
         if learner_seats is not None and (len(learner_seats) != self.game.num_players or min(learner_seats) < 0
                                           or sum(learner_seats) <= 0):
@@ -69,6 +78,7 @@ class SelfPlayEnv(gymnasium.Env):
         self.opponents: dict[int, Agent] = {}
         self.opponent_labels: dict[int, str] = {}
         self._potential = 0.0
+        self._forfeited = False
 
     # -- pool --------------------------------------------------------------------------------
     def add_snapshot(self, path: str) -> None:
@@ -98,7 +108,7 @@ class SelfPlayEnv(gymnasium.Env):
             for p in range(n):
                 if p == self.seat:
                     continue
-                label = self.pool.sample(self._rng)
+                label = self.pool.label_for((p - self.seat) % n, self._rng)
                 agent = self.pool.make_agent(label, seed=int(self._rng.integers(2**31)))
                 agent.reset(p, int(self._rng.integers(2**31)))
                 self.opponents[p], self.opponent_labels[p] = agent, label
@@ -106,13 +116,22 @@ class SelfPlayEnv(gymnasium.Env):
             if not self._over():
                 break
         self._potential = self._seat_potential()
+        self._forfeited = False
         return self.state.observation(self.seat), {"seat": self.seat}
 
     def step(self, action: int) -> tuple[np.ndarray, float, bool, bool, dict[str, Any]]:
         state = self.state
-        if state.current_player != self.seat:
+        if self._forfeited or state.current_player != self.seat:
             raise IllegalActionError("step() called after the episode ended; call reset()")
-        state.apply(int(action))
+        if self.illegal_reward is None:
+            state.apply(int(action))
+        else:
+            try:
+                state.apply(as_action(action))
+            except IllegalActionError:  # refused, the state unchanged: the learner loses the episode
+                self._forfeited = True
+                info = {"illegal": True, "win": 0.0, "opponents": dict(self.opponent_labels)}
+                return state.observation(self.seat), float(self.illegal_reward), True, False, info
         self._play_opponents()
         reward = 0.0
         if self.shaping:
@@ -138,7 +157,10 @@ class SelfPlayEnv(gymnasium.Env):
         while not self._over() and state.current_player != self.seat:
             p = state.current_player
             action = self.opponents[p].act(state.observation(p), state.legal_action_mask(), state)
-            state.apply(action)
+            try:
+                state.apply(as_action(action))
+            except IllegalActionError as err:
+                raise IllegalActionError(f"opponent {self.opponent_labels[p]!r} at seat {p}: {err}") from None
 
     def _seat_potential(self) -> float:
         return float(self.state.potentials()[self.seat]) if self.shaping else 0.0

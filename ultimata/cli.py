@@ -3,13 +3,43 @@
 from __future__ import annotations
 
 import json
+from collections.abc import Callable
+from typing import Any
 
 import typer
 from rich.console import Console
 from rich.markup import escape
 from rich.table import Table
+from typer.core import TyperCommand, TyperGroup
 
-app = typer.Typer(no_args_is_help=True, add_completion=False, help="ultimata: tabletop strategy games for RL.")
+
+class _FlagsTakeNoValue:
+    """Typer shows a flag's type as if it took a value (`--json <bool>`); a flag is shown bare instead."""
+
+    def get_params(self, ctx: Any) -> list[Any]:
+        params = super().get_params(ctx)  # type: ignore[misc]
+        for param in params:
+            if getattr(param, "is_flag", False):
+                param.metavar = ""
+        return params
+
+
+class _Command(_FlagsTakeNoValue, TyperCommand):
+    pass
+
+
+class _Group(_FlagsTakeNoValue, TyperGroup):
+    pass
+
+
+class _App(typer.Typer):
+    def command(self, *args: Any, cls: type[TyperCommand] = _Command, **kwargs: Any) -> Callable[..., Any]:
+        return super().command(*args, cls=cls, **kwargs)
+
+
+app = _App(cls=_Group, no_args_is_help=True, add_completion=False, help="ultimata: tabletop strategy games for RL.")
+
+
 def _console() -> Console:
     """Piped output (tee, CI logs, files) has no width; Rich would assume 80 columns and cut tables.
     There, tables take the width their content needs (up to 250 columns)."""
@@ -22,21 +52,38 @@ console = _console()
 
 @app.command()
 def bench(
-    steps: int = typer.Option(20_000, help="Steps of random play per env (and per engine run)."),
+    steps: int = typer.Option(None, help="Steps of random play per env (default 20,000); with --train, learner "
+                              "samples per training path (default 100,000)."),
     game: list[str] = typer.Option(None, "--game", help="Only these envs (repeatable); default all."),
     as_json: bool = typer.Option(False, "--json", help="Print one JSON object instead of a table."),
     mcts: bool = typer.Option(False, "--mcts", help="Also time the mcts agent's default budget per decision."),
     rounds: int = typer.Option(10, min=1, help="Interleaved rounds: the envs take turns, each ratio is the median."),
     clock: str = typer.Option("wall", help="wall (what a user waits) or cpu (this process's CPU time: steadier "
                               "on a shared machine)."),
+    train: str = typer.Option(None, "--train", help="Time training instead: learner samples per second of each "
+                              "training path on this game's config (the old SB3 loop and the batched sampler)."),
+    config: str = typer.Option(None, "--config", help="With --train: a training YAML instead of the game's own."),
 ) -> None:
-    """Random-play speed of every env, as a ratio to PettingZoo's connect_four_v3 in the same run."""
+    """Random-play speed of every env, as a ratio to PettingZoo's connect_four_v3 in the same run; with
+    --train, the training paths' samples per second."""
     from ultimata.bench import clock_named, run
+    from ultimata.envs.core.errors import UltimataError
+    from ultimata.envs.core.registry import game_class
 
     try:
         clock_named(clock)
-    except ValueError as err:
+        for name in game or []:
+            game_class(name)
+        if train:
+            game_class(train)
+    except (ValueError, UltimataError) as err:
         _fail(err)
+    if steps is not None and steps < 1:
+        _fail(ValueError(f"--steps must be at least 1, got {steps}"))
+    if train:
+        _bench_training(train, steps or 100_000, config, as_json)
+        return
+    steps = steps or 20_000
     with console.status("benchmarking random play..."):
         results = run(steps, game or None, mcts=mcts, rounds=rounds, clock=clock)
     if as_json:
@@ -65,6 +112,37 @@ def bench(
     console.print(table)
 
 
+def _bench_training(game: str, steps: int, config: str | None, as_json: bool) -> None:
+    from ultimata.envs.core.errors import UltimataError
+    from ultimata.train_bench import run_train_bench
+
+    def said(row) -> None:
+        if not as_json:
+            console.print(f"{row.path}: {row.samples:,} samples, {row.per_cpu_second:,.0f} per CPU second",
+                          highlight=False)
+
+    try:
+        with console.status(f"timing the training paths on {game}, {steps:,} samples each..."):
+            rows, connect_four = run_train_bench(game, steps, config=config, on_row=said)
+    except UltimataError as err:
+        _fail(err)
+    if as_json:
+        print(json.dumps({"game": game, "steps": steps, "connect_four_random_steps_per_cpu_s": round(connect_four),
+                          "paths": [r.as_dict() for r in rows]}, indent=1))
+        return
+    base = rows[0].per_cpu_second
+    table = Table(title=f"{game}: learner samples per second, {steps:,} samples per path, self-play only "
+                        f"(connect_four_v3 random play: {connect_four:,.0f} steps per CPU second)")
+    for column in ("path", "samples/s (wall)", "samples/s (CPU)", "x first path (CPU)", "x connect_four (CPU)",
+                   "peak RSS MB"):
+        table.add_column(column, justify="left" if column == "path" else "right")
+    for r in rows:
+        table.add_row(r.path, f"{r.per_wall_second:,.0f}", f"{r.per_cpu_second:,.0f}",
+                      f"{r.per_cpu_second / base:.2f}", f"{r.per_cpu_second / connect_four:.2f}",
+                      f"{r.peak_rss_mb:,.0f}")
+    console.print(table)
+
+
 def _fail(err: Exception) -> None:
     """Refusals of bad input are one clear line, not a traceback. The message is escaped: text in square
     brackets (`ultimata[rllib]`, a list of values) is the user's to read, not Rich markup."""
@@ -80,7 +158,7 @@ def _rules(game: str, config: str | None) -> dict:
 
 @app.command()
 def train(
-    game: str = typer.Argument(..., help="Env name, e.g. ultimatum_cards_v1."),
+    game: str = typer.Argument(..., help="Env name, e.g. ultimatum_cards_v2."),
     config: str = typer.Option(None, "--config", help="Training YAML; default configs/<game>.yaml."),
     preset: str = typer.Option(None, "--preset", help="A preset from the config, e.g. 'quick'."),
     resume: str = typer.Option(None, "--resume", help="Continue the interrupted run in this folder."),
@@ -102,6 +180,8 @@ def train(
     from ultimata.training.trainer import prepare_run
     from ultimata.training.trainer import train as run_training
 
+    if steps is not None and steps < 1:
+        _fail(ValueError(f"--steps must be a positive number of samples, got {steps}"))
     if resume and (config or preset or out):
         _fail(ValueError("--resume continues a run with its saved config; drop --config/--preset/--out"))
     if backend not in ("sb3", "rllib"):
@@ -121,10 +201,10 @@ def train(
         _fail(err)
     run_dir = Path(resume or out or Path("runs") / game / datetime.now().strftime("%Y%m%d-%H%M%S"))
     try:
-        overrides = {"total_timesteps": steps} if steps else None
+        overrides = {"total_timesteps": steps} if steps is not None else None
         cfg, progress = prepare_run(game, run_dir, config_path=config, preset=preset, resume=bool(resume),
                                     overrides=overrides)
-        if steps and resume:
+        if steps is not None and resume:
             cfg.total_timesteps = steps
         if progress.finished and progress.steps >= cfg.total_timesteps:
             console.print(f"{run_dir} already finished at {progress.steps:,} steps; give --steps to train longer")
@@ -138,7 +218,7 @@ def train(
             outcome = train_rllib(cfg, run_dir, progress, console=console, num_env_runners=num_env_runners,
                                   address=address)
         else:
-            console.print(f"training {game} for {cfg.total_timesteps:,} steps: {cfg.n_envs} {cfg.vec_env} envs, "
+            console.print(f"training {game} for {cfg.total_timesteps:,} steps: {_sampler_words(cfg)}, "
                           f"pool {cfg.pool.weights}; run folder {run_dir}")
             outcome = run_training(cfg, run_dir, progress, console=console)
     except UltimataError as err:
@@ -155,11 +235,41 @@ def train(
 
 
 @app.command()
+def plot(
+    runs: list[str] = typer.Argument(..., help="Training run folders (each with its progress.json)."),
+    out: str = typer.Option(None, "--out", help="The picture to write; default curves.png in the first run, or "
+                            "curves_compared.png there when several runs are given."),
+) -> None:
+    """Learning curves: win rate against the evaluation opponents over samples and wall-clock time, 95%
+    intervals shaded, one line per run."""
+    from pathlib import Path
+
+    from ultimata.envs.core.errors import UltimataError
+    from ultimata.training.curves import plot_runs
+
+    target = out or str(Path(runs[0]) / ("curves.png" if len(runs) == 1 else "curves_compared.png"))
+    try:
+        written = plot_runs(runs, target)
+    except UltimataError as err:
+        _fail(err)
+    console.print(f"wrote {written}")
+
+
+def _sampler_words(cfg) -> str:
+    s = cfg.sampler
+    if s.kind == "vec_env":
+        return f"{cfg.n_envs} {cfg.vec_env} envs (SB3 learn)"
+    where = "in this process" if s.workers == 0 else f"in {s.workers} sampling process{'es' * (s.workers > 1)}"
+    return f"{s.games} games {where}, {cfg.ppo.n_steps * cfg.n_envs:,} samples per update"
+
+
+@app.command()
 def arena(
     game: str = typer.Argument(..., help="Env name."),
-    specs: list[str] = typer.Argument(..., help="Agents: random, heuristic, mcts, pretrained or a checkpoint .zip. "
-                                      "With fewer agents than seats, the last one fills the rest; with more, "
-                                      "every table of different agents plays (a round robin)."),
+    specs: list[str] = typer.Argument(..., help="Agents: random, heuristic, mcts, pretrained, hard, a checkpoint "
+                                      ".zip, or your own as package.module:Name or file.py:Name. With fewer agents "
+                                      "than seats, the last one fills the rest; with more, every table of different "
+                                      "agents plays (a round robin)."),
     games: int = typer.Option(400, "--games", min=1, help="Games to play (rounded up to whole seat rotations)."),
     seed: int = typer.Option(0, "--seed", min=0, help="Seed of the deals and of the agents."),
     as_json: bool = typer.Option(False, "--json", help="Print one JSON object instead of a table."),
@@ -168,28 +278,29 @@ def arena(
     stochastic: bool = typer.Option(False, "--stochastic", help="Policies sample moves instead of argmax."),
 ) -> None:
     """Agents against each other with seats rotated: win rates, 95% intervals, rewards, openskill."""
+    from ultimata.arena import run
     from ultimata.envs.core.errors import UltimataError
     from ultimata.report import arena_table
-    from ultimata.training.arena import balanced_games, run_arena, spec_entries, tables
 
     try:
-        game_obj, entries = spec_entries(specs, game, _rules(game, config), seed, deterministic=not stochastic)
+        rules = _rules(game, config)
         if as_json:
-            result = run_arena(game_obj, entries, games, seed, replays)
+            result = run(game, specs, games, seed, rules=rules, replays=replays, deterministic=not stochastic)
         else:
             from rich.progress import Progress
 
             with Progress(console=console, transient=True) as bar:
-                n_tables = len(tables(len(entries), game_obj.num_players))
-                task = bar.add_task("playing", total=balanced_games(games, game_obj.num_players, n_tables))
-                result = run_arena(game_obj, entries, games, seed, replays,
-                                   on_game=lambda g: bar.update(task, completed=g))
+                task = bar.add_task("playing", total=None)
+                result = run(game, specs, games, seed, rules=rules, replays=replays, deterministic=not stochastic,
+                             on_game=lambda played, total: bar.update(task, completed=played, total=total))
     except UltimataError as err:
         _fail(err)
     if as_json:
-        print(json.dumps(result.as_dict(), indent=1))
+        print(json.dumps(result.to_dict(), indent=1))
         return
     console.print(arena_table(result))
+    for note in result.notes:
+        console.print(f"note: {note}", markup=False, highlight=False)
     if replays:
         console.print(f"{len(result.replays)} replays saved in {replays}; view one with: ultimata replay FILE")
 
@@ -241,22 +352,53 @@ def serve(
     host: str = typer.Option("127.0.0.1", help="Interface to listen on (loopback by default: local play)."),
     port: int = typer.Option(8000, help="Port to listen on."),
     checkpoints: str = typer.Option(None, help="Folder whose checkpoints may be chosen as opponents."),
+    agent: list[str] = typer.Option(None, "--agent", help="Your own agent to offer as an opponent (repeatable): "
+                                    "package.module:Name or path/file.py:Name, with options as in mcts specs."),
     replays: str = typer.Option("runs/replays", help="Folder where finished games are saved and read back."),
-    max_games: int = typer.Option(32, help="Live games at most; idle games expire after 30 minutes."),
+    max_games: int = typer.Option(32, min=1, help="Live games at most; a game idle for 10 minutes expires, a "
+                                  "finished one frees its slot at once."),
+    max_games_per_client: int = typer.Option(4, min=1, help="Live games at most per client address."),
 ) -> None:
     """Play against bots, watch bot matches and step through replays in the browser."""
     from pathlib import Path
 
     import uvicorn
 
+    from ultimata.envs.core.errors import UltimataError
     from ultimata.web.app import create_app
 
     folder = Path(checkpoints).expanduser() if checkpoints else None
     if folder is not None and not folder.is_dir():
         _fail(FileNotFoundError(f"checkpoint folder {folder} does not exist"))
-    app_ = create_app(checkpoints=folder, replays=Path(replays).expanduser(), max_sessions=max_games)
+    try:
+        for spec in agent or []:  # an agent that plays no game is refused now, not silently left out
+            _check_own_agent(spec)
+        app_ = create_app(checkpoints=folder, own_agents=tuple(agent or ()), replays=Path(replays).expanduser(),
+                          max_sessions=max_games, max_per_client=max_games_per_client)
+    except UltimataError as err:
+        _fail(err)
     console.print(f"ultimata is at [bold]http://{host}:{port}/[/bold]  (Ctrl-C stops it)")
     uvicorn.run(app_, host=host, port=port, log_level="warning")
+
+
+def _check_own_agent(spec: str) -> None:
+    """`serve --agent`: your own agent, which must load for at least one registered game."""
+    from ultimata.agents.custom import is_custom_spec
+    from ultimata.agents.specs import load_agent
+    from ultimata.envs.core.errors import ConfigError, UltimataError
+    from ultimata.envs.core.registry import GAMES
+
+    if not is_custom_spec(spec):
+        raise ConfigError(f"--agent takes your own agent (package.module:Name or path/file.py:Name), not {spec!r}; "
+                          "the built-in bots are offered already")
+    errors = []
+    for game in GAMES:
+        try:
+            load_agent(spec, game)
+            return
+        except UltimataError as err:
+            errors.append(f"{game}: {err}")
+    raise ConfigError(f"--agent {spec} plays none of the games: {errors[-1]}")
 
 
 @app.callback()

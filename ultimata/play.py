@@ -11,6 +11,7 @@ from rich.console import Console
 from ultimata.agents.human import HELP, HumanAgent, HumanQuit
 from ultimata.agents.specs import load_agent
 from ultimata.envs.core.errors import ConfigError
+from ultimata.envs.core.narration import apply_and_tell
 from ultimata.envs.core.registry import game_class
 from ultimata.envs.core.replay import Replay
 from ultimata.envs.core.rng import Rng
@@ -44,21 +45,17 @@ def play_session(
                 console.print()
                 console.print(state.render_text(seat), markup=False)
             action = int(agents[p].act(state.observation(p), state.legal_action_mask(), state))
-            words = f"you: {state.action_to_string(action)}" if p == seat else f"({vs}) {state.narrate(action)}"
-            before = getattr(state, "last_event", None)
-            state.apply(action)
+            words, event = apply_and_tell(state, action, seat)
             actions.append(action)
-            console.print(f"  {words}", markup=False)
-            event = getattr(state, "last_event", None)
-            if event and event != before:  # what the rules did by themselves: a turn, a die, a payout
+            console.print(f"  you: {words}" if p == seat else f"  ({vs}) {words}", markup=False)
+            if event:  # what the rules did by themselves: a turn, a die, a payout
                 console.print(f"  → {event}", markup=False)
     except HumanQuit:
         console.print("you left the game.")
         return None
     finally:
         if save is not None:
-            Replay(game=game_name, version=game.version, config=config, seed=seed, actions=actions,
-                   players=[("you" if p == seat else vs) for p in range(n)]).save(save)
+            Replay.of_game(state, seed, actions, [("you" if p == seat else vs) for p in range(n)]).save(save)
     console.print()
     console.print(state.render_text(seat), markup=False)
     returns = state.returns()

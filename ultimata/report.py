@@ -8,18 +8,15 @@ from ultimata.training.arena import ArenaResult
 
 
 def arena_table(result: ArenaResult, title: str | None = None) -> Table:
-    n_fair = result.agents[0].fair_share if result.agents else 0
-    table = Table(title=title or f"{result.game}: {result.games} games, seats rotated (seed {result.seed})")
-    table.add_column("agent", overflow="fold", min_width=12)
-    for col in ("seats", "win rate", "95% CI", "×fair", "reward", "openskill μ±σ", "ordinal"):
-        table.add_column(col, justify="right", no_wrap=True)
-    for a in result.agents:
-        table.add_row(
-            a.spec, str(a.seats_per_game), f"{a.win_rate:.1%}", f"{a.ci95[0]:.1%}–{a.ci95[1]:.1%}",
-            f"{a.x_fair:.2f}", f"{a.mean_reward:+.3f}", f"{a.rating['mu']:.1f}±{a.rating['sigma']:.1f}",
-            f"{a.rating['ordinal']:.1f}",
-        )
-    table.caption = f"fair share per seat {n_fair:.1%}; a shared win counts 1/k for each of k winners"
+    table = Table(title=title or result.title)
+    for col in result.columns():
+        if col == "agent":
+            table.add_column(col, overflow="fold", min_width=12)
+        else:
+            table.add_column(col, justify="right", no_wrap=True)
+    for row in result.rows():
+        table.add_row(*row)
+    table.caption = result.caption
     return table
 
 

@@ -98,7 +98,9 @@ def check(s: ConquestState) -> None:
     _ints([s.pending], 1, -1, A.PROPOSE - A.WEAPON - 1, "pending")
     _require(s.target_winner < 0 or s.phase == T.OVER, "a target winner only when the game is over")
     _require(isinstance(s.events, list) and all(isinstance(e, str) for e in s.events), "events must be strings")
-    if s.phase in (T.TURN, T.DIPLOMACY, T.RESPOND):
+    if s.phase == T.DIPLOMACY and s.stage == T.LADDER:
+        _require(s.option == -1 and s.ladder != [], "end-game diplomacy comes before a duel, with no attack option")
+    elif s.phase in (T.TURN, T.DIPLOMACY, T.RESPOND):
         _require(s.option >= 0 and s.alive[s.option] and s.stage != T.LADDER, "the attack option needs a living holder")
     if s.phase in (T.DIPLOMACY, T.RESPOND):
         _require(s.window >= 0 and s.alive[s.window] and s.window not in s.round_left,

@@ -1,20 +1,21 @@
 """Player alliances (rule 18) as a protocol of masked decisions.
 
 An alliance is a group of players (each player is in at most one). At the start of every turn of the
-attack option, each living player from the option holder clockwise gets a diplomacy window if it can
-do something there: propose an alliance to a player (until the board is filled, 18A) or break its own
-alliance (any time, 18F). A proposal is answered by every player of the alliance it would make (the
-addressee first, then the addressee's allies, then the proposer's), each of whom may decline; then the
-window goes back to the proposer. A window closes with DONE, or by itself once nothing is left to do.
-Each decision uses something up (a proposal to that player this round, the alliance itself, the
-window), so a round always ends."""
+attack option, and again before each further move of the option holder in that turn, each living player
+from the option holder clockwise gets a diplomacy window if it can do something there: propose an
+alliance to a player (until the board is filled, 18A) or break its own alliance (any time, 18F). In the
+end game a round of windows (breaks only, 21A) comes before each duel. A proposal is answered by every
+player of the alliance it would make (the addressee first, then the addressee's allies, then the
+proposer's), each of whom may decline; then the window goes back to the proposer. A window closes with
+DONE, or by itself once nothing is left to do. Each decision uses something up (a proposal to that
+player this turn, the alliance itself, the window), so a round always ends."""
 
 from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
 from ultimata.envs.conquest_of_the_world import actions as A
-from ultimata.envs.conquest_of_the_world.terms import DIPLOMACY, PLAY, RESPOND, TURN
+from ultimata.envs.conquest_of_the_world.terms import DIPLOMACY, LADDER, PLAY, RESPOND, TURN
 
 if TYPE_CHECKING:
     from ultimata.envs.conquest_of_the_world.state import ConquestState as _Base
@@ -60,21 +61,30 @@ class DiplomacyMixin(_Base):
         return out
 
     # -- the round of windows ----------------------------------------------------------------
-    def _open_diplomacy(self, p: int) -> None:
-        """A new round: proposals may be made again, windows from p clockwise."""
+    def _open_diplomacy(self, p: int, new_turn: bool = True) -> None:
+        """A round of windows from p clockwise. A turn's first round lets every proposal be made again;
+        the rounds before the option holder's later moves in its turn (after a buy or a won war) and
+        before each end-game duel go on with the turn's proposals. So an alliance may be broken before
+        every war and every duel (18F: "at any time")."""
         n = self.n
-        self.proposed = [[False] * n for _ in range(n)]
+        if new_turn:
+            self.proposed = [[False] * n for _ in range(n)]
         self.round_left = [(p + k) % n for k in range(n) if self.alive[(p + k) % n]]
         self._next_window()
 
     def _next_window(self) -> None:
-        """The next player of the round who can do something; after the last, the option holder's turn."""
+        """The next player of the round who can do something; after the last, the option holder's move
+        (or, in the end game, the next duel)."""
         while self.round_left:
             q = self.round_left.pop(0)
             if self.has_window(q):
                 self.phase, self.window = DIPLOMACY, q
                 return
-        self.phase, self.window = TURN, -1
+        self.window = -1
+        if self.stage == LADDER:
+            self._next_duel()
+        else:
+            self.phase = TURN
 
     def _resume_window(self) -> None:
         if self.has_window(self.window):

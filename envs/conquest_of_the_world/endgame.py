@@ -31,21 +31,48 @@ class EndGameMixin(_Base):
             return
         self.stage, self.option, self.buys = LADDER, -1, 0
         self.challenger, self.ladder = living[0], living[1:]
-        self._next_duel()
+        self._open_diplomacy(self.challenger, new_turn=False)  # 18F: breaks before each duel
 
     def _next_duel(self) -> None:
-        """Rule 21B/H: the challenger meets the next highest player; allies do not fight (passed over)."""
+        """Rule 21B/H: the challenger meets the next player up the ladder who is not its ally (18C); an
+        ally is passed over for this duel and keeps its place, to compete later ("until all players have
+        competed"). Gap (ours): once only the challenger's allies are left, the lowest of them challenges
+        the player nearest it on the record who is not its ally (the next one up, else the next one down)."""
+        c = self.challenger
+        foe = next((q for q in self.ladder if not self.allied[c][q]), -1)
+        if foe >= 0:
+            for q in self.ladder[:self.ladder.index(foe)]:
+                self.events.append(f"player_{q} is an ally of player_{c}: passed over for now")
+            self.ladder.remove(foe)
+            self._duel(c, foe)
+            return
         while self.ladder:
             q = self.ladder.pop(0)
-            if self.allied[self.challenger][q]:
-                self.events.append(f"player_{self.challenger} and player_{q} are allies and do not fight")
-                continue
-            c = self.challenger
-            per = self.cfg.endgame_energy_per_space
-            self.events.append(f"end game: player_{c} challenges player_{q}")
-            self._start_fight(DUEL, -1, c, q, self.record[c] * per // 2, self.record[q] * per // 2)
-            return
+            foe = self._nearest_foe(q)
+            if foe >= 0:
+                self.challenger = q
+                self._duel(q, foe)
+                return
+            self.events.append(f"player_{q} has no one to fight: every living player is its ally")
         self.phase = OVER
+
+    def _nearest_foe(self, q: int) -> int:
+        """The living player nearest q on the record (ties by seat, as the ladder) who is not its ally:
+        the next one up, else the next one down; -1 when there is none."""
+        def rank(r: int) -> tuple[int, int]:
+            return self.record[r], r
+
+        foes = [r for r in range(self.n) if r != q and self.alive[r] and not self.allied[q][r]]
+        above = [r for r in foes if rank(r) > rank(q)]
+        if above:
+            return min(above, key=rank)
+        return max(foes, key=rank, default=-1)
+
+    def _duel(self, c: int, q: int) -> None:
+        """Rule 21C: each side's energy is its record x 100 (records are kept in half spaces)."""
+        per = self.cfg.endgame_energy_per_space
+        self.events.append(f"end game: player_{c} challenges player_{q}")
+        self._start_fight(DUEL, -1, c, q, self.record[c] * per // 2, self.record[q] * per // 2)
 
     def _after_duel_battle(self, hit: list[bool], w: list[int]) -> None:
         """Rule 21D/F: the battle's winner +1 space, the loser -1; a lost weapon is barred next battle only."""
@@ -72,5 +99,9 @@ class EndGameMixin(_Base):
         self._clear_fight()
         self.phase = TURN  # until the next duel starts or the game ends
         self._check_target()
-        if self.phase != OVER:
-            self._next_duel()
+        if self.phase == OVER:
+            return
+        if self.ladder:
+            self._open_diplomacy(self.challenger, new_turn=False)  # 18F: breaks before each duel
+        else:
+            self.phase = OVER

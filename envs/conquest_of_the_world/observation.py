@@ -4,7 +4,7 @@ A weapon chosen first stays hidden from everyone but the player who chose it unt
 Layout (727 floats):
   countries   43 x 9: holder as relative seat one-hot (6), kind one-hot (homeland, conquest, ally)
   players      6 x 35 (relative seat): present, alive, record/100 spaces, chips/10000; allied with each
-               relative seat (6), broken with each (6), proposed to each this round (6); holds the attack
+               relative seat (6), broken with each (6), proposed to each this turn (6); holds the attack
                option, is the attacking / defending player of the fight, directs its side's battle now,
                its side's barred weapons (3), energy/10000, battles won in this war/2; has a diplomacy
                window now or still to come this round, still has to answer the proposal, still has its

@@ -272,6 +272,8 @@ class ConquestState(WarsMixin, DiplomacyMixin, EndGameMixin, State):
             self.buys -= 1
             self._gain(p, c, ALLY)
             self.events.append(f"player_{p} buys an alliance with {BOARD.names[c]}")
+            if self.phase != OVER:
+                self._open_diplomacy(p, new_turn=False)
         else:
             self._declare_war(p, action - A.ATTACK)
 
@@ -400,6 +402,13 @@ class ConquestState(WarsMixin, DiplomacyMixin, EndGameMixin, State):
             return {ZONE_ALLY: "done allying in the home zone", DIPLOMACY: "no more diplomacy now"}.get(
                 self.phase, "pass the attack option")
         return {A.ACCEPT: "accept the alliance", A.DECLINE: "decline the alliance"}.get(action, "?")
+
+    def narrate(self, action: int) -> str:
+        """A battle's first weapon choice is hidden until the battle resolves, so the table hears only
+        that one was made; the battle's event then names both choices."""
+        if self.phase == WEAPON and self.pending < 0:
+            return f"player_{self.current_player} chooses a weapon"
+        return super().narrate(action)
 
     def render_text(self, viewer: int | None = None) -> str:
         from ultimata.envs.conquest_of_the_world.text import render

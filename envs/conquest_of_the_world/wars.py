@@ -198,6 +198,8 @@ class WarsMixin(_Base):
                 if self.holder[c] >= 0:
                     self._lose(d, c)
                 self._gain(a, c, CONQUEST)
+            if self.phase != OVER:
+                self._open_diplomacy(a, new_turn=False)  # the attacker keeps the option (13E, 16F)
         else:
             if self.holder[c] < 0:
                 self._gain(d, c, ALLY)  # rule 14B

@@ -26,7 +26,7 @@ class Game(ABC, Generic[ConfigT]):
     """One rule variant of one game."""
 
     name: ClassVar[str]
-    """PettingZoo-style name, e.g. 'ultimatum_cards_v1'."""
+    """PettingZoo-style name, e.g. 'ultimatum_cards_v2'."""
     title: ClassVar[str] = ""
     """What people call the game, for menus and tables."""
     version: ClassVar[int]
@@ -132,16 +132,18 @@ class State(ABC):
     derived fields override those hooks instead."""
 
     def _to_dict(self) -> dict[str, Any]:
+        """The saved fields; they may be the live objects: `state_dict` copies them."""
         if not self.FIELDS:
             raise NotImplementedError(f"{type(self).__name__} lists no FIELDS and has no _to_dict")
-        return {k: copy.deepcopy(getattr(self, k)) for k in self.FIELDS}
+        return {k: getattr(self, k) for k in self.FIELDS}
 
     def _from_dict(self, d: dict[str, Any]) -> None:
-        """Restore the stored fields, recomputing derived ones rather than trusting them."""
+        """Restore the stored fields, recomputing derived ones rather than trusting them. `d` is this
+        state's own copy (`load_state_dict` made it), so its objects may be kept as they are."""
         if not self.FIELDS:
             raise NotImplementedError(f"{type(self).__name__} lists no FIELDS and has no _from_dict")
         for k in self.FIELDS:
-            setattr(self, k, copy.deepcopy(d[k]))
+            setattr(self, k, d[k])
 
     def _check_consistency(self) -> None:  # noqa: B027 (an optional hook; games override it)
         """Raise ValueError naming what is wrong when a loaded state breaks the game's invariants
@@ -169,9 +171,10 @@ class State(ABC):
     def legal_action_mask(self) -> np.ndarray:
         """int8 mask over `game.num_actions`; cached until the next apply. Do not mutate it."""
         if self._mask is None:
-            mask = np.zeros(self.game.num_actions, dtype=np.int8)
-            mask[self._legal_actions()] = 1
-            self._mask = mask
+            mask = bytearray(self.game.num_actions)  # set byte by byte: cheaper than numpy's list indexing
+            for action in self._legal_actions():
+                mask[action] = 1
+            self._mask = np.frombuffer(mask, dtype=np.int8)
         return self._mask
 
     def legal_actions(self) -> list[int]:
@@ -212,14 +215,15 @@ class State(ABC):
         return other
 
     def state_dict(self) -> dict[str, Any]:
-        """JSON-serialisable and exact: a loaded state continues identically, dice included."""
+        """JSON-serialisable and exact: a loaded state continues identically, dice included. A snapshot:
+        it shares nothing with this state, so it stays as it was while play goes on."""
         return {
             "game": self.game.name,
             "version": self.game.version,
             "config": self.game.config.model_dump(mode="json"),
             "decisions": self.decisions,
-            "rng": self.rng.state_dict(),
-            "state": self._to_dict(),
+            "rng": copy.deepcopy(self.rng.state_dict()),
+            "state": copy.deepcopy(self._to_dict()),
         }
 
     def load_state_dict(self, d: dict[str, Any]) -> None:
@@ -234,9 +238,9 @@ class State(ABC):
             raise UltimataError("state dict was saved under another rule config; build the env with that config")
         fresh = self.game.new_initial_state(Rng(0))
         try:
-            fresh.rng = Rng.from_state_dict(d["rng"])
+            fresh.rng = Rng.from_state_dict(copy.deepcopy(d["rng"]))
             fresh.decisions = int(d.get("decisions", 0))
-            fresh._from_dict(d["state"])
+            fresh._from_dict(copy.deepcopy(d["state"]))  # the caller's dict stays theirs: nothing shared
             fresh._mask = None
             fresh._check_consistency()
         except (KeyError, TypeError, ValueError, IndexError, AttributeError) as err:

@@ -12,11 +12,11 @@ from ultimata.envs.core.engine import Game
 from ultimata.envs.core.errors import ConfigError
 
 GAMES: dict[str, str] = {
-    "ultimatum_cards_v1": "ultimata.envs.ultimatum_cards_v1",
+    "ultimatum_cards_v2": "ultimata.envs.ultimatum_cards_v2",
     "ultimade_v1": "ultimata.envs.ultimade_v1",
     "ultra_war_v3": "ultimata.envs.ultra_war_v3",
-    "conquest_of_the_world_v1": "ultimata.envs.conquest_of_the_world_v1",
-    "ultimatum_world_v1": "ultimata.envs.ultimatum_world_v1",
+    "conquest_of_the_world_v2": "ultimata.envs.conquest_of_the_world_v2",
+    "ultimatum_world_v2": "ultimata.envs.ultimatum_world_v2",
 }
 """Env name -> the thin PettingZoo module that defines `env` and `raw_env`."""
 
@@ -51,3 +51,18 @@ def register_all() -> None:
     for name, module in GAMES.items():
         if pettingzoo_id(name) not in pettingzoo.aec_registry:
             pettingzoo.register("aec", pettingzoo_id(name), entry_point=f"{module}:env")
+
+
+def game_base_name(game_name: str) -> str:
+    """'ultimatum_cards_v2' -> 'ultimatum_cards': scripted bots and configs are per game, not per version."""
+    base, sep, version = game_name.rpartition("_v")
+    return base if sep and version.isdigit() else game_name
+
+
+def env_name(base: str) -> str:
+    """The registered env of a game by its name without version: 'ultra_war' -> 'ultra_war_v3'. Code
+    that means "this game, whatever its version" stays valid across version bumps."""
+    found = [name for name in GAMES if game_base_name(name) == base]
+    if not found:
+        raise ConfigError(f"unknown game {base!r}; games: {', '.join(game_base_name(name) for name in GAMES)}")
+    return max(found, key=lambda name: int(name.rpartition("_v")[2]))

@@ -29,6 +29,29 @@ class Replay:
     returns: list[float] | None = None
     """Each seat's result, for listings; replaying recomputes it."""
 
+    @classmethod
+    def of_game(cls, state: State, seed: int, actions: list[int], players: list[str],
+                returns: list[float] | None = None) -> Replay:
+        """The replay of a game played from `seed` to `state`, with how it ended: the final state, and
+        each seat's result if the game is over (a game quit or cut at the decision cap has none).
+        `returns` overrides the state's: a game an illegal move forfeited ends with the arena's verdict."""
+        game = state.game
+        return cls(
+            game=game.name, version=game.version, config=game.config.model_dump(mode="json"), seed=seed,
+            actions=list(actions), players=list(players), final_state=state.state_dict(),
+            returns=list(returns) if returns is not None else list(state.returns()) if state.is_terminal() else None,
+        )
+
+    @property
+    def result(self) -> str:
+        """How the game ended, for listings: 'won by player_1', 'draw', 'unfinished', or 'not recorded'
+        for files saved before replays recorded their end."""
+        if self.returns:
+            best = max(self.returns)
+            winners = [f"player_{p}" for p, r in enumerate(self.returns) if r == best]
+            return "draw" if len(winners) == len(self.returns) else f"won by {', '.join(winners)}"
+        return "unfinished" if self.final_state is not None else "not recorded"
+
     def save(self, path: str | Path) -> None:
         atomic_write_json(path, {"format": FORMAT, **asdict(self)})
 
@@ -48,17 +71,27 @@ class Replay:
         for key, kind in expected.items():
             if not isinstance(data.get(key), kind):
                 raise ReplayError(f"{where}: field '{key}' must be a {kind.__name__}, got {data.get(key)!r}")
+        if data["seed"] < 0:
+            raise ReplayError(f"{where}: 'seed' must be 0 or more, got {data['seed']}")
         if not all(isinstance(a, int) and not isinstance(a, bool) for a in data["actions"]):
             raise ReplayError(f"{where}: 'actions' must be a list of integers")
+        players, final_state, returns = data.get("players", []), data.get("final_state"), data.get("returns")
+        if not isinstance(players, list) or not all(isinstance(p, str) for p in players):
+            raise ReplayError(f"{where}: 'players' must be a list of agent names, got {players!r}")
+        if final_state is not None and not isinstance(final_state, dict):
+            raise ReplayError(f"{where}: 'final_state' must be a state or null")
+        if returns is not None and (not isinstance(returns, list) or not all(
+                isinstance(r, (int, float)) and not isinstance(r, bool) for r in returns)):
+            raise ReplayError(f"{where}: 'returns' must be a list of numbers (one per seat) or null, got {returns!r}")
         return cls(
             game=data["game"],
             version=data["version"],
             config=data["config"],
             seed=data["seed"],
             actions=list(data["actions"]),
-            players=list(data.get("players", [])),
-            final_state=data.get("final_state"),
-            returns=data.get("returns") if isinstance(data.get("returns"), list) else None,
+            players=list(players),
+            final_state=final_state,
+            returns=returns,
         )
 
     def states(self) -> Iterator[tuple[State, int | None]]:
@@ -87,9 +120,13 @@ class Replay:
     def final(self) -> State:
         """Replay to the end; if a final state was stored, check that it is reproduced."""
         *_, (state, _) = self.states()
+        self.check_final(state)
+        return state
+
+    def check_final(self, state: State) -> None:
+        """`state`, the end of a replay, must be the stored final state if there is one."""
         if self.final_state is not None and state.state_dict() != self.final_state:
             raise ReplayError("replayed game does not end in the stored final state (rules changed?)")
-        return state
 
 
 def record(seed: int, game_name: str, config: dict[str, Any], actions: list[int]) -> Replay:

@@ -36,7 +36,7 @@ SCALARS = (
     "my_decision",
     "my_team_on_offense",  # in possession, or receiving the pull
     "disc_on_ground",
-    "surplus_markers_must_leave",  # a turn just happened (book: surplus markers depart)
+    "surplus_markers_must_leave",  # after a turn, while two or more defenders still mark the new holder
     "my_score",  # / points_to_win
     "their_score",  # / points_to_win
     "cycles_used",  # / max_cycles
@@ -100,7 +100,7 @@ def encode(state: UltimadeState, viewer: int) -> np.ndarray:
         idx.append(_MINE)
     if state.offense == viewer:
         idx.append(_OFFENSE)
-    if state.surplus:
+    if state.surplus and state.surplus_markers():
         idx.append(_SURPLUS)
     obs.put(idx, 1.0)
     score = state.score

@@ -83,6 +83,7 @@ class UltimadeState(State):
         self.chase = -1
         self.marker_only = -1
         self.surplus = False
+        """A turn left the new holder with two or more markers: in this cycle the surplus must leave."""
         self.last_throw: list[int] | None = None
         self._legal: list[int] | None = None
 
@@ -172,6 +173,15 @@ class UltimadeState(State):
         base = (1 - (p >> 2)) * 4
         return [d for d in range(base, base + 4) if self.pos[d] >= 0 and around & BIT[self.pos[d]]]
 
+    def surplus_markers(self) -> list[int]:
+        """The new holder's markers while, after a turn, two or more still stand next to him (book: 'the
+        surplus markers must depart at the next possible step'); empty otherwise. Read from the position,
+        so it empties as soon as one marker is left."""
+        if not self.surplus or self.holder < 0:
+            return []
+        markers = self._markers_of(self.holder)
+        return markers if len(markers) >= 2 else []
+
     def _chase_distance(self) -> int:
         """With the disc on the ground the offense must run toward it (book). The first run of the
         step must end as close to it as any run can, if that is closer than anyone stands now."""
@@ -231,10 +241,8 @@ class UltimadeState(State):
                 if NEIGHBOURS[pos[p]] & empty & ~self._forbidden(p, marking) or self.destinations(p)
             ]
             actions = [frame[pos[p]] for p in runners]
-            if self.surplus and self.holder >= 0 and runners:
-                markers = self._markers_of(self.holder)
-                if len(markers) >= 2 and any(p in runners for p in markers):
-                    return actions  # after a turn, surplus markers must depart: no DONE yet
+            if any(p in runners for p in self.surplus_markers()):
+                return actions  # after a turn, surplus markers must depart: no DONE yet
         actions.append(DONE)
         return actions
 

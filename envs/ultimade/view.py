@@ -65,7 +65,7 @@ def view(state: UltimadeState, seat: int | None) -> dict[str, Any]:
         "phase_key": PHASE_KEYS[state.phase],
         "to_move": None if over else state.current_player,
         "only_runner": PLAYER_NAMES[state.marker_only] if state.marker_only >= 0 else None,
-        "surplus_markers_must_leave": state.surplus,
+        "surplus_markers_must_leave": bool(state.surplus_markers()),
         "last_roll": state.last_roll or None,
         "last_event": state.last_event,
         "over": over,

@@ -28,6 +28,9 @@ class UltimatumCardsConfig(GameConfig):
     draw_count: int = Field(2, ge=0, le=10)
     blockers: Literal["target", "any"] = "target"
     """Who may block a Swap, Steal or Ultimatum: its target only (default), or any player in turn."""
+    target_blocks_own_counter: bool = True
+    """May the Ultimatum's target Block after the responder accepted the target's own counter? The book
+    lets the target block once the responder has chosen, with no exception; false skips the target then."""
     give_to_self: bool = False
     """May a Give card's third player be the card's own player? The book says 'a third player'."""
     chips_carry_over: bool = False

@@ -4,20 +4,22 @@ from __future__ import annotations
 
 from typing import ClassVar
 
+import numpy as np
+
 from ultimata.envs.core.engine import Game
 from ultimata.envs.core.rng import Rng
 from ultimata.envs.ultimatum_cards.actions import ActionLayout
 from ultimata.envs.ultimatum_cards.config import UltimatumCardsConfig
-from ultimata.envs.ultimatum_cards.observation import ObservationLayout
+from ultimata.envs.ultimatum_cards.observation import ObservationLayout, encode
 from ultimata.envs.ultimatum_cards.state import UltimatumCardsState
 
 
 class UltimatumCardsGame(Game[UltimatumCardsConfig]):
     """Ultimatum, the card game of steal, swap, give, take and negotiate."""
 
-    name: ClassVar[str] = "ultimatum_cards_v1"
+    name: ClassVar[str] = "ultimatum_cards_v2"
     title: ClassVar[str] = "Ultimatum (card game)"
-    version: ClassVar[int] = 1
+    version: ClassVar[int] = 2
     config_model = UltimatumCardsConfig
     supports_dense_reward = True
     observation_bounds = (0.0, float("inf"))
@@ -42,3 +44,8 @@ class UltimatumCardsGame(Game[UltimatumCardsConfig]):
 
     def new_initial_state(self, rng: Rng) -> UltimatumCardsState:
         return UltimatumCardsState(self, rng)
+
+    def observe(self, state: UltimatumCardsState, viewer: int) -> np.ndarray:
+        """`viewer`'s observation of `state`. Here, not in the state, because the state module cannot
+        import the observation module (which reads its constants) without a per-call import."""
+        return encode(state, viewer)

@@ -249,8 +249,9 @@ class UltimatumCardsState(State):
         else:
             excluded = {self.actor, self.p1} if self.card == ULTIMATUM else {self.actor}
             order = [p for p in ((self.actor + k) % n for k in range(1, n)) if p not in excluded]
-        if self.card == ULTIMATUM and self.proposals[self.accepted][0] == target:
-            order = [p for p in order if p != target]  # the accepted split is the target's own counter
+        own_counter = self.card == ULTIMATUM and self.proposals[self.accepted][0] == target
+        if own_counter and not self.game.config.target_blocks_own_counter:
+            order = [p for p in order if p != target]
         self.queue = [p for p in order if self.hands[p][BLOCK]]
         if self.queue:
             self.phase = BLOCKS
@@ -365,9 +366,7 @@ class UltimatumCardsState(State):
 
     # -- views ---------------------------------------------------------------------------------
     def observation(self, player: int) -> np.ndarray:
-        from ultimata.envs.ultimatum_cards.observation import encode
-
-        return encode(self, player)
+        return self.game.observe(self, player)
 
     def action_to_string(self, action: int) -> str:
         from ultimata.envs.ultimatum_cards.text import describe_action
@@ -403,8 +402,6 @@ class UltimatumCardsState(State):
         if len(values["chips"]) != n or min(values["chips"]) < 0 or not 0 <= values["phase"] < NUM_PHASES:
             raise ValueError("chips must be one non-negative count per seat and phase a known phase")
         for key, value in values.items():
-            if isinstance(value, list):
-                value = [list(x) if isinstance(x, list) else x for x in value]
             setattr(self, key, value)
 
     def _check_consistency(self) -> None:

@@ -1,4 +1,4 @@
-"""The fixed action layout (94 actions). A compound turn is a chain of small decisions by one player:
+"""The fixed action layout (`NUM_ACTIONS` actions). A compound turn is a chain of small decisions by one player:
 a verb (buy, play a card, attack, fire a laser, move ships), then the places it needs, then an amount.
 Places are absolute: nations 0-36, then the sea places (blockades 1-14, then the 9 anchors)."""
 
@@ -14,7 +14,7 @@ PLACE = 0
 BUY_TROOPS_1 = PLACE + PLACES
 BUY_TROOPS_5 = BUY_TROOPS_1 + 1
 BUY_TROOPS_ALL = BUY_TROOPS_5 + 1
-"""As many troops as the money you may spend on troops now buys."""
+"""As many troops as the money you may spend on troops now buys (no more than your set of pieces has left)."""
 BUY_BATTLESHIP = BUY_TROOPS_ALL + 1
 BUY_SUBMARINE = BUY_BATTLESHIP + 1
 BUY_LASER = BUY_SUBMARINE + 1

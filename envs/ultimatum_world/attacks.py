@@ -24,6 +24,7 @@ from ultimata.envs.ultimatum_world.legal import (
     WINDOW,
     K,
 )
+from ultimata.envs.ultimatum_world.pieces import card_gift, troops_left
 
 W = world()
 INTEL = {K["army_intelligence"]: "army", K["navy_intelligence"]: "navy", K["air_intelligence"]: "air"}
@@ -56,6 +57,11 @@ class AttackRules:
             self.phase = BATTLE  # the attacker rolls (troops) or announces its first pair (navy)
         else:
             self._next_roll()
+
+    def vessels_fighting(self: Any, p: int) -> tuple[int, int]:
+        """Player p's battleships and submarines in the naval battle under way (off the board meanwhile)."""
+        naval = self.attack and self.attack[0] == NAVAL and self.attack[1] == p
+        return (self.force[0], self.force[1]) if naval else (0, 0)
 
     def _force_text(self: Any) -> str:
         return " and ".join(f"{c} {VESSEL[k]}(s)" for k, c in enumerate(self.force) if c) or "no vessel"
@@ -179,13 +185,15 @@ class AttackRules:
         if self.phase == BUY:
             self.phase = ACT
         defender = self.owner[x]
-        left, held = C.commando_battle(self.rng, self.rules.black, 10, self.troops[x])
+        raiders = min(10, troops_left(self, p))  # ours: as many of the ten as the player's set has left
+        left, held = C.commando_battle(self.rng, self.rules.black, raiders, self.troops[x])
+        who = f"player_{p}'s helicopter commandos" + (f" ({raiders}: all its set had left)" if raiders < 10 else "")
         if held:
             self.troops[x] = held
-            self._log(f"player_{p}'s helicopter commandos fall in {W.names[x]} (player_{defender} keeps {held})")
+            self._log(f"{who} fall in {W.names[x]} (player_{defender} keeps {held})")
         else:
             self.troops[x] = left
-            self._log(f"player_{p}'s helicopter commandos take {W.names[x]} from player_{defender} ({left} left)")
+            self._log(f"{who} take {W.names[x]} from player_{defender} ({left} left)")
             self._take_nation(p, x)
 
     # -- navies ------------------------------------------------------------------------------
@@ -246,8 +254,8 @@ class AttackRules:
                 self.conquered_blockades += t < BLOCKADES
                 self._log(f"player_{p} wins the sea battle for {W.sea_names[t]} from player_{q}")
             else:
-                self._sea_hit(t, by_attacker=True)
                 self._log(f"both navies are sunk at {W.sea_names[t]}")
+                self._sea_hit(t, by_attacker=True)
             self._end_attack()
         elif not any(self.force):
             self._log(f"player_{q} holds off the naval attack on {W.sea_names[t]}")
@@ -261,12 +269,15 @@ class AttackRules:
             self.ready_bs[t] = self.ready_subs[t] = 0
 
     def _sea_hit(self: Any, t: int, by_attacker: bool) -> None:
-        """After vessels were lost at t: a place with none left is vacant; a blockade the attacker emptied
-        is conquered if it moves in this turn."""
+        """After vessels were lost at t: a place with none left is vacant. Book: an opponent's blockade
+        'is considered conquered when their last naval vessel has been eliminated', so the attacker who
+        sinks the last one conquers it then (two cards), whether or not it ever moves in."""
         self.ready_bs[t] = min(self.ready_bs[t], self.bs[t])
         self.ready_subs[t] = min(self.ready_subs[t], self.subs[t])
-        if not self.bs[t] and not self.subs[t] and by_attacker and t < BLOCKADES and t not in self.emptied:
+        if not self.bs[t] and not self.subs[t] and by_attacker and t < BLOCKADES:
             self.emptied.append(t)
+            self.conquered_blockades += 1
+            self._log(f"player_{self.player} sinks the last vessel at {W.sea_names[t]}: a blockade conquered")
         self._clear_sea(t)
 
     # -- lasers ------------------------------------------------------------------------------
@@ -309,7 +320,7 @@ class AttackRules:
         name = CARD_KINDS[kind].replace("_", " ")
         spec = self.rules.cards[kind]
         if kind in L.REINFORCE:
-            self._reinforce(p, [spec.troops, spec.battleships, spec.submarines], f"plays {name}")
+            self._reinforce(p, card_gift(self, p, spec), f"plays {name}")
         elif kind in INTEL:
             branch = INTEL[kind]
             for q in range(self.n):

@@ -1,6 +1,7 @@
 """Checks a loaded state against the game's invariants, naming what is wrong (the contract's
-`_check_consistency`): pieces never negative, a held nation has troops, a held sea has vessels, the
-cards add up to the deck, money is never negative, and the phase fits the position."""
+`_check_consistency`): pieces never negative and within each player's set, a held nation has troops, a
+held sea has vessels, the cards add up to the deck, money is never negative, and the phase fits the
+position."""
 
 from __future__ import annotations
 
@@ -9,6 +10,7 @@ from typing import TYPE_CHECKING
 
 from ultimata.envs.ultimatum_world import actions as A
 from ultimata.envs.ultimatum_world.content import CARD_KINDS
+from ultimata.envs.ultimatum_world.pieces import troops_left, vessels_left
 
 if TYPE_CHECKING:
     from ultimata.envs.ultimatum_world.state import WorldState
@@ -60,6 +62,7 @@ def check(s: WorldState) -> None:
         )
     _need(all(b >= 0 for b in s.bank) and s.turn_money >= 0 and s.embargo_money >= 0, "money is never negative")
     _need(all(x >= 0 for x in s.lasers), "lasers are never negative")
+    _check_pieces(s)
     _need(all(len(d) == 3 and 0 <= d[0] < n and 0 <= d[1] < n and d[2] > 0 for d in s.debts), "bad embargo debt")
     total = Counter(s.rules.deck)
     held: Counter[int] = Counter(s.deck)
@@ -120,6 +123,15 @@ def check(s: WorldState) -> None:
         _need(s.player == -1 and not s.pending, "no turns are played during the set-up")
     _need(s.round >= 1 and s.turn >= 0, "round and turn count from 1 and 0")
     _check_decision(s)
+
+
+def _check_pieces(s: WorldState) -> None:
+    """Nobody has more in play than its set of pieces holds (config `pieces`)."""
+    pieces = s.cfg.pieces
+    for q in range(s.n if pieces is not None else 0):
+        _need(s.lasers[q] <= pieces.large_discs, f"player {q} has more lasers than large discs")
+        _need(troops_left(s, q) >= 0, f"player {q} has more troops and lasers in play than its set of pieces")
+        _need(min(vessels_left(s, q)) >= 0, f"player {q} has more vessels in play than its set of pieces")
 
 
 def _check_decision(s: WorldState) -> None:

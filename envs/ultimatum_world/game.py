@@ -1,4 +1,5 @@
-"""Ultimatum as a `Game`: 2-6 players, 90 actions, 957 observation floats, the rules data resolved once."""
+"""Ultimatum as a `Game`: 2-6 players, the fixed action layout of `actions.py` and the observation of
+`observation.py` (their sizes are `NUM_ACTIONS` and `OBS_SIZE`), the rules data resolved once."""
 
 from __future__ import annotations
 
@@ -18,9 +19,9 @@ from ultimata.envs.ultimatum_world.state import WorldState
 class WorldGame(Game[WorldConfig]):
     """Ultimatum (Bates Games, 1985): the world wargame; win with the Oil Alliance and one more."""
 
-    name: ClassVar[str] = "ultimatum_world_v1"
+    name: ClassVar[str] = "ultimatum_world_v2"
     title: ClassVar[str] = "Ultimatum (world wargame)"
-    version: ClassVar[int] = 1
+    version: ClassVar[int] = 2
     config_model = WorldConfig
     render_modes: ClassVar[tuple[str, ...]] = ("human", "ansi", "rgb_array")
     has_board: ClassVar[bool] = True

@@ -9,6 +9,7 @@ from typing import TYPE_CHECKING
 
 from ultimata.envs.ultimatum_world import actions as A
 from ultimata.envs.ultimatum_world.content import CARD_KINDS, world
+from ultimata.envs.ultimatum_world.pieces import card_gift, laser_fits, troops_left, vessels_left
 
 if TYPE_CHECKING:
     from ultimata.envs.ultimatum_world.state import WorldState
@@ -151,33 +152,44 @@ def verb_options(s: WorldState, verb: int, args: list[int]) -> list[int] | None:
 
 
 def purchases(s: WorldState, mine: list[int] | None = None) -> list[int]:
-    """What the money the player may spend now buys, where the pieces have somewhere to go."""
+    """What the money the player may spend now buys, where the pieces have somewhere to go and are
+    still in the player's set."""
     p, money = s.player, s.troop_money()
     mine = s.nations_of(p) if mine is None else mine
     out = []
     if money and mine:
-        out += [v for v, k in A.BUY_TROOPS.items() if money >= k] + [A.BUY_TROOPS_ALL]
+        room = troops_left(s, p)
+        if room:
+            out += [v for v, k in A.BUY_TROOPS.items() if money >= k and room >= k] + [A.BUY_TROOPS_ALL]
     if money >= COST["battleship"] and fleet_places(s, p, mine):
-        out.append(A.BUY_BATTLESHIP)
-        if money >= COST["submarine"]:
+        battleships, submarines = vessels_left(s, p)
+        if battleships:
+            out.append(A.BUY_BATTLESHIP)
+        if money >= COST["submarine"] and submarines:
             out.append(A.BUY_SUBMARINE)
-    if s.laser_money() >= COST["laser"] and (s.holds_alliance(p, WESTERN) or s.holds_alliance(p, COMMUNIST)):
+    if (
+        s.laser_money() >= COST["laser"]
+        and (s.holds_alliance(p, WESTERN) or s.holds_alliance(p, COMMUNIST))
+        and laser_fits(s, p)
+    ):
         out.append(A.BUY_LASER)
     return out
 
 
 def _card_usable(s: WorldState, p: int, kind: int, mine: list[int]) -> bool:
-    """An attacker card with somewhere to go (its first choice, asked as yes/no)."""
+    """An attacker card with somewhere to go (its first choice, asked as yes/no) and, if it brings
+    pieces, at least one of them left in the player's set."""
     card = s.rules.cards[kind]
     enemy_nation = len(mine) < NATIONS  # every nation is held after the set-up
     if card.user == "defender":
         return False
     if kind in REINFORCE:  # every piece it gives needs a place
-        return (not card.troops or bool(mine)) and (
-            not (card.battleships or card.submarines) or bool(fleet_places(s, p, mine))
+        troops, *vessels = card_gift(s, p, card)
+        return bool(troops or any(vessels)) and (not troops or bool(mine)) and (
+            not any(vessels) or bool(fleet_places(s, p, mine))
         )
     if kind == K["helicopter_commando"]:
-        return enemy_nation
+        return enemy_nation and troops_left(s, p) > 0
     if kind == K["jet_bomber"]:
         return enemy_nation or any(o != p and o >= 0 and bs for o, bs in zip(s.sea_owner, s.bs))
     if kind == K["airlift"]:

@@ -2,10 +2,10 @@
 Everything on the table is public; a seat sees its own hand and what its Intelligence cards showed it,
 never another hand or the deck order.
 
-Layout (1,181 floats):
+Layout (`OBS_SIZE` floats, the blocks of `SIZES` in this order):
   nations   37 x 7: holder (relative seat one-hot, 6), troops / 20
   seas      23 x 11: holder (6), battleships / 10, submarines / 10, ready to move this turn (2, / 10),
-            a blockade emptied this turn by the player on turn (moving in conquers it)
+            a blockade the player on turn conquered this turn by sinking its last vessel, still vacant
   players    6 x 12: present, out, bank / 50, lasers / 5, cards held / 10, whole alliances held (4),
             embargo debt owed / 10, whose turn it is, nations held / 37
   hand      13: my cards per kind / 4

@@ -40,6 +40,7 @@ from ultimata.envs.ultimatum_world.legal import (  # noqa: F401 (the phase and a
     WESTERN,
     WINDOW,
 )
+from ultimata.envs.ultimatum_world.pieces import troops_left
 
 W = world()
 ALLIANCE_MONEY = {WESTERN: 20, COMMUNIST: 15, PEACE: 25}
@@ -125,8 +126,7 @@ class WorldState(AttackRules, State):
         self.conquered_nations = 0
         self.conquered_blockades = 0
         self.emptied: list[int] = []
-        """Blockades whose last opponent vessel the player eliminated this turn without occupying them:
-        moving into one this turn conquers it (book: no cards for a blockade vacant 'from a previous turn')."""
+        """Blockades the player on turn conquered this turn by sinking their last vessel, still vacant."""
         self.winners: list[int] = []
         self.events: list[str] = [f"player_{self.setup_first} rolled highest and picks first"]
         self._last_observation: tuple[int, np.ndarray] | None = None
@@ -236,7 +236,7 @@ class WorldState(AttackRules, State):
     def _do(self, verb: int, args: list[int]) -> None:
         p = self.current_player
         if verb in A.BUY_TROOPS or verb == A.BUY_TROOPS_ALL:
-            k = A.BUY_TROOPS.get(verb) or self.troop_money()
+            k = A.BUY_TROOPS.get(verb) or min(self.troop_money(), troops_left(self, p))
             self._pay(k)
             self._reinforce(p, [k, 0, 0], f"buys {k} troop(s)")
         elif verb in (A.BUY_BATTLESHIP, A.BUY_SUBMARINE):
@@ -285,11 +285,9 @@ class WorldState(AttackRules, State):
 
     def _add_vessels(self, p: int, t: int, battleship: bool, count: int) -> None:
         """New or moved vessels cannot move (again) until the player's next turn: not added to the ready
-        counts. Occupying a blockade the player emptied this turn conquers it."""
+        counts. Moving into a blockade earns nothing (book), even one the player conquered this turn."""
         if t in self.emptied:
             self.emptied.remove(t)
-            self.conquered_blockades += 1
-            self._log(f"player_{p} occupies {W.sea_names[t]}, emptied this turn: a blockade conquered")
         self.sea_owner[t] = p
         if battleship:
             self.bs[t] += count

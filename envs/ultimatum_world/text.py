@@ -14,7 +14,7 @@ W = world()
 VERBS = {
     A.BUY_TROOPS_1: "buy 1 troop",
     A.BUY_TROOPS_5: "buy 5 troops",
-    A.BUY_TROOPS_ALL: "buy troops with all the money",
+    A.BUY_TROOPS_ALL: "buy troops with all the money (up to the pieces left)",
     A.BUY_BATTLESHIP: "buy a battleship",
     A.BUY_SUBMARINE: "buy a submarine",
     A.BUY_LASER: "buy a laser",
@@ -93,6 +93,17 @@ def _amount_text(s: WorldState, action: int) -> str:
     return f"all {words}" if action == A.AMOUNT_ALL and count > 1 else words
 
 
+KEY = (
+    "Key: 'France* p1:10' = France (* a Worldpower), held by player_1 with 10 troops; "
+    "'blockade 2 p1:3b2s' = player_1's 3 battleships and 2 submarines there; seas not listed are vacant"
+)
+
+
+def _nation_text(s: WorldState, x: int) -> str:
+    holder = f"p{s.owner[x]}:{s.troops[x]}" if s.owner[x] >= 0 else "unowned"
+    return f"{W.names[x]}{'*' if W.worldpower[x] else ''} {holder}"
+
+
 def render(s: WorldState, viewer: int | None = None) -> str:
     from ultimata.envs.ultimatum_world.state import OVER, PHASES, SEAS
 
@@ -111,15 +122,15 @@ def render(s: WorldState, viewer: int | None = None) -> str:
             + (f", holds {', '.join(held)}" if held else "")
             + (" (out)" if s.out[q] else "")
         )
+    lines.append(KEY)
     for a, members in enumerate(W.members):
-        row = ", ".join(f"{W.names[x]}{'*' if W.worldpower[x] else ''} p{s.owner[x]}:{s.troops[x]}" for x in members)
-        lines.append(f"{ALLIANCES[a]}: {row}")
+        lines.append(f"{ALLIANCES[a]}: " + ", ".join(_nation_text(s, x) for x in members))
     seas = [
         f"{W.sea_names[t].split(' (')[0]} p{s.sea_owner[t]}:{s.bs[t]}b{s.subs[t]}s"
         for t in range(SEAS)
         if s.sea_owner[t] >= 0
     ]
-    lines.append("Seas: " + "; ".join(seas))
+    lines.append("Seas: " + ("; ".join(seas) or "all vacant"))
     if s.turn_money or s.embargo_money:
         lines.append(f"money to spend this turn: ${s.turn_money}bn conquest, ${s.embargo_money}bn embargo")
     if s.placing != [0, 0, 0]:

@@ -1,12 +1,15 @@
 """JSON for people and browsers: the map (nations, seas, stations and who holds what), the players'
 money, lasers and card counts, the viewer's own hand and intelligence, the attack under way, and the
-legal moves with what a click on the map means."""
+legal moves with what a click on the map means. A turn is a chain of clicks (a verb, then places, then
+an amount): `chain` names its steps and the one asked now, and `prompt` says what to click next (to the
+player whose chain it is; nobody else sees a chain half made)."""
 
 from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
 from ultimata.envs.ultimatum_world import actions as A
+from ultimata.envs.ultimatum_world import legal as L
 from ultimata.envs.ultimatum_world.content import ALLIANCES, CARD_KINDS, world
 
 if TYPE_CHECKING:
@@ -90,6 +93,8 @@ def view(state: WorldState, seat: int | None) -> dict[str, Any]:
         "placing": list(state.placing),
         "transfer": list(state.transfer),
         "attack": attack,
+        "chain": _chain(state) if seat is not None and seat == state.current_player else None,
+        "prompt": _prompt(state) if seat is not None and seat == state.current_player else None,
         "events": list(state.events[-8:]),
         "to_move": None if over else state.current_player,
         "over": over,
@@ -107,3 +112,77 @@ def moves(state: WorldState) -> list[dict[str, Any]]:
             move.update(target="button")
         out.append(move)
     return out
+
+
+_VERB_STEPS = {
+    A.ATTACK: ("troop attack", "from: your nation with 3+ troops", "against: a bordering enemy nation"),
+    A.LASER: ("laser", "target: an enemy nation or naval place"),
+    A.CARD + L.K["helicopter_commando"]: ("helicopter commando", "target: an enemy nation"),
+    A.CARD + L.K["jet_bomber"]: ("jet bomber", "target: an enemy nation, or battleships at sea"),
+}
+_MOVES = {A.MOVE_BATTLESHIPS: "battleships", A.MOVE_SUBMARINES: "submarines"}
+
+
+def _steps(state: WorldState, verb: int) -> tuple[str, ...]:
+    """The names of a verb's clicks, the verb first (the same count as legal.chain_length says follow it)."""
+    if verb in _MOVES:
+        kind = _MOVES[verb]
+        if state.phase == L.BATTLE:
+            return (f"{kind} join the battle", f"from: your place with ready {kind}", "how many")
+        reach = "an anchor or blockade with the same number" if verb == A.MOVE_BATTLESHIPS else "any blockade or anchor"
+        return (f"move {kind}", f"from: your place with ready {kind}", f"to: {reach}", "how many")
+    if verb == A.CARD + L.K["airlift"]:
+        if state.phase == L.WINDOW:
+            return ("airlift", "from: your nation", "how many")
+        return ("airlift", "from: your nation", "to: another of your nations", "how many")
+    return _VERB_STEPS[verb]
+
+
+def _chain(state: WorldState) -> dict[str, Any] | None:
+    """The chain of clicks under way: its steps, how far it is, and the places chosen so far."""
+    from ultimata.envs.ultimatum_world.state import place_name
+
+    if state.pending:
+        verb, args = state.pending[0], state.pending[1:]
+        steps = _steps(state, verb)
+        return {"steps": list(steps), "at": 1 + len(args), "chosen": [place_name(a) for a in args]}
+    if state.placing_now():
+        at = 2 if state.place_at >= 0 else 1
+        chosen = [place_name(state.place_at)] if state.place_at >= 0 else []
+        return {"steps": ["place reinforcements", "where: your nation or blockade", "how many"], "at": at,
+                "chosen": chosen}
+    if state.transferring() or state.phase == L.MOVE_IN:
+        return {"steps": ["move troops in", "how many (one, half, all)"], "at": 1, "chosen": []}
+    return None
+
+
+def _prompt(state: WorldState) -> str:
+    """What to click next, in words."""
+    chain = _chain(state)
+    if chain is not None:
+        step = chain["steps"][chain["at"]] if chain["at"] < len(chain["steps"]) else "how many"
+        where = step.split(": ", 1)
+        if step.startswith("how many"):
+            return f"{chain['steps'][0]}: choose how many (the buttons one, half, all)."
+        return f"{chain['steps'][0]}: click {where[-1]} on the map (outlined)."
+    phase = state.phase
+    if phase == L.SETUP_START:
+        return "Set-up: click a nation to take (four, each from a different alliance; one of them a Worldpower)."
+    if phase == L.SETUP_FILL:
+        return "Set-up: click an unoccupied nation to put five troops on it."
+    if phase == L.SETUP_FLEET:
+        return "Set-up: click a vacant naval blockade (dark square) to put two battleships on it."
+    if phase in (L.BUY, L.ACT):
+        buy = "buy troops, ships or a laser, or " if phase == L.BUY else ""
+        return (f"Your turn: {buy}start an action with a button (troop attack, move ships, a card, laser); "
+                "the map then asks for the places one click at a time. 'done' ends "
+                + ("the purchases." if phase == L.BUY else "the turn."))
+    if phase == L.BATTLE:
+        if state.attack and state.attack[0] == L.NAVAL:
+            return "Naval battle: announce which of your vessels attacks which of theirs (a button), or blitz."
+        return "Troop battle: roll once, blitz (roll until it is decided) or stop."
+    if phase == L.MOVE_IN:
+        return "You took the nation: choose how many troops move in."
+    if phase == L.WINDOW:
+        return "You are attacked: play a defence card or a laser now, or 'done' to let the roll happen."
+    return ""

@@ -340,9 +340,13 @@ class UltraWarState(LegalRules, TurnRules, MovementRules, AttackRules, CardRules
         return A.describe(action, seat)
 
     def narrate(self, action: int) -> str:
-        """A played card is shown to the table; a discarded one is not."""
+        """A discarded card is never shown to the table. A played one is shown once it takes effect: a
+        quick card at once (on the stack); any other waits for its target unseen by the opponent, so
+        the table hears only that a card is played, and the log names it once it lands."""
         if A.DISCARD <= action < A.DROP:
             return f"player_{self.current_player} discards a card"
+        if A.PLAY <= action < A.DISCARD and self.phase != QUICK:
+            return f"player_{self.current_player} plays a card"
         return super().narrate(action)
 
     def render_text(self, viewer: int | None = None) -> str:

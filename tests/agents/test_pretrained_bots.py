@@ -31,5 +31,5 @@ def test_pretrained_for_a_game_without_one_is_a_clear_error(monkeypatch, tmp_pat
     import ultimata.agents.specs as specs
 
     monkeypatch.setattr(specs, "pretrained_path", lambda name: tmp_path / f"{name}.zip")
-    with pytest.raises(CheckpointError, match="no pretrained bot ships for ultimatum_cards_v1"):
-        load_agent("pretrained", "ultimatum_cards_v1")
+    with pytest.raises(CheckpointError, match="no pretrained bot ships for ultimatum_cards_v2"):
+        load_agent("pretrained", "ultimatum_cards_v2")

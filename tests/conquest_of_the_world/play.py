@@ -35,8 +35,11 @@ def games_per_variant(default: int) -> int:
 
 
 def lean(s: ConquestState, legal: list[int], pick: random.Random) -> int:
-    """Half the time uniform; otherwise a homeland attack, an acceptance, a paid attack or a proposal
-    when there is one, else uniform."""
+    """Most alliances kept (a break only one time in four it is offered, so that end games still hold
+    alliances); then half the time uniform; otherwise a homeland attack, an acceptance, a paid attack
+    or a proposal when there is one, else uniform."""
+    if A.BREAK in legal and pick.random() < 0.75:
+        legal = [a for a in legal if a != A.BREAK]
     if pick.random() < 0.5:
         return legal[pick.randrange(len(legal))]
     homes = [a for a in legal if A.ATTACK <= a < A.WEAPON and s.kind[a - A.ATTACK] == 1]

@@ -52,6 +52,14 @@ def edited(s: ConquestState) -> ConquestState:
     return s
 
 
+def ally(s: ConquestState, *players: int) -> None:
+    """Make these players one player alliance (rule 18), as if they had agreed to it."""
+    for p in players:
+        for q in players:
+            s.allied[p][q] = p != q
+    edited(s)
+
+
 def hold(s: ConquestState, owner: int, names: list[str], kind: int) -> None:
     """Give `owner` these countries (conquest or ally) with the record that goes with them."""
     for name in names:

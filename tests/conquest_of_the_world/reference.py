@@ -229,13 +229,23 @@ class Reference:
         g["round_left"] = self.clockwise_from(g, p)
         self._open_next_window(g)
 
+    def _talk_again(self, g: dict, p: int) -> None:
+        """The doc (18A, 18F): before the option holder's next move in its turn, and before each end-game
+        duel, another round of windows from p, the turn's proposals still counted."""
+        g["round_left"] = self.clockwise_from(g, p)
+        self._open_next_window(g)
+
     def _open_next_window(self, g: dict) -> None:
         while g["round_left"]:
             q = g["round_left"].pop(0)
             if self.can_do_diplomacy(g, q):
                 g["phase"], g["window"] = PH_DIPLOMACY, q
                 return
-        g["phase"], g["window"] = PH_TURN, -1
+        g["window"] = -1
+        if g["stage"] == ST_LADDER:
+            self._next_challenge(g)
+        else:
+            g["phase"] = PH_TURN
 
     def _back_to_window(self, g: dict) -> None:
         if self.can_do_diplomacy(g, g["window"]):
@@ -280,6 +290,8 @@ class Reference:
             self._pay(g, p, 500 * VALUE[c])
             g["buys"] -= 1
             self._take(g, p, c, ALLY)
+            if g["phase"] != PH_OVER:
+                self._talk_again(g, p)
         else:
             c = action - ATTACK
             if g["holder"][c] == -1:
@@ -428,13 +440,15 @@ class Reference:
             g["buys"] += 1
             if g["kind"][country] == HOMELAND:
                 self._homeland_falls(g, defender, attacker)
-                return
-            if g["holder"][country] != -1:
-                loser = g["holder"][country]
-                g["record"][loser] -= 2 * VALUE[country] if g["kind"][country] == CONQUEST else VALUE[country]
-                if not self.cfg["zone_bonus_once"]:
-                    g["zone_paid"][loser][ZONE[country]] = False
-            self._take(g, attacker, country, CONQUEST)
+            else:
+                if g["holder"][country] != -1:
+                    loser = g["holder"][country]
+                    g["record"][loser] -= 2 * VALUE[country] if g["kind"][country] == CONQUEST else VALUE[country]
+                    if not self.cfg["zone_bonus_once"]:
+                        g["zone_paid"][loser][ZONE[country]] = False
+                self._take(g, attacker, country, CONQUEST)
+            if g["phase"] != PH_OVER:
+                self._talk_again(g, attacker)
         else:
             if g["holder"][country] == -1:
                 self._take(g, defender, country, ALLY)
@@ -485,18 +499,33 @@ class Reference:
             return
         g["stage"], g["option"], g["buys"] = ST_LADDER, -1, 0
         g["challenger"], g["ladder"] = order[0], order[1:]
-        self._next_challenge(g)
+        self._talk_again(g, order[0])
 
     def _next_challenge(self, g: dict) -> None:
-        per = self.cfg["endgame_energy_per_space"]
+        """Rule 21H as the doc has it: the challenger meets the first player still waiting on the ladder who
+        is not its ally (allies keep their places and compete later); once only its allies wait, the
+        lowest of them meets the nearest non-ally on the record, looking up first, then down."""
+        champion = g["challenger"]
+        for i, q in enumerate(g["ladder"]):
+            if not g["allied"][champion][q]:
+                del g["ladder"][i]
+                self._challenge(g, champion, q)
+                return
         while g["ladder"]:
             q = g["ladder"].pop(0)
-            c = g["challenger"]
-            if g["allied"][c][q]:
+            me = (g["record"][q], q)
+            others = sorted((g["record"][r], r) for r in self.living(g) if r != q and not g["allied"][q][r])
+            if not others:
                 continue
-            self._fight(g, DUEL, -1, [c, q], [g["record"][c] * per // 2, g["record"][q] * per // 2])
+            higher = [x for x in others if x > me]
+            g["challenger"] = q
+            self._challenge(g, q, higher[0][1] if higher else others[-1][1])
             return
         g["phase"] = PH_OVER
+
+    def _challenge(self, g: dict, low: int, high: int) -> None:
+        per = self.cfg["endgame_energy_per_space"]
+        self._fight(g, DUEL, -1, [low, high], [g["record"][low] * per // 2, g["record"][high] * per // 2])
 
     def _duel_battle(self, g: dict, hits: list[bool], weapons: list[int]) -> None:
         g["barred"] = [(1 << weapons[i]) if hits[1 - i] else 0 for i in (0, 1)]
@@ -518,7 +547,10 @@ class Reference:
         g["phase"] = PH_TURN
         self._target(g)
         if g["phase"] != PH_OVER:
-            self._next_challenge(g)
+            if g["ladder"]:
+                self._talk_again(g, g["challenger"])
+            else:
+                g["phase"] = PH_OVER
 
     # -- results -----------------------------------------------------------------------------
     def returns(self, g: dict) -> list[float]:

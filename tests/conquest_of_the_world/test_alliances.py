@@ -13,6 +13,7 @@ from .position import (
     SUB,
     TANK,
     WIN_TWO,
+    ally,
     attacker_wins,
     c,
     close_diplomacy,
@@ -24,13 +25,6 @@ from .position import (
 
 THREE = ["China", "United States", "U.S.S.R."]
 """first=2: player_2 China, player_0 the U.S., player_1 the U.S.S.R. (the last chooser, with the option)."""
-
-
-def ally(s, *players: int) -> None:
-    for p in players:
-        for q in players:
-            s.allied[p][q] = p != q
-    edited(s)
 
 
 def test_rule_18_no_player_alliances_with_two_players():
@@ -230,7 +224,40 @@ def test_rule_18_the_end_game_passes_over_allies():
     ally(s, 0, 1)
     s.record = [2, 4, 6, 8]
     edited(s).apply(A.DONE)
+    close_diplomacy(s)  # neither ally breaks
     assert s.stage == T.LADDER and s.fighters == [0, 2]  # player_0 challenges player_2, not its ally player_1
+
+
+def test_rule_18f_an_alliance_may_be_broken_before_each_war_of_a_turn():
+    s = opening(THREE, first=2)
+    ally(s, 1, 2)
+    s.chips[1] = 1000
+    edited(s).apply(A.BUY + c("Bangladesh"))  # player_1's turn goes on: first a window for each ally
+    assert s.phase == T.DIPLOMACY and s.current_player == 1 and s.legal_actions() == [A.BREAK, A.DONE]
+    close_diplomacy(s)
+    s.apply(A.ATTACK + c("Brazil"))
+    assert s.fighters == [1, 0]  # the defence passes over the ally player_2
+    attacker_wins(s)
+    assert s.phase == T.DIPLOMACY and s.current_player == 1 and s.option == 1  # before the next war
+    s.apply(A.DONE)
+    assert s.current_player == 2 and s.legal_actions() == [A.BREAK, A.DONE]
+    s.apply(A.BREAK)
+    assert not s.allied[1][2] and s.broken[1][2]
+    close_diplomacy(s)  # player_0 may still make this turn's proposals
+    assert s.phase == T.TURN and s.current_player == 1
+    s.apply(A.ATTACK + c("Argentina"))
+    assert s.fighters == [1, 2]  # no longer allied: player_2 is the next defender to the left of player_0
+
+
+def test_rule_18f_an_alliance_may_be_broken_before_each_end_game_duel():
+    s = opening(["China", "United States", "U.S.S.R.", "Japan"], first=3, max_turns=1)
+    ally(s, 0, 1)
+    s.record = [2, 4, 6, 8]
+    edited(s).apply(A.DONE)
+    assert s.stage == T.LADDER and s.phase == T.DIPLOMACY and s.current_player == 0
+    assert s.legal_actions() == [A.BREAK, A.DONE]  # 21A: no new alliances, but a break
+    s.apply(A.BREAK)
+    assert s.phase == T.WEAPON and s.fighters == [0, 1]  # player_1 has no alliance left: no window
 
 
 def test_alliances_and_proposals_are_in_every_observation():

@@ -14,6 +14,7 @@ from .position import (
     SUB,
     TANK,
     B,
+    ally,
     attacker_wins,
     c,
     close_diplomacy,
@@ -111,6 +112,51 @@ def test_rule_21b_h_the_lowest_challenges_upward_and_the_winner_goes_on():
     fight(s, [99, 99, 99], (SUB, CAUTIOUS), (SUB, STEADY))  # both miss; then player_1 cannot pay 250 of 50
     assert s.record[:2] == [14 + 1, 6]  # player_0's 275 left round to 500: half a space
     assert s.phase == T.WEAPON and s.fighters == [0, 2]  # the higher record goes on, against the next
+
+
+def _run_out(s, loser: int) -> None:
+    """One battle of the duel under way: the side `loser` fights with an all-out plane (450 an exchange),
+    the other with a cautious tank (100), on open ground, every shot missing, until the plane cannot pay."""
+    picks = [(PLANE, ALL_OUT), (TANK, CAUTIOUS)]
+    fight(s, [99] * 41, *(picks if loser == 0 else picks[::-1]))
+
+
+def test_rule_21h_an_ally_passed_over_competes_later():
+    """4 players on 10 / 5 / 7 / 15 spaces, players 1 and 2 allied: player_1 challenges player_0, passing
+    over its ally player_2, who then meets the winner: every player competes."""
+    s = opening(["United States", "U.S.S.R.", "China", "Japan"], max_turns=1)
+    ally(s, 1, 2)
+    s.record = [20, 10, 14, 30]
+    edited(s).apply(A.DONE)  # the turn cap: chips to the record (none), then the end game
+    close_diplomacy(s)
+    assert s.fighters == [1, 0] and s.ladder == [2, 3]  # player_2 keeps its place
+    _run_out(s, 0)  # player_0 keeps 900 of 1000: +1 space
+    close_diplomacy(s)
+    assert s.record[:2] == [22, 10] and s.fighters == [0, 2] and s.ladder == [3]
+    _run_out(s, 1)  # player_2's 700 cannot pay twice; player_0 keeps 1000 of 1100
+    close_diplomacy(s)
+    assert s.record[0] == 24 and s.fighters == [0, 3] and s.ladder == []
+    _run_out(s, 1)
+    assert s.is_terminal() and s.record == [26, 10, 14, 30]
+    assert {f"end game: player_{a} challenges player_{d}" for a, d in ((1, 0), (0, 2), (0, 3))} <= set(s.events)
+
+
+def test_rule_21h_gap_when_only_allies_are_left_the_lowest_challenges_the_nearest_other_player():
+    s = opening(["United States", "U.S.S.R.", "China", "Japan"], max_turns=1)
+    ally(s, 1, 2)
+    s.record = [8, 20, 24, 12]  # ladder: player_0, player_3, player_1, player_2
+    edited(s).apply(A.DONE)
+    close_diplomacy(s)
+    assert s.fighters == [0, 3]
+    _run_out(s, 0)  # player_0 cannot pay a first exchange: player_3 keeps 600, half a space
+    close_diplomacy(s)
+    assert s.record[3] == 13 and s.fighters == [3, 1]
+    _run_out(s, 0)  # player_1 keeps 900 of 1000: +1 space, and goes on with only its ally left
+    close_diplomacy(s)
+    assert s.record[1] == 22 and s.ladder == []
+    assert s.fighters == [2, 3] and s.challenger == 2  # nobody above player_2 but its ally: the next one down
+    _run_out(s, 1)
+    assert s.is_terminal()
 
 
 def test_rule_21b_players_tied_for_last_play_off():

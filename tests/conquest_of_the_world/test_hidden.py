@@ -53,3 +53,37 @@ def test_after_the_battle_both_choices_are_seen_by_everyone():
         last = s.observation(seat)[OBS_SIZE - 31:]
         assert last[(1 - seat) % 3] == 1 and last[6 + (2 - seat) % 3] == 1
         assert last[12 + 8] == 1 and last[21 + 1] == 1 and last[30] == 1 and last.sum() == 5
+
+
+def test_the_first_weapon_choice_is_narrated_without_its_content_until_the_battle_names_both():
+    from ultimata.envs.core.narration import apply_and_tell
+
+    from .position import fight
+
+    s = opening(["China", "United States", "U.S.S.R."], first=2)
+    s.apply(A.ATTACK + c("Brazil"))
+    attacker, defender = s.fighters
+    choices = [A.weapon_action(w, spend) for w in range(3) for spend in range(3)]
+    assert {s.narrate(a) for a in choices} == {f"player_{attacker} chooses a weapon"}
+    assert s.action_to_string(A.weapon_action(2, 2)) == "fight with a plane, spending all-out"  # the mover's own
+    told = s.clone()
+    assert apply_and_tell(told, A.weapon_action(2, 2), defender) == (f"player_{attacker} chooses a weapon", None)
+    fight(s, [0, 0, 99], (2, 2))
+    assert s.narrate(A.weapon_action(0, 1)) == f"player_{defender}: fight with a tank, spending steady"
+    s.apply(A.weapon_action(0, 1))
+    assert s.events[-1] == (f"player_{attacker} plane (all_out) vs player_{defender} tank (steady) in the woods: "
+                            f"player_{attacker} wins")
+
+
+def test_terminal_play_never_shows_a_bots_first_weapon_choice_before_the_battle():
+    from rich.console import Console
+
+    from ultimata.play import play_session
+
+    console = Console(record=True, width=200, highlight=False)
+    play_session("conquest_of_the_world_v2", "random", seat=0, seed=4, read=lambda prompt: "1", console=console)
+    lines = [line.strip() for line in console.export_text().splitlines() if line.startswith(("  you:", "  (random)"))]
+    picks = [i for i, line in enumerate(lines) if line.startswith("(random)") and "fight with" in line]
+    assert picks, "battles were fought"
+    for i in picks:  # a bot's shown choice is a battle's second: the first, just before it, is hidden or mine
+        assert lines[i - 1].endswith("chooses a weapon") or lines[i - 1].startswith("you: fight with"), lines[i - 1]

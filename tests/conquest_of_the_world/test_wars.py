@@ -127,9 +127,11 @@ def test_rule_13bcde_the_winner_conquers_may_buy_and_attacks_on_with_the_defence
     attacker_wins(s)
     assert s.holder[c("Brazil")] == 1 and s.kind[c("Brazil")] == T.CONQUEST and s.record[1] == 12  # full value
     assert s.option == 1 and s.buys == 2 and s.chips[1] == 2000
+    close_diplomacy(s)  # 18: the windows before the attacker's next move
     s.apply(A.ATTACK + c("Argentina"))
     assert s.fighters == [1, 0]  # the left of the last defender
     attacker_wins(s)
+    close_diplomacy(s)
     s.apply(A.ATTACK + c("Columbia"))
     assert s.fighters == [1, 2]  # the attacker itself is skipped
 

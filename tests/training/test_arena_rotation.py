@@ -29,7 +29,7 @@ def test_games_round_up_to_whole_rotations():
 
 
 def test_every_agent_plays_every_seat_equally():
-    game, entries = spec_entries(["heuristic", "random", "random", "heuristic"], "ultimatum_cards_v1")
+    game, entries = spec_entries(["heuristic", "random", "random", "heuristic"], "ultimatum_cards_v2")
     result = run_arena(game, entries, games=8)
     assert result.games == 8
     for agent in result.agents:
@@ -38,7 +38,7 @@ def test_every_agent_plays_every_seat_equally():
 
 
 def test_filler_seats_share_one_entry():
-    game, entries = spec_entries(["heuristic", "random"], "ultimatum_cards_v1")
+    game, entries = spec_entries(["heuristic", "random"], "ultimatum_cards_v2")
     result = run_arena(game, entries, games=4)
     heuristic, rand = result.agents
     assert heuristic.seat_counts == [1, 1, 1, 1] and rand.seat_counts == [3, 3, 3, 3]
@@ -66,7 +66,7 @@ def test_wilson_interval_contains_the_rate():
 
 
 def test_arena_json_lists_agents_in_the_order_given(tmp_path):
-    result = runner.invoke(app, ["arena", "ultimatum_cards_v1", "random", "heuristic", "--games", "6", "--seed",
+    result = runner.invoke(app, ["arena", "ultimatum_cards_v2", "random", "heuristic", "--games", "6", "--seed",
                                  "4", "--json", "--replays", str(tmp_path)])
     assert result.exit_code == 0, result.output
     data = json.loads(result.output)
@@ -81,15 +81,15 @@ def test_arena_json_lists_agents_in_the_order_given(tmp_path):
 
 
 def test_arena_table_and_bad_spec():
-    result = runner.invoke(app, ["arena", "ultimatum_cards_v1", "heuristic", "random", "--games", "4"])
+    result = runner.invoke(app, ["arena", "ultimatum_cards_v2", "heuristic", "random", "--games", "4"])
     assert result.exit_code == 0 and "win rate" in result.output
-    bad = runner.invoke(app, ["arena", "ultimatum_cards_v1", "alphazero", "random"])
+    bad = runner.invoke(app, ["arena", "ultimatum_cards_v2", "alphazero", "random"])
     assert bad.exit_code == 2
     assert "unknown agent spec 'alphazero'" in bad.output and "heuristic" in bad.output
 
 
 def _deals(seed: int, tmp_path) -> list[int]:
-    game, entries = spec_entries(["random", "random"], "ultimade_v1", {"points_to_win": 1, "max_cycles": 20})
+    game, entries = spec_entries(["random", "heuristic"], "ultimade_v1", {"points_to_win": 1, "max_cycles": 20})
     folder = tmp_path / str(seed)
     run_arena(game, entries, games=8, seed=seed, replay_dir=folder)
     return [json.loads((folder / f"game_{g:05d}.json").read_text())["seed"] for g in range(8)]
@@ -104,6 +104,6 @@ def test_neighbouring_arena_seeds_share_no_deal(tmp_path):
 
 
 def test_neighbouring_training_seeds_imitate_different_games():
-    game = game_class("ultimatum_cards_v1").from_config({})
+    game = game_class("ultimatum_cards_v2").from_config({})
     first, second = teacher_samples(game, 200, seed=0)[0], teacher_samples(game, 200, seed=1)[0]
     assert not {row.tobytes() for row in first} & {row.tobytes() for row in second}

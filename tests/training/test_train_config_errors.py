@@ -17,49 +17,49 @@ def write(tmp_path, text: str):
 
 
 def test_shipped_config_and_quick_preset_load():
-    cfg = load_train_config("ultimatum_cards_v1")
-    quick = load_train_config("ultimatum_cards_v1", preset="quick")
-    assert cfg.game == "ultimatum_cards_v1" and quick.total_timesteps < cfg.total_timesteps
+    cfg = load_train_config("ultimatum_cards_v2")
+    quick = load_train_config("ultimatum_cards_v2", preset="quick")
+    assert cfg.game == "ultimatum_cards_v2" and quick.total_timesteps < cfg.total_timesteps
     assert quick.ppo == cfg.ppo  # a preset overrides only what it names
 
 
 def test_unknown_top_level_key_lists_the_allowed_keys(tmp_path):
     with pytest.raises(ConfigError, match="unknown key 'learning_rate'.*allowed keys: game, rules, seed"):
-        load_train_config("ultimatum_cards_v1", write(tmp_path, "learning_rate: 0.1\n"))
+        load_train_config("ultimatum_cards_v2", write(tmp_path, "learning_rate: 0.1\n"))
 
 
 def test_unknown_key_in_a_section_lists_that_sections_keys(tmp_path):
     with pytest.raises(ConfigError, match="unknown key 'epochs' in 'ppo'.*allowed keys: learning_rate, n_steps"):
-        load_train_config("ultimatum_cards_v1", write(tmp_path, "ppo: {epochs: 3}\n"))
+        load_train_config("ultimatum_cards_v2", write(tmp_path, "ppo: {epochs: 3}\n"))
 
 
 def test_bad_values_and_rules_are_refused(tmp_path):
     with pytest.raises(ConfigError, match="invalid value for 'vec_env'"):
-        load_train_config("ultimatum_cards_v1", write(tmp_path, "vec_env: threads\n"))
+        load_train_config("ultimatum_cards_v2", write(tmp_path, "vec_env: threads\n"))
     with pytest.raises(ConfigError, match="batch_size 4096 exceeds one rollout"):
-        load_train_config("ultimatum_cards_v1", write(tmp_path, "ppo: {batch_size: 4096}\n"))
+        load_train_config("ultimatum_cards_v2", write(tmp_path, "ppo: {batch_size: 4096}\n"))
     with pytest.raises(ConfigError, match="unknown key 'players'"):
-        load_train_config("ultimatum_cards_v1", write(tmp_path, "rules: {players: 5}\n"))
+        load_train_config("ultimatum_cards_v2", write(tmp_path, "rules: {players: 5}\n"))
     with pytest.raises(ConfigError, match="not valid YAML"):
-        load_train_config("ultimatum_cards_v1", write(tmp_path, "ppo: [unclosed\n"))
+        load_train_config("ultimatum_cards_v2", write(tmp_path, "ppo: [unclosed\n"))
 
 
 def test_unknown_preset_names_the_presets():
     with pytest.raises(ConfigError, match="unknown preset 'fast'.*presets: quick"):
-        load_train_config("ultimatum_cards_v1", preset="fast")
+        load_train_config("ultimatum_cards_v2", preset="fast")
 
 
 def test_cli_reports_a_bad_config_in_one_line(tmp_path):
-    result = CliRunner().invoke(app, ["train", "ultimatum_cards_v1", "--config", str(write(tmp_path, "n_env: 2\n")),
+    result = CliRunner().invoke(app, ["train", "ultimatum_cards_v2", "--config", str(write(tmp_path, "n_env: 2\n")),
                                       "--out", str(tmp_path / "run")])
     assert result.exit_code == 2
     assert "unknown key 'n_env'" in result.output and "Traceback" not in result.output
 
 
 def test_imitation_needs_a_scripted_bot(tmp_path, monkeypatch):
-    from ultimata.training import trainer
+    from ultimata.training import model, trainer
 
-    monkeypatch.setattr(trainer, "has_scripted_bot", lambda name: False)
-    cfg = load_train_config("ultimatum_cards_v1", overrides={"n_envs": 1, "ppo": {"n_steps": 16, "batch_size": 16}})
+    monkeypatch.setattr(model, "has_scripted_bot", lambda name: False)
+    cfg = load_train_config("ultimatum_cards_v2", overrides={"n_envs": 1, "ppo": {"n_steps": 16, "batch_size": 16}})
     with pytest.raises(ConfigError, match="imitation needs a scripted bot"):
-        trainer.train(cfg, tmp_path, trainer.RunProgress(game="ultimatum_cards_v1"), show_bar=False)
+        trainer.train(cfg, tmp_path, trainer.RunProgress(game="ultimatum_cards_v2"), show_bar=False)

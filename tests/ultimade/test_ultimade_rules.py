@@ -14,6 +14,7 @@ from ultimata.envs.ultimade.board import FIELDS, chebyshev, name, parse
 from ultimata.envs.ultimade.game import UltimadeGame
 from ultimata.envs.ultimade.phases import MONSTER, OVER, PLACE, PLAYER_NAMES, PULL, RUN, SELECT, THROW
 from ultimata.envs.ultimade.scenario import field_action, player_at, position
+from ultimata.envs.ultimade.view import view
 
 
 def game(**config) -> UltimadeGame:
@@ -299,6 +300,22 @@ def test_surplus_markers_must_depart_after_a_turn():
     assert not fields(state) & {"d5", "d6", "d7", "f5", "f6", "f7", "e5", "e7"}
     do(state, "e9")
     assert DONE in state.legal_actions()  # one marker left
+
+
+def test_surplus_markers_flag_is_on_only_while_two_markers_stand_next_to_the_new_holder():
+    """The observation and the JSON view say 'surplus markers must leave' while it is true, not for the
+    rest of the defense's step after one of them has left."""
+    state = position(game(), ["e5", "e7", "b1", "h1"], ["e6", "b16", "c16", "i16"], step="throw")
+    flag = state.game.obs_layout.scalars["surplus_markers_must_leave"]
+
+    def shown() -> list[bool]:
+        return [bool(state.observation(seat)[flag]) for seat in (0, 1)] + [view(state, 0)["surplus_markers_must_leave"]]
+
+    do(state, "done")  # B (the new offense) stays; A's two markers e5 and e7 surround B1 at e6
+    assert shown() == [True, True, True]
+    do(state, "e7", "e9")  # one marker leaves: e5 alone marks B1, A may stop
+    assert DONE in state.legal_actions()
+    assert shown() == [False, False, False]
 
 
 def test_surplus_markers_are_fine_when_an_offense_player_stepped_between_them():

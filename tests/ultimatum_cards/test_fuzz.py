@@ -13,6 +13,7 @@ VARIANTS = [
     {},
     {"num_players": 3},
     {"num_players": 5, "blockers": "any"},
+    {"blockers": "any", "target_blocks_own_counter": False},
     {"num_players": 6, "give_to_self": True},
     {"mode": "match", "chips_carry_over": True},
     {"mode": "point", "target_score": 30, "num_players": 4},
@@ -21,7 +22,7 @@ VARIANTS = [
 
 @pytest.mark.parametrize("config", VARIANTS, ids=lambda c: ",".join(f"{k}={v}" for k, v in c.items()) or "default")
 def test_random_games_keep_the_invariants(config: dict) -> None:
-    game = game_class("ultimatum_cards_v1").from_config(config)
+    game = game_class("ultimatum_cards_v2").from_config(config)
     n, chips_in_play = game.num_players, game.config.starting_chips * game.num_players
     pick = random.Random(1)
     games = 2000 if not config else 400

@@ -15,7 +15,7 @@ from .position import do, legal_names, position
 
 
 def new_game(decks=(), rolls=(0,), **config):
-    game = game_class("ultimatum_cards_v1").from_config(config)
+    game = game_class("ultimatum_cards_v2").from_config(config)
     return game.new_initial_state(ScriptedRng(rolls=rolls, decks=decks))
 
 
@@ -234,13 +234,22 @@ def test_responder_may_accept_a_counter_instead() -> None:
 def test_targets_counter_offers_a_share_of_its_own_chips_and_keeps_the_rest() -> None:
     state = ultimatum_table()
     do(state, "pass", "pass", "counter: 5 to player_1, 7 to you")
-    do(state, "accept player_2's proposal (5 to you)")
+    do(state, "accept player_2's proposal (5 to you)", "pass")  # the target holds a Block and lets it stand
     assert state.chips == [10, 15, 7, 8]
 
 
-def test_target_is_not_asked_to_block_its_own_accepted_counter() -> None:
-    """v1: the target, still holding a Block, could once back out of the split it offered itself."""
+def test_target_may_block_the_ultimatum_even_after_its_own_counter_is_accepted() -> None:
+    """The book: once the responder has chosen, "the target may play a block card", with no exception."""
     state = ultimatum_table()
+    state.hands[2][cards.BLOCK] += 1
+    do(state, "pass", "pass", "counter: 5 to player_1, 7 to you", "accept player_2's proposal (5 to you)")
+    assert state.current_player == 2 and legal_names(state) == ["block", "pass"]
+    do(state, "block")
+    assert state.chips == [10, 10, 12, 8] and state.phase == PLAY
+
+
+def test_target_blocks_own_counter_false_skips_the_target_after_its_own_counter_is_accepted() -> None:
+    state = ultimatum_table(target_blocks_own_counter=False)
     state.hands[2][cards.BLOCK] += 1
     do(state, "pass", "pass", "counter: 5 to player_1, 7 to you", "accept player_2's proposal (5 to you)")
     assert state.chips == [10, 15, 7, 8] and state.phase == PLAY
@@ -355,7 +364,7 @@ def test_dense_shaping_sums_to_the_final_standing(seed):
 
     import ultimata.envs as envs
 
-    env = envs.make_raw("ultimatum_cards_v1", dense_reward=True)
+    env = envs.make_raw("ultimatum_cards_v2", dense_reward=True)
     env.reset(seed=seed)
     totals = {a: 0.0 for a in env.possible_agents}
     pick = random.Random(seed)

@@ -15,6 +15,7 @@ from ultimata.envs import game_class
 from ultimata.envs.core.rng import Rng
 from ultimata.envs.ultimatum_world import actions as A
 from ultimata.envs.ultimatum_world.content import world
+from ultimata.envs.ultimatum_world.pieces import troops_left
 from ultimata.envs.ultimatum_world.state import WorldState
 
 W = world()
@@ -25,13 +26,19 @@ def seeds(default: int) -> range:
     return range(first, first + int(os.environ.get("ULTIMATA_FUZZ_GAMES", default)))
 
 
+TIGHT_PIECES = {"troop_discs": 30, "large_discs": 7, "battleships": 14, "submarines": 2}
+"""A set small enough that players run out often, and still large enough for the set-up at 2 players."""
+
+
 def config(seed: int) -> dict[str, Any]:
-    """Every table size, both set-ups, both ways of keeping conquest money, short and long caps."""
+    """Every table size, both set-ups, both ways of keeping conquest money, short and long caps, and
+    the book's set of pieces, unlimited pieces and a tight set."""
     return {
         "num_players": 2 + seed % 5,
         "setup": "book" if seed % 4 == 1 else "dealt",
         "turn_money_kept": seed % 3 == 0,
         "max_rounds": 3 + seed % 4,
+        **({}, {"pieces": None}, {"pieces": TIGHT_PIECES})[seed // 5 % 3],
     }
 
 
@@ -53,6 +60,9 @@ def enrich(s: WorldState, pick: random.Random) -> None:
         for _ in range(pick.randrange(8)):
             if s.deck:
                 s.hands[q][s.deck.pop(pick.randrange(len(s.deck)))] += 1
+        while troops_left(s, q) < 0 and max(s.troops[x] for x in s.nations_of(q)) > 1:  # fit q's set of pieces
+            biggest = max(s.nations_of(q), key=s.troops.__getitem__)
+            s.troops[biggest] = max(1, s.troops[biggest] + troops_left(s, q))
     s.alliance_flag = [[s.holds_alliance(q, a) for a in range(4)] for q in range(s.n)]
     s.turn -= 1
     s._start_turn(s.player)
@@ -81,7 +91,7 @@ def play(seed: int, rng: Rng | None = None) -> Iterator[tuple[WorldState, random
     pick, -1). Seats are random players, and in one game in four some are the scripted bot."""
     cfg = config(seed)
     pick = random.Random(seed)
-    s = game_class("ultimatum_world_v1").from_config(cfg).new_initial_state(rng or Rng(seed))
+    s = game_class("ultimatum_world_v2").from_config(cfg).new_initial_state(rng or Rng(seed))
     if rich(seed):
         if cfg["setup"] == "book":
             s._deal_setup()

@@ -105,6 +105,7 @@ class Reference:
         self.rules = rules
         self.max_rounds = config.max_rounds
         self.keep_money = config.turn_money_kept
+        self.pieces = config.pieces
         self.dice = Dice([])
 
     # -- building the first position ------------------------------------------------------------
@@ -166,6 +167,35 @@ class Reference:
 
     def not_mine(self, place: int, p: int) -> bool:
         return self.holder(place) not in (-1, p)
+
+    def spare(self, p: int, piece: str) -> int:
+        """How many more troops / battleships / submarines p's set of pieces can bring into play: its set
+        minus what is on the board, waiting to be placed or fighting at sea; a laser takes a large disc,
+        which is ten troops otherwise. A big number when pieces are unlimited."""
+        if self.pieces is None:
+            return 10**9
+        g = self.g
+        own_turn = g["player"] == p
+        if piece == "troop":
+            cap = self.pieces.troop_discs + 10 * self.pieces.large_discs
+            used = sum(g["troops"][x] for x in self.my_nations(p)) + 10 * g["lasers"][p]
+            return cap - used - (g["placing"][0] if own_turn else 0)
+        kind = BS if piece == "battleship" else SUB
+        cap = self.pieces.battleships if kind == BS else self.pieces.submarines
+        used = sum(g["bs" if kind == BS else "subs"][t] for t in self.my_seas(p))
+        at_war = g["attack"] and g["attack"][0] == NAVAL and g["attack"][1] == p
+        return cap - used - (g["placing"][1 + kind] if own_turn else 0) - (g["force"][kind] if at_war else 0)
+
+    def laser_disc_free(self, p: int) -> bool:
+        """A large disc that is not a laser yet and not needed to count p's troops."""
+        if self.pieces is None:
+            return True
+        return self.g["lasers"][p] < self.pieces.large_discs and self.spare(p, "troop") >= 10
+
+    def card_pieces(self, spec: Any, p: int) -> list[int]:
+        """A reinforcement card's troops, battleships and submarines, as many as p's set has left."""
+        return [min(spec.troops, self.spare(p, "troop")), min(spec.battleships, self.spare(p, "battleship")),
+                min(spec.submarines, self.spare(p, "submarine"))]  # fmt: skip
 
     # -- what each decision offers -----------------------------------------------------------------
     def troop_money(self) -> int:
@@ -275,11 +305,13 @@ class Reference:
         g = self.g
         p, money = g["player"], self.troop_money()
         out = []
-        if money >= 1 and self.my_nations(p):
-            out += [BUY1, BUYALL] + ([BUY5] if money >= 5 else [])
+        troops = self.spare(p, "troop")
+        if money >= 1 and self.my_nations(p) and troops >= 1:
+            out += [BUY1, BUYALL] + ([BUY5] if money >= 5 and troops >= 5 else [])
         if self.new_vessel_blockades(p):
-            out += ([BUYBS] if money >= 2 else []) + ([BUYSUB] if money >= 5 else [])
-        if self.laser_money() >= 10 and (self.whole(p, 0) or self.whole(p, 1)):
+            out += ([BUYBS] if money >= 2 and self.spare(p, "battleship") else [])
+            out += [BUYSUB] if money >= 5 and self.spare(p, "submarine") else []
+        if self.laser_money() >= 10 and (self.whole(p, 0) or self.whole(p, 1)) and self.laser_disc_free(p):
             out.append(BUYLASER)
         return out
 
@@ -291,9 +323,14 @@ class Reference:
         if spec.user == "defender":
             return False
         if spec.troops or spec.battleships or spec.submarines:
-            return (not spec.troops or bool(self.my_nations(p))) and (
-                not (spec.battleships or spec.submarines) or bool(self.new_vessel_blockades(p))
+            troops, battleships, submarines = self.card_pieces(spec, p)
+            if troops + battleships + submarines == 0:
+                return False
+            return (not troops or bool(self.my_nations(p))) and (
+                not (battleships or submarines) or bool(self.new_vessel_blockades(p))
             )
+        if name == "helicopter_commando" and self.spare(p, "troop") == 0:
+            return False
         if name in ("helicopter_commando", "jet_bomber", "airlift"):
             return bool(self.chain_options(CARD0 + kind, []))
         return True  # intelligence
@@ -465,7 +502,7 @@ class Reference:
         g = self.g
         p = self.who()
         if verb in (BUY1, BUY5, BUYALL):
-            count = {BUY1: 1, BUY5: 5}.get(verb) or self.troop_money()
+            count = {BUY1: 1, BUY5: 5}.get(verb) or min(self.troop_money(), self.spare(p, "troop"))
             self.pay(count, laser=False)
             g["placing"][0] += count
         elif verb in (BUYBS, BUYSUB):
@@ -532,12 +569,10 @@ class Reference:
             self.arrive(where - SEA0, BS if kind == 1 else SUB, count)
 
     def arrive(self, t: int, kind: int, count: int) -> None:
-        """Vessels that arrive (placed, moved or victorious) stay put this turn; a blockade emptied by
-        this player this turn is conquered when it is occupied."""
+        """Vessels that arrive (placed, moved or victorious) stay put this turn; arriving conquers nothing."""
         g = self.g
         if t in g["emptied"]:
             g["emptied"].remove(t)
-            g["conquered_blockades"] += 1
         g["sea_owner"][t] = g["player"]
         g["bs" if kind == BS else "subs"][t] += count
 
@@ -798,8 +833,9 @@ class Reference:
         g = self.g
         g["ready_bs"][t] = min(g["ready_bs"][t], g["bs"][t])
         g["ready_subs"][t] = min(g["ready_subs"][t], g["subs"][t])
-        if g["bs"][t] + g["subs"][t] == 0 and by_attacker and t < N_BLOCKADES and t not in g["emptied"]:
-            g["emptied"].append(t)
+        if g["bs"][t] + g["subs"][t] == 0 and by_attacker and t < N_BLOCKADES:
+            g["emptied"].append(t)  # the opponent's last vessel sunk: the blockade is conquered
+            g["conquered_blockades"] += 1
         self.vacate_if_empty(t)
 
     def laser_strike(self, target: int, by_attacker: bool) -> None:
@@ -849,8 +885,7 @@ class Reference:
         g["used"] += 1
         name, spec = CARD_KINDS[kind], self.rules.cards[kind]
         if spec.troops or spec.battleships or spec.submarines:
-            g["placing"] = [g["placing"][0] + spec.troops, g["placing"][1] + spec.battleships,
-                            g["placing"][2] + spec.submarines]  # fmt: skip
+            g["placing"] = [a + b for a, b in zip(g["placing"], self.card_pieces(spec, p))]
         elif name in BRANCH_INTEL:
             for q in range(self.n):
                 if q != p:
@@ -861,7 +896,7 @@ class Reference:
             if g["phase"] == PURCHASES:
                 g["phase"] = ATTACKS
             x = args[0]
-            raiders, defenders = 10, g["troops"][x]
+            raiders, defenders = min(10, self.spare(p, "troop")), g["troops"][x]
             while raiders and defenders:
                 mine, theirs = self.dice.face(self.rules.black), self.dice.face(self.rules.black)
                 if mine == theirs and raiders == defenders == 1:

@@ -6,11 +6,12 @@ from __future__ import annotations
 import pytest
 
 from ultimata.envs import game_class
-from ultimata.envs.core.errors import IllegalActionError
+from ultimata.envs.core.errors import ConfigError, IllegalActionError, UltimataError
 from ultimata.envs.core.rng import Rng
 from ultimata.envs.ultimatum_world import actions as A
 from ultimata.envs.ultimatum_world import state as S
 from ultimata.envs.ultimatum_world.content import CARD_KINDS
+from ultimata.envs.ultimatum_world.pieces import troops_left
 
 from .helpers import BLACK, GREEN, RED, W, aim, nation, place, play, position, sea
 
@@ -23,9 +24,62 @@ def at_sea(key) -> int:
     return place(sea(key), at_sea=True)
 
 
+# -- game components: each player's set of pieces ---------------------------------------------------
+def test_a_players_pieces_are_its_set_and_troops_and_lasers_share_the_large_discs():
+    """Book: a set holds 70 troop discs and 10 large discs (10 troops or a laser): 170 troops in play."""
+    western = {W.names[x]: (0, 1) for x in W.members[0]}
+    s = position(nations={**western, "France": (0, 149)}, seas={2: (0, 26, 10)}, phase=S.BUY)  # 159 troops
+    s.bank[0] = 30
+    s._mask = None
+    assert A.BUY_TROOPS_5 in s.legal_actions() and A.BUY_LASER in s.legal_actions()
+    play(s, A.BUY_LASER)
+    assert (s.lasers[0], troops_left(s, 0)) == (1, 1), "the laser takes a large disc: ten troops less"
+    assert A.BUY_TROOPS_5 not in s.legal_actions() and A.BUY_LASER not in s.legal_actions()
+    play(s, A.BUY_TROOPS_ALL, place(FR))
+    assert s.troops[FR] == 150 and s.bank[0] == 19, "all the money would buy 20; the set had one troop left"
+    assert s.phase == S.ACT, "nothing more fits (26 battleships, 10 submarines at sea): the purchases are over"
+    s = position(nations={"France": (0, 170)}, seas={2: (0, 26, 10)}, phase=S.BUY, pieces=None)
+    s.bank[0] = 8
+    s._mask = None
+    assert {A.BUY_TROOPS_5, A.BUY_BATTLESHIP, A.BUY_SUBMARINE} <= set(s.legal_actions()), "pieces: null"
+
+
+def test_cards_give_what_is_left_of_the_set_and_a_card_with_nothing_left_is_not_played():
+    """Ours: a reinforcement card or a Helicopter Commando brings as many of its pieces as the player's
+    set has left, and cannot be played when none is."""
+    s = position(nations={"France": (0, 167)}, seas={2: (0, 25, 10)},
+                 hands={0: {"troops_5": 1, "battleships_2": 1, "submarine_1": 1}})  # fmt: skip
+    assert CARD["submarine_1"] not in s.legal_actions(), "all 10 submarines are at sea"
+    play(s, CARD["battleships_2"])
+    assert s.placing == [0, 1, 0]
+    play(s, at_sea(2), CARD["troops_5"])
+    assert s.placing == [3, 0, 0]
+    s = position(nations={"France": (0, 168), "Spain": (1, 2)}, hands={0: {"helicopter_commando": 1}},
+                 rolls=[BLACK[28], BLACK[2]] * 2)  # fmt: skip
+    play(s, CARD["helicopter_commando"], place(SPAIN))
+    assert (s.owner[SPAIN], s.troops[SPAIN]) == (0, 2), "two commandos land (170 - 168) and win"
+
+
+def test_a_saved_state_with_more_pieces_than_the_set_is_refused():
+    s = position(nations={"France": (0, 170)})
+    saved = s.state_dict()
+    saved["state"]["troops"][FR] = 171
+    with pytest.raises(UltimataError, match="player 0 has more troops and lasers in play than its set of pieces"):
+        s.load_state_dict(saved)
+    assert s.troops[FR] == 170
+
+
+def test_a_set_of_pieces_must_hold_the_set_up():
+    with pytest.raises(ConfigError, match="pieces: at 2 players the set-up can give a player 100 troops"):
+        game_class("ultimatum_world_v2").from_config({"num_players": 2, "pieces": {"troop_discs": 20,
+                                                                                   "large_discs": 7}})
+    with pytest.raises(ConfigError, match="unknown key 'pieces.troops'"):
+        game_class("ultimatum_world_v2").from_config({"pieces": {"troops": 100}})
+
+
 # -- the world chooses sides -----------------------------------------------------------------------
 def test_setup_four_nations_from_four_alliances_one_worldpower_then_one_at_a_time_then_battleships():
-    s = game_class("ultimatum_world_v1").from_config({"num_players": 3}).new_initial_state(Rng(5))
+    s = game_class("ultimatum_world_v2").from_config({"num_players": 3}).new_initial_state(Rng(5))
     first = s.current_player
     picks = []
     for _ in range(4):
@@ -59,7 +113,7 @@ def test_setup_four_nations_from_four_alliances_one_worldpower_then_one_at_a_tim
 
 
 def test_setup_never_offers_a_pick_that_cannot_be_completed():
-    s = game_class("ultimatum_world_v1").from_config({"num_players": 6}).new_initial_state(Rng(1))
+    s = game_class("ultimatum_world_v2").from_config({"num_players": 6}).new_initial_state(Rng(1))
     for _ in range(24):
         legal = s.legal_actions()
         assert legal
@@ -101,6 +155,25 @@ def test_attacker_cards_can_be_used_during_the_purchases():
     assert s.phase == S.BUY, "a card that is not an attack leaves the purchases open"
     play(s, CARD["troops_5"], place(FR), A.AMOUNT_ALL, A.BUY_TROOPS_ALL, place(FR), A.AMOUNT_ALL)
     assert s.troops[FR] == 13 and s.bank[0] == 0
+
+
+def test_only_an_attack_closes_the_purchases_ship_moves_and_airlifts_leave_them_open():
+    """Gap (ours): the bank is spent 'prior to the player making attacks'; nothing else ends it."""
+    s = position(nations={"France": (0, 5), "Spain": (0, 3)}, seas={2: (0, 2, 0)}, hands={0: {"airlift": 1}},
+                 phase=S.BUY)  # fmt: skip
+    s.bank[0] = 3
+    s._mask = None
+    play(s, A.MOVE_BATTLESHIPS, at_sea(2), at_sea((2, 5, 7)), A.AMOUNT_ONE)
+    assert s.phase == S.BUY, "a ship move onto a vacant anchor is no attack"
+    play(s, CARD["airlift"], place(FR), place(SPAIN), A.AMOUNT_ONE, A.DONE)
+    assert s.phase == S.BUY and s.troops[SPAIN] == 4, "an airlift is no attack"
+    s = position(seas={6: (0, 1, 0), (6, 8): (1, 1, 0)}, phase=S.BUY, rolls=[GREEN["WIN"]])
+    s.bank[0] = 3
+    s._mask = None
+    play(s, A.MOVE_BATTLESHIPS, at_sea(6), at_sea((6, 8)), A.AMOUNT_ALL)
+    assert s.phase == S.BATTLE, "moving onto an opponent's anchor is an attack"
+    play(s, aim("battleship", "battleship"))
+    assert s.phase == S.ACT and A.BUY_TROOPS_1 not in s.legal_actions() and s.bank[0] == 3
 
 
 def test_a_laser_costs_10_and_needs_the_whole_western_or_communist_alliance():
@@ -393,15 +466,23 @@ def test_moving_into_a_vacant_blockade_earns_no_card():
     assert s.sea_owner[sea(2)] == 0 and sum(s.hands[0]) == 0
 
 
-def test_moving_into_a_blockade_emptied_this_turn_conquers_it():
+def test_a_blockade_is_conquered_when_its_last_vessel_is_sunk_and_moving_in_earns_nothing():
+    """Book: 'considered conquered when their last naval vessel has been eliminated'; 'no cards are
+    earned ... for moving into vacant naval blockades'. A laser that sinks all gives the two cards."""
     s = position(seas={(2, 5, 7): (0, 2, 0), 2: (1, 2, 1)}, rolls=[BLACK[20]])
     s.lasers[0] = 1
     play(s, A.LASER, at_sea(2))
-    assert s.sea_owner[sea(2)] == -1 and s.emptied == [sea(2)]
-    play(s, A.MOVE_BATTLESHIPS, at_sea((2, 5, 7)), at_sea(2), A.AMOUNT_ALL)
-    assert s.conquered_blockades == 1, "book: no cards only for a blockade vacant 'from a previous turn'"
+    assert s.sea_owner[sea(2)] == -1 and s.conquered_blockades == 1
     play(s, A.DONE)
-    assert sum(s.hands[0]) == 2
+    assert sum(s.hands[0]) == 2, "conquered by the laser, never occupied"
+    s = position(seas={(2, 5, 7): (0, 2, 0), 2: (1, 3, 0)}, hands={0: {"jet_bomber": 1}}, rolls=[RED[6]])
+    play(s, CARD["jet_bomber"], at_sea(2))
+    assert s.sea_owner[sea(2)] == -1 and s.conquered_blockades == 1, "6 / 2 = 3: the last battleship sunk"
+    play(s, A.MOVE_BATTLESHIPS, at_sea((2, 5, 7)), at_sea(2), A.AMOUNT_ALL)
+    assert s.sea_owner[sea(2)] == 0 and s.conquered_blockades == 1, "moving in adds nothing"
+    s = position(seas={(2, 5, 7): (0, 1, 0), 2: (1, 1, 0)}, rolls=[GREEN["DRAW"]])
+    play(s, A.MOVE_BATTLESHIPS, at_sea((2, 5, 7)), at_sea(2), A.AMOUNT_ALL, A.BLITZ, A.DONE)
+    assert s.sea_owner[sea(2)] == -1 and sum(s.hands[0]) == 2, "both navies sunk: the blockade is conquered"
 
 
 def test_an_eliminated_navy_comes_back_only_on_a_vacant_blockade():
@@ -428,6 +509,14 @@ def test_jet_bomber_always_leaves_one_troop():
     s = position(nations={"Spain": (1, 3)}, hands={0: {"jet_bomber": 1}}, rolls=[RED[10]])
     play(s, CARD["jet_bomber"], place(SPAIN))
     assert s.troops[SPAIN] == 1
+
+
+@pytest.mark.parametrize(("red", "sunk"), [(1, 0), (2, 1), (10, 5)])
+def test_jet_bomber_on_ships_halves_the_red_die_rounding_down(red, sunk):
+    """Gap (ours): an odd roll halves down, so the red die's 1 sinks no battleship."""
+    s = position(seas={2: (1, 6, 1)}, hands={0: {"jet_bomber": 1}}, rolls=[RED[red]])
+    play(s, CARD["jet_bomber"], at_sea(2))
+    assert (s.bs[sea(2)], s.subs[sea(2)]) == (6 - sunk, 1)
 
 
 def test_anti_aircraft_missile_cancels_the_jet_bomber_and_airlift_reinforces_the_defender():
@@ -567,7 +656,7 @@ def test_the_shaping_potential_is_zero_sum_and_orders_seats_as_the_round_cap_doe
     before = s.potentials()[1]
     s.sea_owner[sea(3)], s.bs[sea(3)] = 1, 2
     assert s.potentials()[1] > before, "a blockade counts, below a nation"
-    env = game_class("ultimatum_world_v1").from_config({"dense_reward": True})
+    env = game_class("ultimatum_world_v2").from_config({"dense_reward": True})
     assert env.supports_dense_reward
 
 

@@ -36,15 +36,21 @@ def test_samples_keep_the_viewers_observation_and_stay_playable(seed):
     assert len(hands) > 1, "the hidden hand is really re-drawn"
 
 
-def test_cards_are_named_to_their_player_and_discards_stay_hidden_from_the_table():
+def test_cards_are_named_to_their_player_and_to_the_table_only_once_they_land():
     from ultimata.envs.ultra_war import actions as A
+    from ultimata.envs.ultra_war.phases import CARD_TARGET, FEAT_TARGET
 
     state = game_class("ultra_war_v3").from_config({}).new_initial_state(Rng(3))
     seat = state.current_player
     card = state.hands[seat][0]
     assert state.action_to_string(A.PLAY) == f"play {card} (hand card 0)"
-    assert card in state.narrate(A.PLAY)
+    assert state.narrate(A.PLAY) == f"player_{seat} plays a card"  # it waits for its target, unseen
     assert state.narrate(A.DISCARD) == f"player_{seat} discards a card"
+    state.apply(A.PLAY)
+    assert card not in state.render_text(1 - seat)
+    while state.phase in (CARD_TARGET, FEAT_TARGET):
+        state.apply(state.legal_actions()[0])
+    assert f"plays {card}" in state.render_text(1 - seat)  # the log names it once it lands
 
 
 def test_each_new_board_gets_its_own_map_planes():

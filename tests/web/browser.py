@@ -35,7 +35,10 @@ def free_port() -> int:
 @contextmanager
 def running_server(replays: Path) -> Iterator[str]:
     port = free_port()
-    config = uvicorn.Config(create_app(replays=replays), host="127.0.0.1", port=port, log_level="warning")
+    # every test here is one client (127.0.0.1) with several games open: the per-client share is
+    # tested over HTTP in test_api.py
+    app = create_app(replays=replays, max_per_client=32)
+    config = uvicorn.Config(app, host="127.0.0.1", port=port, log_level="warning")
     server = uvicorn.Server(config)
     thread = threading.Thread(target=server.run, daemon=True)
     thread.start()
@@ -52,7 +55,8 @@ def running_server(replays: Path) -> Iterator[str]:
 
 
 @contextmanager
-def chromium_page() -> Iterator:
+def chromium() -> Iterator:
+    """Debian's chromium, headless, driven by Playwright (one per test module: a launch takes seconds)."""
     from playwright.sync_api import sync_playwright
 
     executable = shutil.which("chromium")
@@ -64,10 +68,26 @@ def chromium_page() -> Iterator:
         pytest.skip(reason)
     with sync_playwright() as p:
         browser = p.chromium.launch(executable_path=executable, args=CHROMIUM_ARGS)
-        page = browser.new_page(viewport={"width": 1280, "height": 900})
-        errors: list[str] = []
-        page.on("pageerror", lambda e: errors.append(str(e)))
         try:
-            yield page, errors
+            yield browser
         finally:
             browser.close()
+
+
+@contextmanager
+def new_page(browser) -> Iterator:
+    """A fresh page (its own storage) and the page errors it raises."""
+    context = browser.new_context(viewport={"width": 1280, "height": 900})
+    page = context.new_page()
+    errors: list[str] = []
+    page.on("pageerror", lambda e: errors.append(f"{e}: {e.stack}"))
+    try:
+        yield page, errors
+    finally:
+        context.close()
+
+
+@contextmanager
+def chromium_page() -> Iterator:
+    with chromium() as browser, new_page(browser) as page_and_errors:
+        yield page_and_errors

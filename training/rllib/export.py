@@ -18,8 +18,8 @@ from stable_baselines3.common.vec_env import DummyVecEnv
 from ultimata.agents.checkpoint import CheckpointMeta, save_checkpoint
 from ultimata.envs.core.engine import Game
 from ultimata.training.config import TrainConfig
+from ultimata.training.model import new_model
 from ultimata.training.selfplay_env import SelfPlayEnv
-from ultimata.training.trainer import new_model
 
 PARTS = ("features_extractor", "mlp_extractor", "action_net", "value_net")
 

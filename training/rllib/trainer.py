@@ -32,6 +32,7 @@ from ultimata.envs.core.registry import game_class
 from ultimata.training.config import TrainConfig
 from ultimata.training.evaluate import evaluate_policy
 from ultimata.training.features import features_policy_kwargs
+from ultimata.training.pool import MIRROR
 from ultimata.training.rllib.export import export_weights, module_weights, sb3_model
 from ultimata.training.rllib.league import (
     MAIN,
@@ -45,7 +46,7 @@ from ultimata.training.rllib.league_env import LEAGUE, LeagueAEC, LeagueEnv
 from ultimata.training.rllib.module import MaskedActorCritic
 from ultimata.training.run_dir import Progress as RunProgress
 from ultimata.training.run_dir import RunDir
-from ultimata.training.trainer import TrainOutcome, eval_opponents, interruptible, progress_bar, rating_summary
+from ultimata.training.run_loop import TrainOutcome, eval_opponents, interruptible, progress_bar, rating_summary
 
 KEPT_RLLIB_CHECKPOINTS = 2
 
@@ -65,12 +66,20 @@ def module_spec(cfg: TrainConfig, game: Game) -> RLModuleSpec:
     )
 
 
+def league_pool(weights: dict[str, float]) -> dict[str, float]:
+    """The pool as the league env reads it: `mirror` seats (the batched sampler's) become league seats."""
+    pool = {k: v for k, v in weights.items() if k != MIRROR}
+    if weights.get(MIRROR, 0) > 0:
+        pool[LEAGUE] = pool.get(LEAGUE, 0.0) + weights[MIRROR]
+    return pool
+
+
 def algorithm_config(cfg: TrainConfig, game: Game, num_env_runners: int | None = None) -> PPOConfig:
     """RLlib PPO with the same hyperparameters as the SB3 path (PPO's plain clipped loss: no KL term,
     no value clipping, as SB3's MaskablePPO)."""
     p, r = cfg.ppo, cfg.rllib
     runners = r.num_env_runners if num_env_runners is None else num_env_runners
-    pool = dict(cfg.pool.weights)
+    pool = league_pool(cfg.pool.weights)
     return (
         PPOConfig()
         .environment(
@@ -191,6 +200,9 @@ def sb3_only_settings(cfg: TrainConfig) -> list[str]:
     if cfg.imitation is not None and cfg.imitation.critic_steps:
         said.append(f"imitation.critic_steps ({cfg.imitation.critic_steps:,}) is applied by the sb3 backend only; "
                     "here the policy learns from the first update")
+    if cfg.pool.weights.get(MIRROR, 0) > 0:
+        said.append(f"pool.weights.mirror ({cfg.pool.weights[MIRROR]}) is the sb3 batched sampler's; here those "
+                    "seats are league seats (main until the first snapshot, then the snapshots)")
     if cfg.pool.learner_seats is not None:
         said.append(f"pool.learner_seats ({cfg.pool.learner_seats}) is applied by the sb3 backend only; here the "
                     "learner holds every seat equally often")
@@ -316,7 +328,7 @@ def _evaluate(state: _Run) -> None:
 def _warm_start(state: _Run) -> None:
     """Imitate the scripted bot in an SB3 policy of the same architecture (the SB3 path's warm start),
     then hand its weights to `main`."""
-    from ultimata.training.trainer import warm_start
+    from ultimata.training.model import warm_start
 
     model = sb3_model(state.cfg, state.game, learner_weights(state.algo))
     warm_start(state.cfg, model, state.game, state.console)

@@ -5,24 +5,25 @@ from __future__ import annotations
 
 import json
 import re
-import time
 from pathlib import Path
 from typing import Any
 
-from fastapi import FastAPI, HTTPException
+from fastapi import FastAPI, HTTPException, Query, Request, Response
 from fastapi.responses import FileResponse
 from fastapi.staticfiles import StaticFiles
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import BaseModel, ConfigDict, Field, field_validator
 
-from ultimata.agents.base import Agent
+from ultimata.agents.base import Agent, game_base_name
 from ultimata.envs.core.errors import IllegalActionError, ReplayError, UltimataError
 from ultimata.envs.core.registry import GAMES, game_class
-from ultimata.envs.core.replay import Replay
-from ultimata.web.sessions import GameSession, SessionError, SessionStore, TooManySessions
-from ultimata.web.views import view_module
+from ultimata.web.difficulty import load_difficulty
+from ultimata.web.guards import MAX_BODY, BodyLimit, refuse_malformed
+from ultimata.web.opponents import Opponents, UnknownOpponent
+from ultimata.web.replays import MAX_PAGE, PAGE, ReplayLibrary
+from ultimata.web.sessions import GameSession, Limits, RequestReused, SessionError, SessionStore, TooManySessions
 
 STATIC = Path(__file__).parent / "static"
-BUILTIN_OPPONENTS = ("random", "heuristic", "mcts", "pretrained")
+DEFAULT_BOT = "heuristic"
 
 
 class NewGame(BaseModel):
@@ -32,23 +33,50 @@ class NewGame(BaseModel):
     human_seat: int | None = 0
     """None: watch bots play each other."""
     opponents: dict[int, str] = {}
-    """Spec per bot seat: random, heuristic, pretrained, or checkpoint:<file in the folder>. Default heuristic."""
+    """Spec per bot seat, from GET /api/games/{game}/opponents. Default heuristic."""
     seed: int | None = Field(None, ge=0, le=2**63 - 1)
+    request_id: str | None = Field(None, min_length=1, max_length=64)
+    """Any string the page picks per Start click: the same id again returns the same game (a double click
+    or a retried request makes one game)."""
+
+    def fingerprint(self) -> str:
+        return json.dumps(self.model_dump(exclude={"request_id"}), sort_keys=True)
 
 
 class Move(BaseModel):
     model_config = ConfigDict(extra="forbid")
-    action: int
+    action: int = Field(description="The `action` of one of the legal moves: a JSON integer.")
+
+    @field_validator("action", mode="before")
+    @classmethod
+    def _json_integer(cls, value: Any) -> int:
+        if type(value) is not int:
+            raise ValueError("must be a JSON integer, the `action` of one of the legal moves "
+                             "(a string, a boolean or a decimal is not a move)")
+        return value
+
+
+EventsFrom = Query(0, ge=0, description="Send the game's events from this index on (default: all of them).")
 
 
 def create_app(
     checkpoints: Path | None = None,
+    own_agents: tuple[str, ...] = (),
     replays: Path | None = None,
     max_sessions: int = 32,
-    idle_seconds: float = 1800,
+    idle_seconds: float = 600,
+    max_per_client: int = 4,
+    max_body: int = MAX_BODY,
 ) -> FastAPI:
-    app = FastAPI(title="ultimata", docs_url="/api/docs", openapi_url="/api/openapi.json")
-    store = SessionStore(max_sessions, idle_seconds, replays)
+    """The app; ConfigError here (a bad configs/difficulty.yaml) stops the server before it starts."""
+    difficulty = load_difficulty()
+    # No /api/docs: Swagger's page loads its scripts from a CDN, and a user's machine may have no network.
+    app = FastAPI(title="ultimata", docs_url=None, redoc_url=None, openapi_url="/api/openapi.json")
+    app.add_middleware(BodyLimit, limit=max_body)
+    refuse_malformed(app)
+    store = SessionStore(Limits(total=max_sessions, per_client=max_per_client, idle_seconds=idle_seconds), replays)
+    library = ReplayLibrary(replays)
+    bots = Opponents(checkpoints, own_agents)
     app.state.store = store
 
     # -- catalogue ---------------------------------------------------------------------------------
@@ -65,6 +93,7 @@ def create_app(
                 "players": game.num_players,
                 "config_schema": cls.config_model.model_json_schema(),
                 "defaults": game.config.model_dump(mode="json"),
+                "difficulty": difficulty[game_base_name(name)].as_list(),
             })
         return out
 
@@ -72,64 +101,12 @@ def create_app(
     def opponents(game: str, config: str | None = None) -> list[dict[str, str]]:
         """The bots that can play these rules (`config`: the rule variant as JSON; default rules if omitted)."""
         _known_game(game)
-        rules = _rules_from_query(game, config)
-        offered = {"pretrained": _pretrained_fits(game, rules), "mcts": _searchable(game)}
-        out = [{"spec": s, "label": s} for s in BUILTIN_OPPONENTS if offered.get(s, True)]
-        for name in _checkpoints_for(game):
-            out.append({"spec": f"checkpoint:{name}", "label": f"checkpoint {name}"})
-        return out
-
-    def _pretrained_fits(game: str, rules: dict[str, Any]) -> bool:
-        """The shipped bot was trained under one rule config; it is offered only for those rules."""
-        from ultimata.agents.checkpoint import check_compatible, read_meta
-        from ultimata.agents.specs import pretrained_path
-
-        path = pretrained_path(game)
-        if not path.exists():
-            return False
-        try:
-            check_compatible(read_meta(path), game_class(game).from_config(rules), "the shipped bot")
-        except UltimataError:
-            return False
-        return True
-
-    def _searchable(game: str) -> bool:
-        from ultimata.agents.mcts import check_searchable
-
-        try:
-            check_searchable(game_class(game).from_config({}))
-        except UltimataError:
-            return False
-        return True
-
-    def _checkpoints_for(game: str) -> list[str]:
-        """Checkpoint files in the configured folder (never elsewhere) trained for `game`."""
-        from ultimata.agents.checkpoint import read_meta
-
-        if checkpoints is None or not checkpoints.is_dir():
-            return []
-        names = []
-        for path in sorted(checkpoints.glob("*.zip")):
-            try:
-                if read_meta(path).game == game:
-                    names.append(path.name)
-            except UltimataError:
-                continue
-        return names
-
-    def _agent(spec: str, game: str, config: dict[str, Any], seed: int | None) -> Agent:
-        from ultimata.agents.specs import load_agent
-
-        if spec in BUILTIN_OPPONENTS:
-            return load_agent(spec, game, config, seed=seed)
-        if spec.startswith("checkpoint:") and spec.removeprefix("checkpoint:") in _checkpoints_for(game):
-            return load_agent(str(checkpoints / spec.removeprefix("checkpoint:")), game, config, seed=seed)
-        allowed = [o["spec"] for o in opponents(game, json.dumps(config))]
-        raise HTTPException(400, f"unknown opponent {spec!r}; allowed: {', '.join(allowed)}")
+        return bots.offered(game, _rules_from_query(game, config))
 
     # -- live games --------------------------------------------------------------------------------
     @app.post("/api/sessions", status_code=201)
-    def new_game(req: NewGame) -> dict[str, Any]:
+    def new_game(req: NewGame, request: Request) -> dict[str, Any]:
+        """Everything is checked before a slot is taken, and the slot before any bot loads."""
         _known_game(req.game)
         try:
             n = game_class(req.game).from_config(req.config).num_players
@@ -140,28 +117,33 @@ def create_app(
         unknown = [s for s in req.opponents if not 0 <= s < n or s == req.human_seat]
         if unknown:
             raise HTTPException(400, f"opponents name seats {unknown} that are not bot seats")
-        seats, agents = [], {}
-        for seat in range(n):
-            if seat == req.human_seat:
-                seats.append("human")
-                continue
-            spec = req.opponents.get(seat, "heuristic")
-            try:
-                agents[seat] = _agent(spec, req.game, req.config, None)
-            except UltimataError as err:
-                raise HTTPException(400, _without_paths(str(err))) from None
-            seats.append(spec)
+        specs = {seat: req.opponents.get(seat, DEFAULT_BOT) for seat in range(n) if seat != req.human_seat}
         try:
-            session = store.create(req.game, req.config, seats, agents, req.human_seat, req.seed)
+            for spec in specs.values():
+                bots.check(spec, req.game)
+        except UnknownOpponent as err:
+            raise HTTPException(400, str(err)) from None
+
+        def load_bots() -> tuple[list[str], dict[int, Agent]]:
+            agents = {seat: bots.load(spec, req.game, req.config) for seat, spec in specs.items()}
+            return [specs.get(seat, "human") for seat in range(n)], agents
+
+        try:
+            session = store.create(req.game, req.config, req.human_seat, req.seed, load_bots,
+                                   client=_client(request), request_id=req.request_id, fingerprint=req.fingerprint())
         except TooManySessions as err:
             raise HTTPException(429, str(err)) from None
+        except RequestReused as err:
+            raise HTTPException(409, str(err)) from None
+        except UltimataError as err:
+            raise HTTPException(400, _without_paths(str(err))) from None
         return session.snapshot()
 
     def _session(session_id: str) -> GameSession:
         try:
             return store.get(session_id)
         except KeyError:
-            raise HTTPException(404, "no such game (finished games expire when idle)") from None
+            raise HTTPException(404, "no such game (finished and idle games expire)") from None
 
     def _check_perspective(session: GameSession, perspective: int | None) -> None:
         """Validated before anything happens: a bad seat must neither leak (negative indexing) nor act."""
@@ -172,13 +154,13 @@ def create_app(
         _seat_in_range(perspective, session.state.game.num_players)
 
     @app.get("/api/sessions/{session_id}")
-    def show(session_id: str, perspective: int | None = None) -> dict[str, Any]:
+    def show(session_id: str, perspective: int | None = None, events_from: int = EventsFrom) -> dict[str, Any]:
         session = _session(session_id)
         _check_perspective(session, perspective)
-        return _snapshot(session, perspective)
+        return session.snapshot(perspective, events_from)
 
     @app.post("/api/sessions/{session_id}/move")
-    def move(session_id: str, req: Move) -> dict[str, Any]:
+    def move(session_id: str, req: Move, events_from: int = EventsFrom) -> dict[str, Any]:
         session = _session(session_id)
         with session.lock:
             try:
@@ -187,10 +169,11 @@ def create_app(
                 raise HTTPException(409, str(err)) from None
             except IllegalActionError as err:
                 raise HTTPException(422, str(err)) from None
-            return _snapshot(session, None)
+            store.settle(session)
+            return session.snapshot(None, events_from)
 
     @app.post("/api/sessions/{session_id}/advance")
-    def advance(session_id: str, perspective: int | None = None) -> dict[str, Any]:
+    def advance(session_id: str, perspective: int | None = None, events_from: int = EventsFrom) -> dict[str, Any]:
         """One bot move: the browser calls this to show bots' moves one by one."""
         session = _session(session_id)
         _check_perspective(session, perspective)
@@ -199,51 +182,38 @@ def create_app(
                 session.bot_move()
             except SessionError as err:
                 raise HTTPException(409, str(err)) from None
-            return _snapshot(session, perspective)
+            store.settle(session)
+            return session.snapshot(perspective, events_from)
 
-    def _snapshot(session: GameSession, perspective: int | None) -> dict[str, Any]:
-        snap = session.snapshot(perspective)
-        snap["replay"] = store.save_if_over(session)
-        return snap
+    @app.delete("/api/sessions/{session_id}", status_code=204)
+    def leave(session_id: str) -> Response:
+        """The player leaves the game (new game, play again, closing the page): its slot is free at once."""
+        try:
+            store.close(session_id)
+        except KeyError:
+            raise HTTPException(404, "no such game (finished and idle games expire)") from None
+        return Response(status_code=204)
 
     # -- replays -----------------------------------------------------------------------------------
-    def replay_names() -> list[str]:
-        if replays is None or not replays.is_dir():
-            return []
-        return sorted((p.name for p in replays.glob("*.json")), reverse=True)
-
     @app.get("/api/replays")
     def list_replays() -> list[dict[str, Any]]:
-        """Newest first, with what a person picks a replay by: game, players, result, date."""
-        out = []
-        for name in replay_names():
-            path = replays / name
-            try:
-                replay = Replay.load(path)
-            except ReplayError:
-                out.append({"name": name, "game": None, "players": [], "result": "unreadable", "date": None})
-                continue
-            out.append({"name": name, "game": replay.game, "players": replay.players, "result": _result(replay),
-                        "date": time.strftime("%Y-%m-%d %H:%M", time.localtime(path.stat().st_mtime))})
-        return out
+        """Newest first, with what a person picks a replay by: game, players, result, moves, date."""
+        return library.listing()
 
     @app.get("/api/replays/{name}")
-    def open_replay(name: str, perspective: int | None = None) -> dict[str, Any]:
-        if name not in replay_names():
-            raise HTTPException(404, f"no replay named {name!r} in the replay folder")
+    def open_replay(
+        name: str,
+        start: int = Query(0, ge=0, description="The first frame to send."),
+        count: int = Query(PAGE, ge=1, le=MAX_PAGE, description="How many frames to send."),
+        perspective: int | None = None,
+    ) -> dict[str, Any]:
+        """Frames start..start+count-1 of a saved game; `total` is the game's number of frames."""
         try:
-            replay = Replay.load(replays / name)
-            if perspective is not None:
-                _seat_in_range(perspective, len(replay.players))
-            frames, labels = [], []
-            views = view_module(replay.game)
-            for state, action in replay.states():
-                frames.append(views.view(state, perspective))
-                move = None if action is None else state.narrate(action)
-                labels.append(move)
+            return library.page(name, start, count, perspective)
+        except KeyError:
+            raise HTTPException(404, f"no replay named {name!r} in the replay folder") from None
         except (ReplayError, UltimataError) as err:
-            raise HTTPException(422, str(err)) from None
-        return {"name": name, "game": replay.game, "players": replay.players, "frames": frames, "moves": labels}
+            raise HTTPException(422, _without_paths(str(err))) from None
 
     # -- the page ----------------------------------------------------------------------------------
     app.mount("/static", StaticFiles(directory=STATIC), name="static")
@@ -259,17 +229,14 @@ def create_app(
     return app
 
 
+def _client(request: Request) -> str:
+    """Whose share of the game slots a request uses: the client's address."""
+    return request.client.host if request.client else "unknown"
+
+
 def _without_paths(message: str) -> str:
     """Errors reach the browser without the server's directories: a path shows as its file name."""
     return re.sub(r"(?:/[\w.\-]+)+/([\w.\-]+)", r"\1", message)
-
-
-def _result(replay: Replay) -> str:
-    if not replay.returns:
-        return "unfinished"
-    best = max(replay.returns)
-    winners = [f"player_{p}" for p, r in enumerate(replay.returns) if r == best]
-    return "draw" if len(winners) == len(replay.returns) else f"won by {', '.join(winners)}"
 
 
 def _rules_from_query(game: str, config: str | None) -> dict[str, Any]:
@@ -293,4 +260,3 @@ def _seat_in_range(seat: int, players: int) -> None:
 def _known_game(game: str) -> None:
     if game not in GAMES:
         raise HTTPException(404, f"unknown game {game!r}; games: {', '.join(GAMES)}")
-

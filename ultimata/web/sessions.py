@@ -1,12 +1,21 @@
 """Live games in the browser: a bounded, expiring store of sessions, each a game with a human seat
-(or none, to watch) and bots on the other seats."""
+(or none, to watch) and bots on the other seats.
+
+A slot is held only while a game can still be played: a finished game is saved as a replay and leaves
+the live set at once (its last snapshot stays readable for a while), an idle one expires, and each
+client address has its own share of the slots, so one person cannot lock the others out. Slots are
+counted before any bot is loaded, and a creation repeated with the same request id returns the game
+the first one made."""
 
 from __future__ import annotations
 
+import logging
 import random
 import secrets
 import threading
 import time
+from collections import OrderedDict
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -14,9 +23,12 @@ from typing import Any
 from ultimata.agents.base import Agent
 from ultimata.envs.core.engine import State
 from ultimata.envs.core.errors import UltimataError
+from ultimata.envs.core.narration import apply_and_tell
 from ultimata.envs.core.replay import Replay
 from ultimata.envs.core.rng import Rng
 from ultimata.web.views import view_module
+
+log = logging.getLogger(__name__)
 
 
 class SessionError(UltimataError):
@@ -27,17 +39,21 @@ class TooManySessions(UltimataError):
     pass
 
 
+class RequestReused(UltimataError):
+    """A request id sent again with a different game."""
+
+
 @dataclass
 class GameSession:
     id: str
     game_name: str
-    config: dict[str, Any]
     seed: int
     state: State
     seats: list[str]
     """The spec playing each seat; 'human' for the person."""
     agents: dict[int, Agent]
     human: int | None
+    client: str = ""
     actions: list[int] = field(default_factory=list)
     events: list[dict[str, Any]] = field(default_factory=list)
     last_access: float = field(default_factory=time.monotonic)
@@ -56,21 +72,16 @@ class GameSession:
 
     def _apply(self, action: int) -> None:
         seat = self.state.current_player
-        label = self.state.action_to_string(action) if seat == self.human else self.state.narrate(action)
-        before = getattr(self.state, "last_event", None)
-        self.state.apply(action)
+        label, outcome = apply_and_tell(self.state, action, self.human)
         self.actions.append(action)
         event = {"n": len(self.actions), "seat": seat, "who": self.seats[seat], "move": label}
-        outcome = getattr(self.state, "last_event", None)
-        if outcome and outcome != before:
+        if outcome:
             event["outcome"] = outcome
         self.events.append(event)
 
-    def human_move(self, action: Any) -> None:
+    def human_move(self, action: int) -> None:
         if self.waiting_for != "human":
             raise SessionError("it is not your turn" if not self.over else "the game is over")
-        if not isinstance(action, int) or isinstance(action, bool):
-            raise SessionError(f"action must be an integer, got {action!r}")
         self._apply(action)  # IllegalActionError (names the legal moves) leaves the game unchanged
 
     def bot_move(self) -> None:
@@ -81,8 +92,9 @@ class GameSession:
         action = agent.act(self.state.observation(seat), self.state.legal_action_mask(), state=self.state)
         self._apply(int(action))
 
-    def snapshot(self, perspective: int | None = None) -> dict[str, Any]:
-        """What the browser receives: the view from the human seat (or `perspective` when watching)."""
+    def snapshot(self, perspective: int | None = None, events_from: int = 0) -> dict[str, Any]:
+        """What the browser receives: the view from the human seat (or `perspective` when watching), and
+        the game's events from the `events_from`-th on (all of them by default; `events_total` counts them)."""
         views = view_module(self.game_name)
         seat = self.human if self.human is not None else perspective
         your_turn = self.waiting_for == "human"
@@ -94,89 +106,173 @@ class GameSession:
             "view": views.view(self.state, seat),
             "moves": views.moves(self.state) if your_turn else [],
             "waiting_for": self.waiting_for,
-            "events": self.events[-30:],
+            "events": self.events[events_from:],
+            "events_total": len(self.events),
             "over": self.over,
             "returns": self.state.returns() if self.over else None,
+            "replay": self.saved_as,
         }
 
     def replay(self) -> Replay:
-        cls = type(self.state.game)
-        return Replay(
-            game=self.game_name,
-            version=cls.version,
-            config=self.config,
-            seed=self.seed,
-            actions=list(self.actions),
-            players=self.seats,
-            returns=list(self.state.returns()),
-            final_state=self.state.state_dict() if self.over else None,
-        )
+        return Replay.of_game(self.state, self.seed, self.actions, self.seats)
+
+
+@dataclass
+class _Creation:
+    """A slot held while a game's bots load; a repeat of the same request waits for it."""
+
+    client: str
+    fingerprint: str
+    done: threading.Event = field(default_factory=threading.Event)
+    session: GameSession | None = None
+
+
+@dataclass(frozen=True)
+class Limits:
+    total: int = 32
+    """Live games on the server."""
+    per_client: int = 4
+    """Live games per client address."""
+    idle_seconds: float = 600
+    """A live game untouched this long expires."""
+    finished_kept: int = 64
+    """Finished games whose last snapshot stays readable (they hold no slot and no bots)."""
+    finished_seconds: float = 600
+
+
+BuildGame = Callable[[], tuple[list[str], dict[int, Agent]]]
+"""Loads the bots of a new game: (spec per seat, agent per bot seat). Called once a slot is held."""
 
 
 class SessionStore:
-    """At most `max_sessions` live games; a game untouched for `idle_seconds` is dropped. Ids are
-    unguessable (128 random bits)."""
+    """Live games within `limits`, finished games' last snapshots, and the request ids that made them.
+    Ids are unguessable (128 random bits)."""
 
-    def __init__(self, max_sessions: int = 32, idle_seconds: float = 1800, replays: Path | None = None) -> None:
-        self.max_sessions = max_sessions
-        self.idle_seconds = idle_seconds
+    def __init__(self, limits: Limits | None = None, replays: Path | None = None) -> None:
+        self.limits = limits or Limits()
         self.replays = replays
-        self._sessions: dict[str, GameSession] = {}
+        self._live: dict[str, GameSession] = {}
+        self._finished: OrderedDict[str, GameSession] = OrderedDict()
+        self._creating: list[_Creation] = []
+        self._requests: dict[tuple[str, str], _Creation] = {}
         self._lock = threading.Lock()
 
     def __len__(self) -> int:
-        return len(self._sessions)
+        """Slots in use: live games and games whose bots are loading."""
+        return len(self._live) + len(self._creating)
 
     def _expire(self) -> None:
         now = time.monotonic()
-        for key in [k for k, s in self._sessions.items() if now - s.last_access > self.idle_seconds]:
-            del self._sessions[key]
+        for key in [k for k, s in self._live.items() if now - s.last_access > self.limits.idle_seconds]:
+            self._forget(self._live.pop(key))
+        while self._finished and (
+            len(self._finished) > self.limits.finished_kept
+            or now - next(iter(self._finished.values())).last_access > self.limits.finished_seconds
+        ):
+            self._forget(self._finished.popitem(last=False)[1])
+
+    def _forget(self, session: GameSession) -> None:
+        for key in [k for k, c in self._requests.items() if c.session is session]:
+            del self._requests[key]
+
+    def _check_room(self, client: str) -> None:
+        if len(self) >= self.limits.total:
+            raise TooManySessions(f"the server's {self.limits.total} game slots are all in use; finish a game or "
+                                  f"try again later (idle games expire after {self._idle_minutes})")
+        mine = sum(s.client == client for s in self._live.values()) + sum(c.client == client for c in self._creating)
+        if mine >= self.limits.per_client:
+            raise TooManySessions(f"you have {mine} games in play (at most {self.limits.per_client} a person); "
+                                  f"finish or leave one (idle games expire after {self._idle_minutes})")
+
+    @property
+    def _idle_minutes(self) -> str:
+        return f"{self.limits.idle_seconds / 60:g} minutes"
 
     def create(
-        self,
-        game_name: str,
-        config: dict[str, Any],
-        seats: list[str],
-        agents: dict[int, Agent],
-        human: int | None,
-        seed: int | None,
+        self, game_name: str, config: dict[str, Any], human: int | None, seed: int | None, build: BuildGame,
+        client: str = "", request_id: str | None = None, fingerprint: str = "",
     ) -> GameSession:
+        """A new game, or the one an earlier request with this `request_id` made. The slot is taken before
+        `build` loads any bot, so a full server refuses at once (TooManySessions)."""
         from ultimata.envs.core.registry import game_class
 
-        game = game_class(game_name).from_config(config)
-        seed = seed if seed is not None else random.SystemRandom().randrange(2**31)
-        with self._lock:
-            self._expire()
-            if len(self._sessions) >= self.max_sessions:
-                raise TooManySessions(f"{self.max_sessions} games are live; finish or wait for one to expire")
+        key = (client, request_id) if request_id is not None else None
+        while True:
+            with self._lock:
+                self._expire()
+                earlier = self._requests.get(key) if key else None
+                if earlier is None:
+                    self._check_room(client)
+                    creation = _Creation(client, fingerprint)
+                    self._creating.append(creation)
+                    if key:
+                        self._requests[key] = creation
+                    break
+            if earlier.fingerprint != fingerprint:
+                raise RequestReused(f"request_id {request_id!r} already started another game; "
+                                    "send a new request_id for a new game")
+            earlier.done.wait()
+            if earlier.session is not None:
+                return self.get(earlier.session.id)
+            # the first attempt failed and left nothing behind: this one tries again by itself
+        try:
+            seats, agents = build()
+            game = game_class(game_name).from_config(config)
+            seed = seed if seed is not None else random.SystemRandom().randrange(2**31)
             session = GameSession(
-                id=secrets.token_urlsafe(16),
-                game_name=game_name,
-                config=config,
-                seed=seed,
-                state=game.new_initial_state(Rng(seed)),
-                seats=seats,
-                agents=agents,
-                human=human,
+                id=secrets.token_urlsafe(16), game_name=game_name, seed=seed,
+                state=game.new_initial_state(Rng(seed)), seats=seats, agents=agents, human=human, client=client,
             )
             for seat, agent in agents.items():
                 agent.reset(seat, seed + seat)
-            self._sessions[session.id] = session
+        except BaseException:
+            with self._lock:
+                self._creating.remove(creation)
+                if key:
+                    self._requests.pop(key, None)
+            creation.done.set()
+            raise
+        with self._lock:
+            self._creating.remove(creation)
+            self._live[session.id] = session
+            creation.session = session
+        creation.done.set()
         return session
 
     def get(self, session_id: str) -> GameSession:
+        """A live game, or a finished one still kept. KeyError if neither."""
         with self._lock:
             self._expire()
-            session = self._sessions.get(session_id)
-        if session is None:
-            raise KeyError(session_id)
-        session.last_access = time.monotonic()
+            session = self._live.get(session_id) or self._finished.get(session_id)
+            if session is None:
+                raise KeyError(session_id)
+            session.last_access = time.monotonic()
+            if session_id in self._finished:
+                self._finished.move_to_end(session_id)  # the oldest read goes first
         return session
 
-    def save_if_over(self, session: GameSession) -> str | None:
-        """A finished game is saved once as a replay, if a replay folder is configured."""
-        if session.over and self.replays and session.saved_as is None:
+    def settle(self, session: GameSession) -> None:
+        """After a move: a finished game is saved as a replay (if a folder is configured), lets go of its
+        bots and leaves the live set, so it holds no slot. Call with the session's lock held."""
+        if not session.over or session.id not in self._live:
+            return
+        if self.replays is not None and session.saved_as is None:
             name = f"{session.game_name}-{time.strftime('%Y%m%d-%H%M%S')}-{session.id[:6]}.json"
-            session.replay().save(self.replays / name)
-            session.saved_as = name
-        return session.saved_as
+            try:
+                session.replay().save(self.replays / name)
+                session.saved_as = name
+            except OSError as err:  # a full or read-only disk costs the replay, not the game's result
+                log.warning("replay of %s not saved: %s", session.id[:6], err)
+        session.agents = {}
+        with self._lock:
+            self._live.pop(session.id, None)
+            self._finished[session.id] = session
+            self._expire()
+
+    def close(self, session_id: str) -> None:
+        """The player left: the game is dropped at once, unsaved. KeyError if there is no such game."""
+        with self._lock:
+            session = self._live.pop(session_id, None) or self._finished.pop(session_id, None)
+            if session is None:
+                raise KeyError(session_id)
+            self._forget(session)

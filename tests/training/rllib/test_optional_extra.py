@@ -16,7 +16,7 @@ def test_the_base_package_never_imports_ray():
     code = (
         "import sys\n"
         "import ultimata.cli, ultimata.envs, ultimata.training.trainer, ultimata.training.arena\n"
-        "import ultimata.agents.specs, ultimata.web.app\n"
+        "import ultimata.agents.specs, ultimata.web.app, ultimata.arena\n"
         "from ultimata.cli import app\n"
         "print(sorted(m for m in sys.modules if m == 'ray' or m.startswith('ray.')))\n"
     )
@@ -37,5 +37,5 @@ def test_the_cli_names_the_extra_when_ray_is_missing(monkeypatch):
     from ultimata.cli import app
 
     monkeypatch.setitem(sys.modules, "ray.rllib", None)
-    result = CliRunner().invoke(app, ["train", "ultimatum_cards_v1", "--backend", "rllib"])
+    result = CliRunner().invoke(app, ["train", "ultimatum_cards_v2", "--backend", "rllib"])
     assert result.exit_code == 2 and 'pip install "ultimata[rllib]"' in result.output

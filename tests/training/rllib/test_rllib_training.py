@@ -28,10 +28,10 @@ from ultimata.training.rllib import trainer as rllib_trainer
 from ultimata.training.rllib.export import export_weights
 from ultimata.training.rllib.league import MAIN, add_snapshot, learner_weights
 from ultimata.training.rllib.league_env import LeagueAEC
-from ultimata.training.rllib.trainer import algorithm_config, module_spec, sb3_only_settings
+from ultimata.training.rllib.trainer import algorithm_config, league_pool, module_spec, sb3_only_settings
 
 
-def _cfg(game: str = "ultimatum_cards_v1", **extra):
+def _cfg(game: str = "ultimatum_cards_v2", **extra):
     return load_train_config(game, overrides={**TINY_RLLIB, **extra})
 
 
@@ -117,7 +117,7 @@ def test_a_new_snapshot_plays_with_the_weights_it_was_given(ray_session):
 @pytest.mark.parametrize(
     "game, extra",
     [
-        ("ultimatum_cards_v1", {}),
+        ("ultimatum_cards_v2", {}),
         (
             "ultimade_v1",
             {
@@ -163,7 +163,7 @@ def test_a_tiny_run_survives_ctrl_c_resumes_and_its_policy_plays_in_the_arena(ra
         return path
 
     monkeypatch.setattr(rllib_trainer._Run, "checkpoint", checkpoint_then_ctrl_c)
-    args = ["train", "ultimatum_cards_v1", "--backend", "rllib"]
+    args = ["train", "ultimatum_cards_v2", "--backend", "rllib"]
     stopped = runner.invoke(app, [*args, "--config", str(config), "--out", str(run)])
     monkeypatch.setattr(rllib_trainer._Run, "checkpoint", original)
     assert stopped.exit_code == 130, stopped.output
@@ -173,7 +173,7 @@ def test_a_tiny_run_survives_ctrl_c_resumes_and_its_policy_plays_in_the_arena(ra
 
     first = runner.invoke(app, [*args, "--resume", str(run)])
     assert first.exit_code == 0, first.output
-    assert "resuming ultimatum_cards_v1" in first.output
+    assert "resuming ultimatum_cards_v2" in first.output
     progress = json.loads((run / "progress.json").read_text())
     assert progress["finished"] and progress["steps"] >= 1024 and len(progress["checkpoints"]) == 2
     assert progress["checkpoints"][0] == interrupted["checkpoints"][0]
@@ -182,7 +182,7 @@ def test_a_tiny_run_survives_ctrl_c_resumes_and_its_policy_plays_in_the_arena(ra
     assert list((run / "tb").rglob("events.out.tfevents.*"))
 
     again = runner.invoke(
-        app, ["train", "ultimatum_cards_v1", "--backend", "rllib", "--resume", str(run), "--steps", "1536"]
+        app, ["train", "ultimatum_cards_v2", "--backend", "rllib", "--resume", str(run), "--steps", "1536"]
     )
     assert again.exit_code == 0, again.output
     resumed = json.loads((run / "progress.json").read_text())
@@ -197,7 +197,7 @@ def test_a_tiny_run_survives_ctrl_c_resumes_and_its_policy_plays_in_the_arena(ra
         "    return real(name, *a, **k)\n"
         "builtins.__import__ = no_ray\n"
         "from ultimata.cli import app\n"
-        f"app(['arena', 'ultimatum_cards_v1', {str(run / 'final.zip')!r}, 'heuristic', '--games', '8', '--json'])\n"
+        f"app(['arena', 'ultimatum_cards_v2', {str(run / 'final.zip')!r}, 'heuristic', '--games', '8', '--json'])\n"
     )
     arena = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=300)
     assert arena.returncode == 0, arena.stderr
@@ -206,15 +206,15 @@ def test_a_tiny_run_survives_ctrl_c_resumes_and_its_policy_plays_in_the_arena(ra
 
 def test_rllib_settings_are_checked_like_the_rest_of_the_config():
     with pytest.raises(ConfigError, match="num_env_runners"):
-        load_train_config("ultimatum_cards_v1", overrides={"rllib": {"num_env_runner": 2}})
+        load_train_config("ultimatum_cards_v2", overrides={"rllib": {"num_env_runner": 2}})
     with pytest.raises(ConfigError, match="num_env_runners"):
-        load_train_config("ultimatum_cards_v1", overrides={"rllib": {"num_env_runners": -1}})
+        load_train_config("ultimatum_cards_v2", overrides={"rllib": {"num_env_runners": -1}})
 
 
 def test_rllib_options_without_the_rllib_backend_are_refused():
-    result = CliRunner().invoke(app, ["train", "ultimatum_cards_v1", "--num-env-runners", "2"])
+    result = CliRunner().invoke(app, ["train", "ultimatum_cards_v2", "--num-env-runners", "2"])
     assert result.exit_code == 2 and "--backend rllib" in result.output
-    result = CliRunner().invoke(app, ["train", "ultimatum_cards_v1", "--backend", "tune"])
+    result = CliRunner().invoke(app, ["train", "ultimatum_cards_v2", "--backend", "tune"])
     assert result.exit_code == 2 and "sb3 or rllib" in result.output
 
 
@@ -241,7 +241,12 @@ def test_every_registered_game_trains_an_iteration_with_its_own_network(ray_sess
 
 
 def test_settings_only_the_sb3_backend_applies_are_named():
-    assert sb3_only_settings(load_train_config("ultimatum_cards_v1")) == []
+    plain = load_train_config("ultimatum_cards_v2", overrides={"pool": {"weights": {"mirror": 0}}})
+    assert sb3_only_settings(plain) == []
+    mirrored = load_train_config("ultimatum_cards_v2", overrides={"pool": {"weights": {"mirror": 0.5}}})
+    assert sb3_only_settings(mirrored) == ["pool.weights.mirror (0.5) is the sb3 batched sampler's; here those seats "
+                                           "are league seats (main until the first snapshot, then the snapshots)"]
+    assert league_pool({"mirror": 0.5, "snapshots": 0.2, "random": 0.3}) == {"random": 0.3, "snapshots": 0.7}
     notices = sb3_only_settings(load_train_config("ultra_war_v3"))  # its config sets imitation.critic_steps
     assert len(notices) == 1 and "imitation.critic_steps (40,000)" in notices[0]
     seats = load_train_config("ultimade_v1", overrides={"pool": {"learner_seats": [2, 1]}})

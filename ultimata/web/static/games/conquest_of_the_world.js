@@ -1,61 +1,152 @@
 // Conquest of the World as SVG: the 11 zones as boxes placed roughly as on a world map, each country a
-// row with its PBU, filled in its holder's colour (solid = conquest, pale = ally, H = homeland), the
-// POWER BASE RECORD and chips per player, and the battle under way (never a hidden weapon choice).
-// Clicking a country with legal moves plays it, or lists the choices (pick / buy / attack).
+// row with its PBU, filled in its holder's colour (solid = homeland or conquest, pale = ally; the letter
+// H, C or A says which; a homeland is also bold with a thick border), the POWER BASE RECORD and chips per
+// player, and the battle under way as a dialog of weapon choices (never showing the other side's pick).
+// Clicking anywhere on a country's row plays it, or lists the choices (pick / buy / attack).
 "use strict";
 
-(window.ULTIMATA_VIEWS = window.ULTIMATA_VIEWS || {}).conquest = {
-  render(el, v, moves, play) {
-    const NS = window.ULTIMATA_SVG.NS;
-    const at = [[20, 20], [480, 20], [640, 230], [250, 20], [330, 230], [480, 340], [640, 450], [800, 230], [20, 280], [250, 430], [800, 450]];
-    const colours = ["#cd3434", "#285ccd", "#289646", "#dc9614", "#8c3caa", "#1ea0aa"];
-    const pale = ["#f0c2c2", "#bfd0f0", "#bfe0c8", "#f4dcae", "#dcc4e6", "#bce4e6"];
-    const W = 150, H = 17;
-    const { svg, add } = window.ULTIMATA_SVG.canvas(960, 560);
-    const byCountry = {};
-    for (const m of moves.filter((m) => m.target === "country")) (byCountry[m.country] = byCountry[m.country] || []).push(m);
-    const choices = document.createElement("div");
-    v.zones.forEach((zone, z) => {
-      const [x, y] = at[z];
-      add("rect", { x, y, width: W, height: 22 + H * zone.length, fill: "#fafafa", stroke: "#5a5a6e" });
-      add("text", { x: x + 4, y: y + 15, "font-size": 13, "font-weight": 700 }, `Zone ${z + 1}`);
-      zone.forEach((c, i) => {
-        const top = y + 21 + i * H;
-        const held = c.holder >= 0;
-        const fill = !held ? "#fafafa" : c.held_as === "ally" ? pale[c.holder] : colours[c.holder];
-        const ink = held && c.held_as !== "ally" ? "white" : "#1c1c1c";
-        const mark = { homeland: " H", conquest: " C", ally: " A" }[c.held_as] || "";
-        const r = add("rect", { x: x + 1, y: top, width: W - 2, height: H - 1, fill });
-        add("text", { x: x + 4, y: top + 12, "font-size": 11, fill: ink }, `${c.name}${mark}`);
-        add("text", { x: x + W - 6, y: top + 12, "font-size": 11, fill: ink, "text-anchor": "end" }, c.value);
-        const list = byCountry[c.country];
-        if (list) {
-          r.setAttribute("stroke", "#ffb000");
-          r.setAttribute("stroke-width", 2);
-          r.setAttribute("class", "clickable");
-          r.setAttribute("data-action", list[0].action);
-          r.style.cursor = "pointer";
-          r.append(Object.assign(document.createElementNS(NS, "title"), { textContent: list.map((m) => m.label).join(" / ") }));
-          r.addEventListener("click", () => {
-            if (list.length === 1) return play(list[0].action);
-            choices.replaceChildren(...list.map((m) => Object.assign(document.createElement("button"), { textContent: m.label, onclick: () => play(m.action) })));
-          });
-        }
+(function () {
+  const COLOURS = ["#cd3434", "#285ccd", "#289646", "#dc9614", "#8c3caa", "#1ea0aa"];
+  const PALE = ["#f0c2c2", "#bfd0f0", "#bfe0c8", "#f4dcae", "#dcc4e6", "#bce4e6"];
+  const NAMES = ["red", "blue", "green", "orange", "purple", "teal"];
+  // Zone boxes, west to east: 1 N. America, 9 S. America, 4 W. Europe, 10 Africa, 2 E. Europe,
+  // 5 Middle East, 3 and 6 Asia, 8 E. Asia, 7 S.E. Asia, 11 Australia (index = zone number - 1).
+  const AT = [[10, 10], [370, 10], [550, 10], [190, 10], [370, 190], [550, 190], [730, 190], [730, 10], [10, 250], [190, 300], [730, 320]];
+  const W = 170, H = 19;
+  const make = (tag, cls, text) => Object.assign(document.createElement(tag), cls ? { className: cls } : {}, text !== undefined ? { textContent: text } : {});
+  const who = (q, seat) => `player_${q}${q === seat ? " (you)" : ""}`;
+
+  function prompt(v, moves) {
+    if (!moves.length) return "";
+    const kinds = new Set(moves.map((m) => m.kind || m.target));
+    if (v.phase === "homeland") return "Choose your homeland: click any unoccupied country (outlined).";
+    if (v.phase === "zone alliances") return "Ally with unoccupied countries of your home zone (free, up to your homeland's value): click them, then 'done'.";
+    if (v.phase === "weapon choice") return "Choose your weapon and spend level for the next battle (below).";
+    if (v.phase === "diplomacy") return "Diplomacy: propose a player alliance, break yours, or 'done'.";
+    if (v.phase === "alliance answer") return "A player alliance is proposed: accept or decline.";
+    const what = [];
+    if (kinds.has("buy")) what.push("buy an alliance (click a country: pays half its value × 1000)");
+    if (kinds.has("attack")) what.push("attack a country (click it)");
+    return `Your attack option: ${what.join(", or ") || "choose"}; 'done' passes the option to the left.`;
+  }
+
+  function weaponDialog(v, moves, play) {
+    const b = v.battle;
+    const m = v.battle_model;
+    const box = make("div", "weapon-dialog");
+    const side = (s) => `${who(b.directors[s], v.seat)}${b.directors[s] !== b.fighters[s] ? ` for ${who(b.fighters[s], v.seat)}` : ""}`;
+    box.append(make("h3", "", `Battle ${b.battle} for ${b.target_name || "the end game"}`),
+      make("div", "", `attacker ${side(0)}: energy ${b.energy[0]}, battles won ${b.wins[0]}${b.barred[0].length ? `, barred: ${b.barred[0].join(", ")}` : ""}`),
+      make("div", "", `defender ${side(1)}: energy ${b.energy[1]}, battles won ${b.wins[1]}${b.barred[1].length ? `, barred: ${b.barred[1].join(", ")}` : ""}`));
+    if (b.your_pick) box.append(make("div", "", `Your choice, hidden from the others until the battle: ${b.your_pick.weapon}, ${b.your_pick.spend}.`));
+    else if (b.first_chosen) box.append(make("div", "hidden-pick", "The other side has chosen; its choice stays hidden until the battle is fought."));
+    const choices = moves.filter((x) => x.target === "weapon");
+    if (choices.length) {
+      const table = make("table");
+      const head = make("tr");
+      head.append(make("th", "", "weapon"), ...m.spends.map((s, k) => make("th", "", `${s} (${m.bonus[k] >= 0 ? "+" : ""}${m.bonus[k]}%)`)), make("th", "", "hits a tank / sub / plane"));
+      table.append(head);
+      m.weapons.forEach((w, i) => {
+        const tr = make("tr");
+        tr.append(make("th", "", w));
+        m.spends.forEach((s, k) => {
+          const td = make("td");
+          const move = choices.find((x) => x.weapon === w && x.spend === s);
+          if (move) {
+            const btn = make("button", "clickable", `${w}, ${s}: ${m.cost[i][k]} energy`);
+            btn.dataset.action = move.action;
+            btn.title = move.label;
+            btn.addEventListener("click", () => play(move.action));
+            td.append(btn);
+          } else td.append(make("span", "barred", "barred"));
+          tr.append(td);
+        });
+        tr.append(make("td", "", m.hit[i].map((p) => `${p}%`).join(" / ")));
+        table.append(tr);
       });
-    });
-    const info = document.createElement("div");
-    info.className = "pitch-info";
-    const lines = [`turn ${v.turn} · ${v.stage} · ${v.phase}`];
-    v.players.forEach((p, i) => lines.push(`player_${i}${i === v.seat ? " (you)" : ""}: record ${p.record}, chips ${p.chips}${p.allies.length ? ", allied with " + p.allies.map((a) => "player_" + a).join(", ") : ""}${p.broken_with.length ? ", broke with " + p.broken_with.map((a) => "player_" + a).join(", ") : ""}${p.alive ? "" : " (out)"}`));
-    if (v.option >= 0 && !v.over) lines.push(`attack option: player_${v.option}, alliances it may buy: ${v.buys}`);
-    if (v.proposal) lines.push(`player alliance proposed by player_${v.proposal.from} to player_${v.proposal.to}; to answer: ${v.proposal.waiting.map((a) => "player_" + a).join(", ")}`);
-    if (v.battle) {
-      const b = v.battle;
-      const led = b.directors[0] !== b.fighters[0] ? ` (directed by player_${b.directors[0]})` : "";
-      lines.push(`battle ${b.battle}: player_${b.fighters[0]}${led} energy ${b.energy[0]} (won ${b.wins[0]}) vs player_${b.fighters[1]} energy ${b.energy[1]} (won ${b.wins[1]})${b.first_chosen ? " · a weapon is chosen" : ""}`);
+      box.append(table, make("div", "", `Energy per exchange as shown; a hit destroys the enemy weapon and wins the battle; two battles win the war. ` +
+        `The field is wooded ${m.wooded_chance}% of the time (a tank then hits ${m.tree_penalty}% less).`));
     }
-    for (const e of v.events) lines.push(`· ${e}`);
-    for (const t of lines) info.append(Object.assign(document.createElement("div"), { textContent: t }));
-    el.append(info, choices, svg);
-  },
-};
+    return box;
+  }
+
+  window.ULTIMATA_VIEWS = window.ULTIMATA_VIEWS || {};
+  window.ULTIMATA_VIEWS.conquest = {
+    identity(v) {
+      if (v.seat === null || v.seat === undefined) return "You are watching.";
+      const home = v.players[v.seat].homeland;
+      const name = home >= 0 ? v.zones.flat().find((c) => c.country === home).name : null;
+      return `You are player_${v.seat} (${NAMES[v.seat]})${name ? `, homeland ${name}` : ""}.`;
+    },
+    help: {
+      rules: [
+        "Build the biggest POWER BASE RECORD: homelands and conquests count their full value (PBU), alliances half.",
+        "Start: each player picks a homeland, then allies for free with countries of its home zone up to the homeland's value.",
+        "The attack option goes round the table. With it you may buy one alliance (half its value × 1000 chips) and attack: unoccupied countries for free, occupied ones by paying their value × 1000.",
+        "A war is best of three battles. Both sides secretly choose a weapon (tank, submarine, plane: each beats one and loses to another) and a spend level; the other side's choice is never shown before the battle.",
+        "Winning takes the country and the loser's leftover energy as chips; losing passes the option to your left. Holding a whole zone pays 1000 chips per country.",
+        "A homeland can be attacked once its neighbours are conquered; taking it eliminates its player. When the board is full, chips go on the record and an end-game ladder of battles decides the final order.",
+      ],
+      legend(v) {
+        const players = v.players.map((_, q) => ({ fill: COLOURS[q], text: `${who(q, v.seat)}: homeland or conquest` }));
+        return [
+          ...players,
+          { fill: PALE[0], text: "pale colour: that player's ally (alliance)" },
+          { fill: "#fafafa", text: "white: unoccupied" },
+          { fill: COLOURS[0], mark: "H", ink: "white", width: 3, stroke: "#111", text: "H: homeland (bold, thick border)" },
+          { fill: COLOURS[0], mark: "C", ink: "white", text: "C: conquest (full value on the record)" },
+          { fill: PALE[0], mark: "A", text: "A: ally (half value on the record)" },
+          { shape: "text", mark: "30", text: "number: the country's power base (PBU, thousands)" },
+          { stroke: "#ffb000", width: 3, text: "orange outline: you can pick, buy or attack it now" },
+        ];
+      },
+    },
+
+    render(el, v, moves, play) {
+      const S = window.ULTIMATA_SVG;
+      const { svg, add } = S.canvas(910, 420);
+      const byCountry = {};
+      for (const m of moves.filter((m) => m.target === "country")) (byCountry[m.country] = byCountry[m.country] || []).push(m);
+      v.zones.forEach((zone, z) => {
+        const [x, y] = AT[z];
+        const total = zone.reduce((a, c) => a + c.value, 0);
+        add("rect", { x, y, width: W, height: 24 + H * zone.length, fill: "#fafafa", stroke: "#5a5a6e", rx: 4 });
+        add("text", { x: x + 5, y: y + 16, "font-size": 13, "font-weight": 700 }, `Zone ${z + 1}`);
+        add("text", { x: x + W - 6, y: y + 16, "font-size": 11, "text-anchor": "end", fill: "#666" }, `${total} PBU`);
+        zone.forEach((c, i) => {
+          const top = y + 22 + i * H;
+          const held = c.holder >= 0;
+          const home = c.held_as === "homeland";
+          const fill = !held ? "#ffffff" : c.held_as === "ally" ? PALE[c.holder] : COLOURS[c.holder];
+          const ink = held && c.held_as !== "ally" ? "white" : "#1c1c1c";
+          const mark = { homeland: "H", conquest: "C", ally: "A" }[c.held_as] || "";
+          const row = add("g", { "data-country": c.name });
+          add("rect", { x: x + 2, y: top, width: W - 4, height: H - 2, rx: 2, fill, stroke: home ? "#111" : "#ddd", "stroke-width": home ? 2.5 : 1 }, undefined, row);
+          add("text", { x: x + 6, y: top + 13, "font-size": 12, fill: ink, "font-weight": home ? 800 : 400 }, c.name, row);
+          if (mark) add("text", { x: x + W - 34, y: top + 13, "font-size": 11, fill: ink, "font-weight": 700 }, mark, row);
+          add("text", { x: x + W - 8, y: top + 13, "font-size": 12, fill: ink, "text-anchor": "end" }, c.value, row);
+          const holder = held ? `${c.held_as} of ${who(c.holder, v.seat)}` : "unoccupied";
+          S.title(row, `${c.name}: ${c.value} PBU, ${holder}`);
+          const list = byCountry[c.country];
+          if (list) {
+            const outline = add("rect", { x: x + 1, y: top - 1, width: W - 2, height: H, rx: 3, fill: "none", stroke: "#ffb000", "stroke-width": 3 }, undefined, row);
+            outline.setAttribute("pointer-events", "none");
+            S.clickable(row, list, play);
+          }
+        });
+      });
+      const lines = [`turn ${v.turn} · ${v.stage} · ${v.phase}`];
+      v.players.forEach((p, i) => lines.push(`${who(i, v.seat)} (${NAMES[i]}): record ${p.record}, chips ${p.chips}${p.allies.length ? ", allied with " + p.allies.map((a) => "player_" + a).join(", ") : ""}${p.broken_with.length ? ", broke with " + p.broken_with.map((a) => "player_" + a).join(", ") : ""}${p.alive ? "" : " (out)"}`));
+      if (v.option >= 0 && !v.over) lines.push(`attack option: ${who(v.option, v.seat)}, alliances it may buy: ${v.buys}`);
+      if (v.proposal) lines.push(`player alliance proposed by player_${v.proposal.from} to player_${v.proposal.to}; to answer: ${v.proposal.waiting.map((a) => "player_" + a).join(", ")}`);
+      const lb = v.last_battle;
+      if (lb) lines.push(`last battle: player_${lb.directors[0]} ${lb.choices[0].weapon} (${lb.choices[0].spend}) vs player_${lb.directors[1]} ${lb.choices[1].weapon} (${lb.choices[1].spend})${lb.wooded ? ", wooded" : ""}`);
+      for (const e of v.events) lines.push(`· ${e}`);
+      el.append(S.lines("pitch-info", lines));
+      const ask = prompt(v, moves);
+      if (ask) el.append(make("div", "prompt", ask));
+      if (v.battle) el.append(weaponDialog(v, moves, play));
+      el.append(svg);
+    },
+  };
+})();

@@ -4,6 +4,36 @@
 "use strict";
 
 (window.ULTIMATA_VIEWS = window.ULTIMATA_VIEWS || {}).pitch = {
+  identity(v) {
+    if (v.seat === null || v.seat === undefined) return "You are watching team A (blue, player_0) against team B (red, player_1).";
+    const team = v.teams[v.seat];
+    const role = v.over ? "" : v.offense === v.seat ? ", on offense (you have the disc)" : ", on defense";
+    return `You are team ${team} (${v.seat ? "red" : "blue"}, player_${v.seat})${role}; you attack up the screen.`;
+  },
+  help: {
+    rules: [
+      "Ultimate frisbee on a 9×18 grid, four players a side. Score by catching a pass in the endzone you attack (the far one, up the screen). First to the points target wins.",
+      "Offense: the team with the disc. Defense: the other team. A turnover swaps them.",
+      "A cycle is one round of play: first the offense's step (its three players without the disc may each run), then the defense's step (its four players may each run), then the disc holder throws. The cycle count is the game clock.",
+      "A step: click one of your players to pick him, then the field he runs to (up to 4 fields, any direction, through empty fields); 'done' ends the step and whoever has not run stays.",
+      "Throws go in a straight line (row, column or diagonal), over at least one empty field and never over an opponent; the holder must throw if any team-mate is free. No free team-mate: a turn, the nearest defender gets the disc.",
+      "Marking: a defender next to an offense player marks him; only one marker per offense player. Monster-Defense: after a catch next to a marker, the defense may roll a die (1 or 6 is a turn).",
+    ],
+    legend(v) {
+      return [
+        { fill: "#2457c5", shape: "circle", stroke: "white", text: "team A (player_0): A1-A4" },
+        { fill: "#c8322c", shape: "circle", stroke: "white", text: "team B (player_1): B1-B4" },
+        { fill: "#ffe45c", shape: "circle", stroke: "#333", text: "the disc (small: held; large: on the ground)" },
+        { fill: "#888", shape: "circle", stroke: "#ffe45c", width: 3, text: "yellow ring: the runner picked now" },
+        { fill: "#888", shape: "circle", stroke: "#ffb347", width: 3, text: "orange ring: an offense player who is marked" },
+        { fill: "#888", shape: "circle", opacity: 0.6, text: "faded: has run this step" },
+        { fill: "#3f8f3f", text: "the field of play" },
+        { fill: "#2e6e30", text: `endzones (${v.endzone_depth} rows each, behind the thick white lines)` },
+        { stroke: "#ffe45c", width: 2, fill: "#ffffff30", text: "yellow square: click it (pick, run, throw, place...)" },
+        { stroke: "#ffe45c", shape: "text", mark: "→", ink: "#b09000", text: "dashed arrow: the last throw" },
+      ];
+    },
+  },
   render(el, v, moves, play) {
     const NS = window.ULTIMATA_SVG.NS;
     const cell = 34;
@@ -67,8 +97,8 @@
     const info = document.createElement("div");
     info.className = "pitch-info";
     const lines = [
-      `A ${v.score[0]} : ${v.score[1]} B — first to ${v.points_to_win}, cycle ${v.cycle}/${v.max_cycles}`,
-      `team ${v.teams[v.offense]} on offense · ${v.phase}`,
+      `A ${v.score[0]} : ${v.score[1]} B — first to ${v.points_to_win}, cycle ${v.cycle}/${v.max_cycles} (runs of both teams, then a throw)`,
+      `team ${v.teams[v.offense]} on offense (has the disc) · team ${v.teams[1 - v.offense]} on defense · now: ${v.phase}`,
     ];
     if (v.only_runner) lines.push(`Monster-Defense: only ${v.only_runner} may run`);
     if (v.last_roll) lines.push(`last die roll: ${v.last_roll}`);
@@ -78,6 +108,16 @@
       p.textContent = t;
       info.append(p);
     }
-    el.append(info, svg);
+    el.append(info);
+    const ask = {
+      place: "Set-up: click a yellow field of your endzone to place your next player.",
+      pull: "Pull: click a field of the other endzone where the disc lands.",
+      select: v.offense === v.seat ? "Your offense step: click one of your players to run, or 'done'." : "Your defense step: click one of your players to run (mark the receivers!), or 'done'.",
+      run: "Click the field he runs to (up to the yellow squares).",
+      throw: "Throw: click the team-mate who catches the disc.",
+      monster: "Monster-Defense: click the marker who rolls the die, or decline.",
+    }[v.phase_key];
+    if (moves.length && ask) el.append(Object.assign(document.createElement("div"), { className: "prompt", textContent: ask }));
+    el.append(svg);
   },
 };

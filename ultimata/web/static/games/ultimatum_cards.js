@@ -3,6 +3,32 @@
 "use strict";
 
 (window.ULTIMATA_VIEWS = window.ULTIMATA_VIEWS || {}).cards = {
+  identity(v) {
+    if (v.seat === null || v.seat === undefined) return "You are watching: no hand is shown.";
+    return `You are player_${v.seat}: your seat has the blue border, your hand is below.`;
+  },
+  help: {
+    rules: [
+      "Everyone starts the round with 10 chips. The most chips at the end of the round wins (quick play); match and point play add up rounds.",
+      "On your turn play one card from your hand (click it), then its target (click a player) or amount.",
+      "Give: make another player give chips to a third. Take: take chips from a player. Steal: take all of a player's chips. Swap: swap chips or hands with a player.",
+      "Ultimatum: pick a responder and a target, then offer the responder a share of all the target's chips (you keep the rest). Others may Counter with their own offer; the responder accepts one or rejects all, then the target may Block.",
+      "Block stops a Swap, Steal or Ultimatum aimed at you. Draw makes a player draw 2 cards. Round ends the round at once; so does the first empty hand.",
+      "Hover over a card to read its rules.",
+    ],
+    legend: [
+      { fill: "#e8f4e8", text: "green card: Give" },
+      { fill: "#fde8e0", text: "red card: Take" },
+      { fill: "#fffdf8", text: "white card: Swap, Steal or Draw" },
+      { fill: "#efe6fb", text: "purple card: Ultimatum" },
+      { fill: "#e4eef8", text: "blue card: Block" },
+      { fill: "#fbf3d9", text: "yellow card: Counter" },
+      { fill: "#eee", text: "grey card: Round" },
+      { fill: "white", stroke: "#1f6f8b", width: 2.5, text: "blue border: your seat" },
+      { fill: "#fff3d6", text: "cream seat: the player to move" },
+      { stroke: "#e07a1f", width: 3, text: "orange outline: click it (a card, a player, an offer)" },
+    ],
+  },
   render(el, v, moves, play) {
     const byTarget = (target, value) => moves.find((m) => m.target === target && m.value === value);
     const make = (tag, cls, text) => {

@@ -7,6 +7,38 @@
 "use strict";
 
 (window.ULTIMATA_VIEWS = window.ULTIMATA_VIEWS || {}).ultimatum_world = {
+  identity(v) {
+    const names = ["red", "blue", "green", "orange", "purple", "teal"];
+    if (v.seat === null || v.seat === undefined) return "You are watching.";
+    return `You are player_${v.seat} (${names[v.seat]} discs).`;
+  },
+  help: {
+    rules: [
+      "Win by holding the whole Oil Alliance (black rings) plus one of the Western, Communist or Peace alliances (two of them with two players). After the round cap the most whole alliances, then nations, then blockades, then money wins.",
+      "A turn: spend the bank on troops ($1bn), battleships ($2bn), submarines ($5bn) or a laser ($10bn, only with all of the Western or Communist Alliance); place what you bought; then attack, move ships and play cards; 'done' ends it. Income: $1bn a nation, $2bn a blockade.",
+      "Every action is a chain of clicks, shown as steps above the map: e.g. troop attack → your nation with 3+ troops → a bordering enemy nation (or one across a blockade with the same number) → roll, blitz or stop → how many troops move in.",
+      "Troop battles: both roll the black die, the lower roll loses a troop (a tie: both lose one). Naval battles: announce which vessel attacks which and roll the green die (win, lose, draw).",
+      "Cards: one for each nation and two for each blockade you conquer in a turn (three at most). 'Attacker' cards on your turn; 'defender' cards (minefield, ocean mine, anti-aircraft) when you are attacked.",
+    ],
+    legend(v) {
+      const colours = ["#cd3434", "#285ccd", "#289646", "#dc9614", "#8c3caa", "#1ea0aa"];
+      return [
+        ...v.players.map((_, q) => ({ fill: colours[q], shape: "circle", text: `player_${q}${q === v.seat ? " (you)" : ""}: nation discs, fleet labels` })),
+        { fill: "#f0f0f0", shape: "circle", text: "grey disc: nobody's nation; the number: its troops" },
+        { fill: "none", stroke: "#28a03c", width: 4, shape: "circle", text: "green ring: Western Alliance" },
+        { fill: "none", stroke: "#c82828", width: 4, shape: "circle", text: "red ring: Communist Alliance" },
+        { fill: "none", stroke: "#e6c828", width: 4, shape: "circle", text: "yellow ring: Peace Alliance" },
+        { fill: "none", stroke: "#141414", width: 4, shape: "circle", text: "black ring: Oil Alliance" },
+        { fill: "none", stroke: "#888", width: 2, shape: "circle", dash: true, text: "outer white ring: a Worldpower" },
+        { fill: "#14286e", mark: "3", ink: "white", text: "dark square: naval blockade (its number links it to nations and anchors)" },
+        { fill: "#fafafa", shape: "circle", mark: "3", text: "white disc: anchor" },
+        { fill: "#cd3434", mark: "2/1", ink: "white", text: "under a sea place: owner's battleships/submarines" },
+        { fill: "#5a5a6e", shape: "diamond", text: "diamond: laser space station" },
+        { shape: "text", mark: "—", ink: "#786e5a", text: "brown line: land border; white line: sea lane" },
+        { stroke: "#ffb000", width: 3, text: "orange outline: click it for the step asked now" },
+      ];
+    },
+  },
   render(el, v, moves, play) {
     const NS = window.ULTIMATA_SVG.NS;
     const colours = ["#cd3434", "#285ccd", "#289646", "#dc9614", "#8c3caa", "#1ea0aa"];
@@ -87,6 +119,19 @@
     if (troops + ships + subs) lines.push(`to place: ${troops} troop(s), ${ships} battleship(s), ${subs} submarine(s)`);
     for (const e of v.events) lines.push(`· ${e}`);
     for (const t of lines) info.append(Object.assign(document.createElement("div"), { textContent: t }));
-    el.append(info, svg);
+    el.append(info);
+    // The chain of clicks under way: its steps, the ones done (with what was chosen) and the one asked now.
+    if (v.chain) {
+      const steps = document.createElement("div");
+      steps.className = "steps";
+      v.chain.steps.forEach((name, k) => {
+        const done = k < v.chain.at;
+        const chosen = k > 0 && done ? `: ${v.chain.chosen[k - 1] || ""}` : "";
+        steps.append(Object.assign(document.createElement("span"), { className: k === v.chain.at ? "now" : done ? "done" : "", textContent: `${k + 1}. ${name.split(":")[0]}${chosen}` }));
+      });
+      el.append(steps);
+    }
+    if (v.prompt && moves.length) el.append(Object.assign(document.createElement("div"), { className: "prompt", textContent: v.prompt }));
+    el.append(svg);
   },
 };

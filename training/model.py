@@ -1,0 +1,103 @@
+"""The MaskablePPO model of a run: built from the config, warm-started from a teacher, reloaded from the
+newest intact checkpoint, and frozen for the critic's first steps. Every training path uses these."""
+
+from __future__ import annotations
+
+import io
+from pathlib import Path
+from typing import Any
+
+from rich.console import Console
+from sb3_contrib import MaskablePPO
+from stable_baselines3.common.vec_env import VecEnv
+
+from ultimata.agents.checkpoint import verified_bytes
+from ultimata.agents.scripted_agent import has_scripted_bot
+from ultimata.envs.core.engine import Game
+from ultimata.envs.core.errors import CheckpointError, ConfigError
+from ultimata.training.config import TrainConfig
+from ultimata.training.features import features_policy_kwargs
+from ultimata.training.run_dir import Progress as RunProgress
+from ultimata.training.run_dir import RunDir
+
+
+def new_model(cfg: TrainConfig, venv: VecEnv, tb: Path | None, game: Game, n_steps: int | None = None) -> MaskablePPO:
+    """A fresh MaskablePPO with the config's network (tb: tensorboard folder, None for none; n_steps:
+    the rollout length per env, default the config's)."""
+    p = cfg.ppo
+    policy_kwargs = {"net_arch": {"pi": list(p.net_arch), "vf": list(p.net_arch)},
+                     **features_policy_kwargs(p.features, game, p.conv_channels, p.conv_out_channels, p.conv_scalars)}
+    return MaskablePPO(
+        "MlpPolicy", venv, learning_rate=p.learning_rate, n_steps=n_steps or p.n_steps, batch_size=p.batch_size,
+        n_epochs=p.n_epochs, gamma=p.gamma, gae_lambda=p.gae_lambda, clip_range=p.clip_range,
+        ent_coef=p.ent_coef, vf_coef=p.vf_coef, max_grad_norm=p.max_grad_norm,
+        policy_kwargs=policy_kwargs,
+        tensorboard_log=str(tb) if tb else None, seed=cfg.seed, device="cpu", verbose=0,
+    )
+
+
+def set_policy_frozen(policy: Any, frozen: bool) -> None:
+    """Freeze (or thaw) every weight the action distribution depends on, shared features included, so
+    PPO's updates train the value net alone (`imitation.critic_steps`)."""
+    extractor = policy.features_extractor if policy.share_features_extractor else policy.pi_features_extractor
+    for module in (extractor, policy.mlp_extractor.policy_net, policy.action_net):
+        for parameter in module.parameters():
+            parameter.requires_grad_(not frozen)
+
+
+def load_latest_good(run: RunDir, progress: RunProgress, venv: VecEnv, console: Console) -> MaskablePPO:
+    """The newest checkpoint that verifies and loads. A damaged one (a crash, a full disk) is named
+    and skipped, and the run falls back to the one before; the progress record is trimmed to match."""
+    for path in run.remove_temp_files():
+        console.print(f"removed {run.rel(path)}, a temporary file left by an interrupted write", soft_wrap=True)
+    for index in range(len(progress.checkpoints) - 1, -1, -1):
+        rel = progress.checkpoints[index]
+        try:
+            data, meta = verified_bytes(run.abs(rel))
+            model = MaskablePPO.load(io.BytesIO(data), env=venv, device="cpu")
+        except CheckpointError as err:
+            console.print(f"[yellow]warning:[/] {err}; falling back to the previous checkpoint", soft_wrap=True)
+            continue
+        except Exception as err:  # SB3 raises many kinds on a damaged zip
+            console.print(f"[yellow]warning:[/] checkpoint {rel} does not load ({err}); falling back", soft_wrap=True)
+            continue
+        if index < len(progress.checkpoints) - 1:
+            kept = set(progress.checkpoints[: index + 1])
+            progress.checkpoints = progress.checkpoints[: index + 1]
+            progress.snapshots = [s for s in progress.snapshots if s in kept]
+            progress.steps = meta.steps
+            progress.finished = False
+            console.print(f"[yellow]warning:[/] resuming from {rel} at {meta.steps:,} steps", soft_wrap=True)
+        return model
+    raise CheckpointError(f"{run.root}: none of its {len(progress.checkpoints)} checkpoints is intact; "
+                          "start a fresh run with --out")
+
+
+def warm_start(cfg: TrainConfig, model: MaskablePPO, game: Game, console: Console) -> None:
+    from rich.progress import Progress
+
+    from ultimata.training.imitation import DaggerPlan, imitate
+
+    im = cfg.imitation
+    if im.teacher in ("heuristic", "scripted") and not has_scripted_bot(cfg.game):
+        raise ConfigError(f"imitation needs a scripted bot for {cfg.game}; set imitation: null")
+    dagger = DaggerPlan(im.dagger_rounds, im.dagger_samples, im.dagger_epochs, tuple(im.dagger_opponents))
+
+    def said(round_: int, agreement: float) -> None:
+        console.print(f"DAgger round {round_}/{im.dagger_rounds}: on its own {im.dagger_samples:,} positions the "
+                      f"policy made {im.teacher}'s move {agreement:.1%} of the time; refitting")
+
+    with Progress(console=console, transient=True) as bar:
+        tasks: dict[int, Any] = {}
+
+        def gathered(round_: int, n: int) -> None:
+            if round_ not in tasks:
+                tasks[round_] = bar.add_task(
+                    f"DAgger round {round_}: {im.teacher} labels the policy's positions" if round_
+                    else f"warm start: {im.teacher}'s moves", total=im.dagger_samples if round_ else im.samples)
+            bar.update(tasks[round_], completed=n)
+
+        stats = imitate(model.policy, game, im.samples, im.epochs, seed=cfg.seed, lr=im.learning_rate,
+                        teacher=im.teacher, progress=gathered, dagger=dagger, on_round=said)
+    console.print(f"warm start: {stats['samples']:,} decisions, {stats['accuracy']:.1%} of {im.teacher}'s moves "
+                  "matched")

@@ -1,0 +1,166 @@
+"""Sampling in processes of their own, so a second core plays games while the first updates the policy.
+
+Each worker runs a `BatchedSampler` over its share of the game slots, with its own copy of the policy
+(torch limited to one thread there).
+The trainer asks every worker for its share of the next rollout *before* it updates on the current one,
+so sampling and learning overlap; the next rollout is then played by the policy of one update before
+(its samples carry that policy's log-probabilities, which is what PPO's ratio needs). With `workers: 0`
+the sampler runs in the trainer's process and there is no lag.
+"""
+
+from __future__ import annotations
+
+import multiprocessing as mp
+import resource
+import signal
+import time
+import traceback
+from dataclasses import dataclass, field
+from typing import Any
+
+import torch
+
+from ultimata.envs.core.registry import game_class
+from ultimata.training.pool import OpponentPool
+from ultimata.training.sampler import BatchedSampler, EpisodeStats, Rollout
+
+
+@dataclass
+class SamplerSpec:
+    """All a sampler needs, picklable for a worker process."""
+
+    game: str
+    rules: dict[str, Any]
+    pool_weights: dict[str, float]
+    pool_keep: int
+    pool_deterministic: bool
+    seed: int
+    shaping: float
+    learner_seats: list[float] | None
+    gamma: float
+    gae_lambda: float
+    slots: list[int]
+    snapshots: list[str] = field(default_factory=list)
+
+    def build(self, policy: Any) -> BatchedSampler:
+        game = game_class(self.game).from_config(self.rules)
+        pool = OpponentPool(game, self.pool_weights, self.pool_keep, self.pool_deterministic)
+        for path in self.snapshots:
+            pool.add_snapshot(path)
+        return BatchedSampler(game, policy, pool, seed=self.seed, shaping=self.shaping,
+                              learner_seats=self.learner_seats, gamma=self.gamma, gae_lambda=self.gae_lambda,
+                              slots=self.slots)
+
+
+@dataclass
+class Batch:
+    """One worker's share of a rollout, with what the logs and the bench want to know."""
+
+    rollout: Rollout
+    episodes: list[EpisodeStats]
+    decisions: int
+    cpu_seconds: float
+    peak_rss_mb: float
+
+
+def peak_rss_mb() -> float:
+    return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
+
+
+class InProcessSampler:
+    """The sampler in the trainer's own process: no lag, one core."""
+
+    def __init__(self, spec: SamplerSpec, policy: Any) -> None:
+        self.sampler = spec.build(policy)
+
+    def request(self, samples: int, weights: dict[str, Any] | None) -> None:
+        self._samples = samples  # the policy object is shared, so the weights are already current
+
+    def receive(self) -> Batch:
+        sampler = self.sampler
+        start, decisions = time.process_time(), sampler.decisions
+        rollout = sampler.collect(self._samples)
+        return Batch(rollout, sampler.take_episodes(), sampler.decisions - decisions, time.process_time() - start,
+                     peak_rss_mb())
+
+    def add_snapshot(self, path: str) -> None:
+        self.sampler.pool.add_snapshot(path)
+
+    def close(self) -> None:
+        pass
+
+
+def _worker(conn: Any, spec: SamplerSpec, policy: Any) -> None:
+    torch.set_num_threads(1)
+    signal.signal(signal.SIGINT, signal.SIG_IGN)  # Ctrl-C is the trainer's: it checkpoints, then stops us
+    try:
+        sampler = spec.build(policy)
+        while True:
+            message = conn.recv()
+            if message[0] == "snapshot":
+                sampler.pool.add_snapshot(message[1])
+                continue
+            _, samples, weights = message
+            if weights is not None:
+                policy.load_state_dict(weights)
+            start, decisions = time.process_time(), sampler.decisions
+            rollout = sampler.collect(samples)
+            conn.send(Batch(rollout, sampler.take_episodes(), sampler.decisions - decisions,
+                            time.process_time() - start, peak_rss_mb()))
+    except EOFError:  # the trainer is gone
+        return
+    except Exception:  # the trainer raises it with the worker's traceback
+        conn.send(("error", traceback.format_exc()))
+
+
+class WorkerSamplers:
+    """`len(specs)` worker processes, each with its slots; their shares are joined into one rollout."""
+
+    def __init__(self, specs: list[SamplerSpec], policy: Any) -> None:
+        # fork, not spawn: spawn and forkserver re-import the user's main script in every worker, which
+        # breaks any script without an `if __name__ == "__main__"` guard. The trainer forks them before it
+        # starts threads of its own (tensorboard's writer, the progress bar).
+        context = mp.get_context("fork")
+        self.conns, self.processes = [], []
+        for spec in specs:
+            parent, child = context.Pipe()
+            process = context.Process(target=_worker, args=(child, spec, policy), daemon=True)
+            process.start()
+            child.close()
+            self.conns.append(parent)
+            self.processes.append(process)
+        self.shares = [len(s.slots) for s in specs]
+
+    def request(self, samples: int, weights: dict[str, Any] | None) -> None:
+        total = sum(self.shares)
+        counts = [samples * share // total for share in self.shares]
+        counts[0] += samples - sum(counts)
+        for conn, count in zip(self.conns, counts):
+            conn.send(("collect", count, weights))
+
+    def receive(self) -> Batch:
+        batches = []
+        for conn in self.conns:
+            reply = conn.recv()
+            if isinstance(reply, tuple) and reply[0] == "error":
+                raise RuntimeError(f"a sampler worker failed:\n{reply[1]}")
+            batches.append(reply)
+        return Batch(Rollout.concat([b.rollout for b in batches]), [e for b in batches for e in b.episodes],
+                     sum(b.decisions for b in batches), sum(b.cpu_seconds for b in batches),
+                     sum(b.peak_rss_mb for b in batches))
+
+    def add_snapshot(self, path: str) -> None:
+        for conn in self.conns:
+            conn.send(("snapshot", path))
+
+    def close(self) -> None:
+        """Workers hold nothing worth saving: stop them, even mid-rollout."""
+        for process in self.processes:
+            process.kill()
+            process.join()
+        for conn in self.conns:
+            conn.close()
+
+
+def policy_weights(policy: Any) -> dict[str, Any]:
+    return {k: v.detach().clone() for k, v in policy.state_dict().items()}

@@ -1,0 +1,106 @@
+"""`ultimata bench --train GAME`: learner samples per second of the training paths, back to back on the
+game's own config, next to PettingZoo's connect_four_v3 random play measured in the same run.
+
+Each path runs the real trainer (sampling, PPO updates, pool snapshots) on a temporary run folder, with
+the warm start and periodic evaluation switched off so that only self-play is timed. CPU time counts
+the trainer and its sampler workers, so a path that uses two cores is not flattered by the wall clock.
+"""
+
+from __future__ import annotations
+
+import tempfile
+import time
+from collections.abc import Callable
+from dataclasses import asdict, dataclass
+from pathlib import Path
+from typing import Any
+
+from rich.console import Console
+
+from ultimata.bench import RandomPlay
+from ultimata.training.pool import MIRROR, SNAPSHOTS
+
+PATHS: dict[str, dict[str, Any]] = {
+    "vec_env (SB3 learn)": {"sampler": {"kind": "vec_env"}},
+    "batched, in-process": {"sampler": {"kind": "batched", "workers": 0}},
+    "batched, 1 worker": {"sampler": {"kind": "batched", "workers": 1}},
+}
+"""The paths compared: the old SB3 loop and the batched sampler without and with a sampling process. The
+old loop cannot seat the learning policy twice, so it plays a config's `mirror` share with snapshots."""
+
+
+@dataclass
+class TrainBenchRow:
+    path: str
+    samples: int
+    wall_seconds: float
+    cpu_seconds: float
+    peak_rss_mb: float
+
+    @property
+    def per_wall_second(self) -> float:
+        return self.samples / self.wall_seconds
+
+    @property
+    def per_cpu_second(self) -> float:
+        return self.samples / self.cpu_seconds
+
+    def as_dict(self) -> dict[str, Any]:
+        return {**asdict(self), "samples_per_wall_s": round(self.per_wall_second),
+                "samples_per_cpu_s": round(self.per_cpu_second)}
+
+
+def bench_overrides(steps: int, extra: dict[str, Any]) -> dict[str, Any]:
+    """The config's own recipe, timed on self-play alone: no warm start, no evaluation until the end
+    (where one game is played), snapshots every third of the run so the pool holds network opponents."""
+    return {"total_timesteps": steps, "imitation": None, "checkpoint_every": max(1, steps // 3),
+            "eval": {"every": 10**12, "games": 1, "final_games": 1, "opponents": ["random"]}, **extra}
+
+
+def without_mirror(weights: dict[str, float]) -> dict[str, float]:
+    """The vec_env sampler has one learner seat per game: a config's `mirror` share is played there by the
+    learner's snapshots, the nearest thing it has to the learning policy itself."""
+    pool = {**weights, MIRROR: 0.0}  # zero, not absent: a config override merges into the file's weights
+    if weights.get(MIRROR, 0) > 0:
+        pool[SNAPSHOTS] = weights.get(SNAPSHOTS, 0.0) + weights[MIRROR]
+    return pool
+
+
+def measure_path(game: str, steps: int, extra: dict[str, Any], config: str | None = None) -> TrainBenchRow:
+    from ultimata.training.config import load_train_config
+    from ultimata.training.trainer import prepare_run, train
+
+    overrides = bench_overrides(steps, extra)
+    if extra.get("sampler", {}).get("kind") == "vec_env":
+        weights = load_train_config(game, config, overrides=overrides | {"sampler": {"kind": "batched"}}).pool.weights
+        overrides["pool"] = {"weights": without_mirror(weights)}
+    with tempfile.TemporaryDirectory() as folder:
+        run_dir = Path(folder) / "run"
+        cfg, progress = prepare_run(game, run_dir, config_path=config, overrides=overrides)
+        outcome = train(cfg, run_dir, progress, console=Console(quiet=True), show_bar=False)
+    wall = outcome.steps / outcome.steps_per_s if outcome.steps_per_s else float("nan")
+    return TrainBenchRow("", outcome.steps, wall, outcome.cpu_seconds, outcome.peak_rss_mb)
+
+
+def connect_four_cpu_rate(steps: int = 20_000) -> float:
+    """PettingZoo's connect_four_v3, random masked play through env(): steps per CPU second."""
+    from pettingzoo.classic import connect_four_v3
+
+    return steps / RandomPlay(connect_four_v3.env(), clock="cpu").seconds_for(steps)
+
+
+def run_train_bench(game: str, steps: int, paths: dict[str, dict[str, Any]] | None = None,
+                    config: str | None = None, on_row: Callable[[TrainBenchRow], None] | None = None,
+                    ) -> tuple[list[TrainBenchRow], float]:
+    """Each path in turn, then connect_four's rate; (rows, connect_four steps per CPU second)."""
+    rows = []
+    for label, extra in (paths or PATHS).items():
+        start = time.perf_counter()
+        row = measure_path(game, steps, extra, config)
+        row.path = label
+        if row.wall_seconds != row.wall_seconds:  # nan: too short to time
+            row.wall_seconds = time.perf_counter() - start
+        rows.append(row)
+        if on_row is not None:
+            on_row(row)
+    return rows, connect_four_cpu_rate()

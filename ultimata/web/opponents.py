@@ -1,0 +1,97 @@
+"""The bots a browser may choose: the built-in specs, the operator's own agents (`serve --agent SPEC`),
+and the checkpoints of one configured folder. Never a path or code named by the request, never an upload:
+a browser that could name a module to import could run anything on the server."""
+
+from __future__ import annotations
+
+import json
+from functools import lru_cache
+from importlib import resources
+from pathlib import Path
+from typing import Any
+
+from ultimata.agents.base import Agent
+from ultimata.envs.core.errors import UltimataError
+from ultimata.envs.core.registry import game_class
+
+BUILTIN = ("random", "heuristic", "mcts", "pretrained", "hard")
+"""`hard` is each game's strongest quick agent (configs/hard.yaml), offered once this install has it."""
+CHECKPOINT = "checkpoint:"
+
+
+class UnknownOpponent(UltimataError):
+    pass
+
+
+class Opponents:
+    def __init__(self, checkpoints: Path | None, own: tuple[str, ...] = ()) -> None:
+        self.checkpoints = checkpoints
+        self.own = tuple(own)
+        """Agent specs the operator chose to offer (`package.module:Name`, `file.py:Name`, with options)."""
+
+    def offered(self, game: str, rules: dict[str, Any]) -> list[dict[str, str]]:
+        """The built-in bots and the operator's agents that can play these rules, then this game's
+        checkpoints in the folder."""
+        specs = [*BUILTIN, *self.own]
+        out = [{"spec": s, "label": s} for s in specs if _plays(s, game, json.dumps(rules, sort_keys=True))]
+        out += [{"spec": CHECKPOINT + name, "label": f"checkpoint {name}"} for name in self._checkpoints_for(game)]
+        return out
+
+    def check(self, spec: str, game: str) -> None:
+        """Refuse what is not on the list, without loading anything: a built-in name or a listed checkpoint."""
+        listed = spec.startswith(CHECKPOINT) and spec.removeprefix(CHECKPOINT) in self._checkpoints_for(game)
+        if spec in BUILTIN or spec in self.own or listed:
+            return
+        allowed = [*BUILTIN, *self.own, *(CHECKPOINT + n for n in self._checkpoints_for(game))]
+        raise UnknownOpponent(f"unknown opponent {spec!r}; allowed: {', '.join(allowed)}")
+
+    def load(self, spec: str, game: str, rules: dict[str, Any], seed: int | None = None) -> Agent:
+        """A checked spec as an agent (UltimataError if it cannot play these rules)."""
+        from ultimata.agents.specs import load_agent
+
+        self.check(spec, game)
+        if spec.startswith(CHECKPOINT):
+            return load_agent(str(self.checkpoints / spec.removeprefix(CHECKPOINT)), game, rules, seed=seed)
+        return load_agent(spec, game, rules, seed=seed)
+
+    def _checkpoints_for(self, game: str) -> list[str]:
+        """Checkpoint files in the configured folder (never elsewhere) trained for `game`."""
+        from ultimata.agents.checkpoint import read_meta
+
+        if self.checkpoints is None or not self.checkpoints.is_dir():
+            return []
+        names = []
+        for path in sorted(self.checkpoints.glob("*.zip")):
+            try:
+                if read_meta(path).game == game:
+                    names.append(path.name)
+            except UltimataError:
+                continue
+        return names
+
+
+@lru_cache(maxsize=256)
+def _plays(spec: str, game: str, rules_json: str) -> bool:
+    """Whether a bot can play `game` under these rules (cached: it may read a checkpoint or import code)."""
+    from ultimata.agents.checkpoint import check_compatible, read_meta
+    from ultimata.agents.mcts import check_searchable
+    from ultimata.agents.specs import load_agent, pretrained_path
+
+    rules = json.loads(rules_json)
+    try:
+        if spec == "mcts":
+            check_searchable(game_class(game).from_config(rules))
+        elif spec == "pretrained":
+            path = pretrained_path(game)
+            if not path.exists():
+                return False
+            check_compatible(read_meta(path), game_class(game).from_config(rules), "the shipped bot")
+        elif spec == "hard":
+            if not (resources.files("ultimata.configs") / "hard.yaml").is_file():
+                return False  # not in this install yet (and a trial load would import torch for nothing)
+            load_agent(spec, game, rules)  # defined by data per game: it plays these rules if it loads
+        elif spec not in BUILTIN:  # the operator's own agent: it plays these rules if it loads for them
+            load_agent(spec, game, rules)
+    except UltimataError:
+        return False
+    return True
