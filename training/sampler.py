@@ -366,8 +366,8 @@ class BatchedSampler:
         running = 0.0
         for i in range(len(transitions) - 1, -1, -1):
             t = transitions[i]
-            keep = 0.0 if t.done else 1.0
-            delta = t.reward + self.gamma * t.next_value * keep - t.value
+            keep = 0.0 if t.done else 1.0  # the recursion stops at a game's end; the bootstrap does not:
+            delta = t.reward + self.gamma * t.next_value - t.value  # 0 at a real end, V where a game was cut
             running = delta + self.gamma * self.gae_lambda * keep * running
             out[i] = running
         return out

@@ -146,6 +146,20 @@ def test_gae_runs_backward_over_each_seats_own_transitions():
         assert np.allclose(rollout.returns[trajectory_rows], rollout.advantages[trajectory_rows] + values)
 
 
+def test_a_game_cut_at_max_decisions_bootstraps_from_the_value_where_it_stopped():
+    """Cut is not lost: the seat's last advantage counts the critic's value of the cut position, as SB3
+    does for a truncated episode (a real end counts nothing after it)."""
+    game = RaceToFour(GameConfig(max_decisions=1))
+    pool = OpponentPool(game, {"mirror": 1.0}, agents={"random": RandomAgent(0)})
+    sampler = BatchedSampler(game, model_for(game).policy, pool, games=1, seed=3, gamma=0.9, gae_lambda=0.8)
+    sampler.tick()  # one decision: the game is cut before seat 1 moves
+    (trajectory,) = sampler.finished
+    (cut,) = trajectory.closed
+    assert cut.done and cut.next_value != 0.0, "the cut position's value is kept to bootstrap from"
+    rollout = sampler._rollout()
+    assert np.allclose(rollout.advantages, [cut.reward + 0.9 * cut.next_value - cut.value], atol=1e-6)
+
+
 def _rows_by_trajectory(finished) -> list[list[int]]:
     rows, start = [], 0
     for trajectory in finished:
