@@ -27,7 +27,7 @@ def test_attacks_iraq_from_iran_to_complete_the_oil_alliance_in_the_world_game()
     Iraq from Iran completes Oil and wins at once (Oil and one more alliance); ten troops against one
     almost never fail whatever the dice. Ending the turn, attacking from elsewhere, or attacking Turkey
     from Iran does not win."""
-    from tests.ultimatum_world.helpers import BLACK, W, nation, place, position
+    from tests.ultimatum_world.positions import BLACK, W, nation, place, position
     from ultimata.envs.ultimatum_world import actions as A
     from ultimata.envs.ultimatum_world import state as S
 

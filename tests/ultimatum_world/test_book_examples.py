@@ -8,7 +8,7 @@ from ultimata.envs.ultimatum_world import actions as A
 from ultimata.envs.ultimatum_world import state as S
 from ultimata.envs.ultimatum_world.content import CARD_KINDS
 
-from .helpers import BLACK, GREEN, RED, W, aim, nation, place, play, position, sea
+from .positions import BLACK, GREEN, RED, W, aim, nation, place, play, position, sea
 
 CARD = {name: A.CARD + k for k, name in enumerate(CARD_KINDS)}
 GB, FR, SPAIN = nation("Great Britain"), nation("France"), nation("Spain")

@@ -13,7 +13,7 @@ from ultimata.envs.ultimatum_world import state as S
 from ultimata.envs.ultimatum_world.content import CARD_KINDS
 from ultimata.envs.ultimatum_world.pieces import troops_left
 
-from .helpers import BLACK, GREEN, RED, W, aim, nation, place, play, position, sea
+from .positions import BLACK, GREEN, RED, W, aim, nation, place, play, position, sea
 
 CARD = {name: A.CARD + k for k, name in enumerate(CARD_KINDS)}
 KIND = {name: k for k, name in enumerate(CARD_KINDS)}
