@@ -3,6 +3,8 @@ examples are marked 'book:' (tests/ultimatum_world/test_book_examples.py repeats
 
 from __future__ import annotations
 
+import dataclasses
+
 import pytest
 
 from ultimata.envs import game_class
@@ -10,7 +12,7 @@ from ultimata.envs.core.errors import ConfigError, IllegalActionError, UltimataE
 from ultimata.envs.core.rng import Rng
 from ultimata.envs.ultimatum_world import actions as A
 from ultimata.envs.ultimatum_world import phases as P
-from ultimata.envs.ultimatum_world.content import CARD_KINDS
+from ultimata.envs.ultimatum_world.content import CARD_KINDS, PriceSpec
 
 from .positions import BLACK, GREEN, RED, W, aim, nation, place, play, position, sea
 
@@ -134,6 +136,20 @@ def test_purchases_cost_1_2_5_and_are_placed_at_once():
     assert A.BUY_SUBMARINE not in s.legal_actions()
     play(s, A.BUY_TROOPS_1, place(FR))
     assert s.phase == P.ACT, "the bank's money is spent: the purchases are over"
+
+
+def test_purchases_are_priced_by_the_rules_data():
+    """The prices are read from data/rules.yaml (the book's 1, 2, 5, 10): other prices there change what
+    the money buys and what it costs, 'all the money' included."""
+    s = position(nations={"France": (0, 5)}, seas={2: (0, 2, 0)}, phase=P.BUY)
+    s.rules = dataclasses.replace(s.rules, prices=PriceSpec(troop=2, battleship=3, submarine=6, laser=12))
+    s.bank[0] = 5
+    s._mask = None
+    buys = set(s.legal_actions()) & set(range(A.BUY_TROOPS_1, A.BUY_LASER + 1))
+    assert buys == {A.BUY_TROOPS_1, A.BUY_TROOPS_ALL, A.BUY_BATTLESHIP}, "5 troops cost 10, a submarine 6"
+    play(s, A.BUY_TROOPS_ALL, place(FR), A.AMOUNT_ALL)
+    assert s.troops[FR] == 7 and s.bank[0] == 1, "all the money buys two troops at 2"
+    assert s.phase == P.ACT, "1 buys nothing more: the purchases are over"
 
 
 def test_bank_money_is_spent_only_before_the_first_attack():
