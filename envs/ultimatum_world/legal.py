@@ -46,11 +46,8 @@ class LegalRules(_Base):
     def _legal_actions(self) -> list[int]:
         """Computed with the memo open (nothing moves meanwhile): the nations of the player on turn,
         read by most options, are listed once."""
-        self.memo.open()
-        try:
+        with self.memo:
             return self._legal_now()
-        finally:
-            self.memo.clear()
 
     def _legal_now(self) -> list[int]:
         if self.pending:
