@@ -155,7 +155,8 @@ class World:
 
     def place_name(self, place: int) -> str:
         """A place by its index: nations first, then the sea places."""
-        return self.names[place] if place < self.size else self.sea_names[place - self.size]
+        nations = len(self.names)
+        return self.names[place] if place < nations else self.sea_names[place - nations]
 
 
 @dataclass(frozen=True)

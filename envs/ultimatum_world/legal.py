@@ -44,12 +44,6 @@ class LegalRules(_Base):
     """The legal set, a part of WorldState (state.py says how the rule modules are composed)."""
 
     def _legal_actions(self) -> list[int]:
-        """Computed with the memo open (nothing moves meanwhile): the nations of the player on turn,
-        read by most options, are listed once."""
-        with self.memo:
-            return self._legal_now()
-
-    def _legal_now(self) -> list[int]:
         if self.pending:
             return sorted(self.verb_options(self.pending[0], self.pending[1:]) or [])
         phase = self.phase
@@ -83,13 +77,13 @@ class LegalRules(_Base):
     def enemy_nations(self, p: int) -> list[int]:
         return [x for x in range(NATIONS) if self.owner[x] not in (-1, p)]
 
-    def fleet_places(self, p: int) -> list[int]:
+    def fleet_places(self, p: int, mine: list[int]) -> list[int]:
         """Where new vessels go: blockades p holds; once p's whole navy is gone, a vacant blockade (the
-        Q&A's only way back to sea), but only for a player still on the board (with no nation and no
-        vessel the only way back is a Helicopter Commando)."""
+        Q&A's only way back to sea), but only for a player still on the board, holding nations `mine`
+        (with no nation and no vessel the only way back is a Helicopter Commando)."""
         if self.has_fleet(p):
             return [NATIONS + t for t in range(BLOCKADES) if self.sea_owner[t] == p]
-        if not self.nations_of(p):
+        if not mine:
             return []
         return [NATIONS + t for t in range(BLOCKADES) if self.sea_owner[t] < 0]
 
@@ -107,8 +101,9 @@ class LegalRules(_Base):
         return sorted(set(self._troop_targets(p, a)))
 
     def can_attack_from(self, p: int, a: int) -> bool:
-        """attack_targets(p, a) is not empty (without building it: asked for every nation, every turn)."""
-        return next(self._troop_targets(p, a), None) is not None
+        """attack_targets(p, a) is not empty (without building it: asked for every nation, every turn, and
+        most nations fail the troop count at once)."""
+        return self.troops[a] >= 3 and next(self._troop_targets(p, a), None) is not None
 
     def airlift_sources(self, p: int, into: int | None) -> list[int]:
         """Nations with a troop to spare (one always stays behind), other than the destination."""
@@ -178,15 +173,18 @@ class LegalRules(_Base):
     def purchases(self) -> list[int]:
         """What the money the player may spend now buys at the book's prices, where the pieces have
         somewhere to go and are still in the player's set."""
+        return self._purchases(self.nations_of(self.player))
+
+    def _purchases(self, mine: list[int]) -> list[int]:
+        """`purchases`, given the player's nations (the turn's other verbs read them too)."""
         p, money, prices = self.player, self.troop_money(), self.rules.prices
-        mine = self.nations_of(p)
         out = []
         if money >= prices.troop and mine:
             room = self.troops_left(p)
             if room:
                 out += [v for v, k in A.BUY_TROOPS.items() if money >= k * prices.troop and room >= k]
                 out.append(A.BUY_TROOPS_ALL)
-        if money >= min(prices.battleship, prices.submarine) and self.fleet_places(p):
+        if (money >= prices.battleship or money >= prices.submarine) and self.fleet_places(p, mine):
             battleships, submarines = self.vessels_left(p)
             if money >= prices.battleship and battleships:
                 out.append(A.BUY_BATTLESHIP)
@@ -200,18 +198,17 @@ class LegalRules(_Base):
             out.append(A.BUY_LASER)
         return out
 
-    def _card_usable(self, p: int, kind: int) -> bool:
+    def _card_usable(self, p: int, kind: int, mine: list[int]) -> bool:
         """An attacker card with somewhere to go (its first choice, asked as yes/no) and, if it brings
-        pieces, at least one of them left in the player's set."""
+        pieces, at least one of them left in the player's set (p holds nations `mine`)."""
         card = self.rules.cards[kind]
-        mine = self.nations_of(p)
         enemy_nation = len(mine) < NATIONS  # every nation is held after the set-up
         if card.user == "defender":
             return False
         if kind in REINFORCE:  # every piece it gives needs a place
             troops, *vessels = self.card_gift(p, card)
             return bool(troops or any(vessels)) and (not troops or bool(mine)) and (
-                not any(vessels) or bool(self.fleet_places(p))
+                not any(vessels) or bool(self.fleet_places(p, mine))
             )
         if kind == HELICOPTER_COMMANDO:
             return enemy_nation and self.troops_left(p) > 0
@@ -227,8 +224,8 @@ class LegalRules(_Base):
         decisions). Attacker cards are usable 'any time during the attacking player's turn', purchases too."""
         p, sea_owner = self.player, self.sea_owner
         mine = self.nations_of(p)
-        out = self.purchases()
-        out += [A.CARD + kind for kind, held in enumerate(self.hands[p]) if held and self._card_usable(p, kind)]
+        out = self._purchases(mine)
+        out += [A.CARD + kind for kind, held in enumerate(self.hands[p]) if held and self._card_usable(p, kind, mine)]
         if any(self.can_attack_from(p, a) for a in mine):
             out.append(A.ATTACK)
         if any(o == p and ready for o, ready in zip(sea_owner, self.ready_bs)):
@@ -289,7 +286,8 @@ class LegalRules(_Base):
         time: a place, then (when more than one is left) how many of them go there."""
         if self.place_at >= 0:
             return AMOUNTS
-        places = self.nations_of(self.player) if self.placing[0] else self.fleet_places(self.player)
+        mine = self.nations_of(self.player)
+        places = mine if self.placing[0] else self.fleet_places(self.player, mine)
         return [A.PLACE + x for x in places]
 
     def start_options(self, p: int) -> list[int]:

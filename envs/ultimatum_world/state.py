@@ -16,7 +16,7 @@ from typing import Any
 import numpy as np
 
 from ultimata.envs.core.engine import State
-from ultimata.envs.core.memo import Memo, memoized
+from ultimata.envs.core.memo import Memo
 from ultimata.envs.core.rng import Rng
 from ultimata.envs.ultimatum_world import actions as A
 from ultimata.envs.ultimatum_world.actions import BLOCKADES, NATIONS, SEAS
@@ -141,9 +141,7 @@ class WorldState(LegalRules, TurnRules, MoneyRules, PlacementRules, AttackRules,
     def is_terminal(self) -> bool:
         return self.phase == OVER
 
-    @memoized
     def nations_of(self, p: int) -> list[int]:
-        """p's nations (the memo keeps them while the legal set is computed: do not change the list)."""
         return list(compress(ALL_NATIONS, map(p.__eq__, self.owner)))  # the C-speed [x for x if owner[x] == p]
 
     def blockades_of(self, p: int) -> int:
