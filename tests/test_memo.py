@@ -26,22 +26,6 @@ def test_a_value_is_computed_once_while_open_and_afresh_while_closed():
     assert calls == [3, 3, 3, 4, 3]
 
 
-def test_with_the_memo_values_are_kept_in_the_block_and_forgotten_after_it_even_on_an_error():
-    memo, calls = Memo(), []
-    with memo:
-        memo.get("k", calls.append, 1)
-        memo.get("k", calls.append, 1)
-    memo.get("k", calls.append, 1)
-    assert calls == [1, 1]  # once in the block, afresh after it
-    try:
-        with memo:
-            raise ValueError
-    except ValueError:
-        pass
-    memo.get("k", calls.append, 1)
-    assert calls == [1, 1, 1], "an error leaves the memo closed"
-
-
 def test_memoized_methods_are_kept_per_argument():
     class Counter:
         def __init__(self) -> None:

@@ -1,10 +1,10 @@
 """A per-decision memo: what one decision's computations read over and over, each value computed at most
 once while the position stands still.
 
-A game opens the memo around a computation that changes nothing (its legal set, say, in `with state.memo:`)
-and clears it after; `State.apply` clears it too, before the position changes, so no value outlives the
-position it was computed on. While closed, every value is computed afresh, so the rules ask the memo the
-same way wherever they are called from and never ask whether it is open: speed stays out of the rules."""
+A game opens the memo around a computation that changes nothing (its legal set, say) and clears it after;
+`State.apply` clears it too, before the position changes, so no value outlives the position it was computed
+on. While closed, every value is computed afresh, so the rules ask the memo the same way wherever they are
+called from and never ask whether it is open: speed stays out of the rules."""
 
 from __future__ import annotations
 
@@ -29,14 +29,6 @@ class Memo:
     def clear(self) -> None:
         """Forget every value and stop keeping them."""
         self._values = None
-
-    def __enter__(self) -> Memo:
-        """`with memo:` keeps values within the block (nothing may change meanwhile), then clears."""
-        self.open()
-        return self
-
-    def __exit__(self, *exc: object) -> None:
-        self.clear()
 
     def get(self, key: Hashable, compute: Callable[..., T], *args: Any) -> T:
         """compute(*args): kept under `key` while open (the key names the value and every argument it
