@@ -8,17 +8,21 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from ultimata.envs.ultimatum_world import actions as A
-from ultimata.envs.ultimatum_world import legal as L
-from ultimata.envs.ultimatum_world.content import CARD_KINDS, world
+from ultimata.envs.ultimatum_world.attacks import NAVAL
+from ultimata.envs.ultimatum_world.cards import AIRLIFT, HELICOPTER_COMMANDO, JET_BOMBER
+from ultimata.envs.ultimatum_world.content import CARD_INDEX, OIL, world
+from ultimata.envs.ultimatum_world.phases import BATTLE, MOVE_IN, SETUP, SETUP_FLEET, WINDOW
 
 if TYPE_CHECKING:
     from ultimata.envs.core.rng import Rng
     from ultimata.envs.ultimatum_world.state import WorldState
 
 W = world()
-OIL = 3
-K = {name: i for i, name in enumerate(CARD_KINDS)}
-WANTED = [K[k] for k in ("troops_10", "troops_5", "jet_bomber", "helicopter_commando", "battleships_2", "submarine_1")]
+WANTED = [
+    CARD_INDEX[k]
+    for k in ("troops_10", "troops_5", "jet_bomber", "helicopter_commando", "battleships_2", "submarine_1")
+]
+"""The attacker cards the bot plays, best first."""
 
 
 def _value(s: WorldState, p: int, x: int) -> float:
@@ -32,7 +36,7 @@ def _attack_plan(s: WorldState, p: int) -> tuple[int, int] | None:
     """The best (from, target) with good odds: enough troops to win and a valuable target."""
     best, plan = 0.0, None
     for a in s.nations_of(p):
-        for b in L.attack_targets(s, p, a):
+        for b in s.attack_targets(p, a):
             edge = s.troops[a] - 1 - s.troops[b]
             if edge >= 2:
                 score = _value(s, p, b) * 4 + edge
@@ -59,8 +63,6 @@ def _front(s: WorldState, p: int) -> int:
 
 
 def _setup_pick(s: WorldState, p: int, legal: list[int]) -> int:
-    from ultimata.envs.ultimatum_world.state import SETUP_FLEET
-
     if s.phase == SETUP_FLEET:
         mine = {t for x in s.nations_of(p) for t in W.seas[x]}
         return max(legal, key=lambda a: (a - A.NATIONS in mine, -a))
@@ -76,15 +78,15 @@ def _pending(s: WorldState, p: int, legal: list[int]) -> int:
         if plan and args and plan[1] in legal:
             return plan[1]
         return max(legal, key=lambda b: (-s.troops[b], -b))
-    if verb == A.LASER or verb in (A.CARD + K["jet_bomber"], A.CARD + K["helicopter_commando"]):
+    if verb == A.LASER or verb in (A.CARD + JET_BOMBER, A.CARD + HELICOPTER_COMMANDO):
         plan = _attack_plan(s, p)
-        if plan and plan[1] in legal and verb != A.CARD + K["helicopter_commando"]:
+        if plan and plan[1] in legal and verb != A.CARD + HELICOPTER_COMMANDO:
             return plan[1]
         nations = [x for x in legal if x < A.NATIONS]
-        if verb == A.CARD + K["helicopter_commando"]:
+        if verb == A.CARD + HELICOPTER_COMMANDO:
             return min(nations, key=lambda x: (s.troops[x] - 3 * _value(s, p, x), x))
         return max(nations, key=lambda x: (s.troops[x], -x)) if nations else legal[0]
-    if verb == A.CARD + K["airlift"]:
+    if verb == A.CARD + AIRLIFT:
         if legal[0] >= A.AMOUNT_ONE:
             return A.AMOUNT_HALF
         if len(args) == 0:
@@ -101,19 +103,17 @@ def _pending(s: WorldState, p: int, legal: list[int]) -> int:
 
 def _defend(s: WorldState, legal: list[int]) -> int:
     for kind in ("anti_aircraft_missile", "minefield", "ocean_mine", "airlift"):
-        if A.CARD + K[kind] in legal:
-            return A.CARD + K[kind]
+        if A.CARD + CARD_INDEX[kind] in legal:
+            return A.CARD + CARD_INDEX[kind]
     if A.LASER in legal:
         return A.LASER
     return A.DONE
 
 
 def choose_action(state: WorldState, rng: Rng) -> int:
-    from ultimata.envs.ultimatum_world import state as S
-
     s, p = state, state.current_player
     legal = s.legal_actions()
-    if s.phase in (S.SETUP_START, S.SETUP_FILL, S.SETUP_FLEET):
+    if s.phase in SETUP:
         return _setup_pick(s, p, legal)
     if s.transferring() and not s.pending:
         return A.DONE
@@ -123,31 +123,31 @@ def choose_action(state: WorldState, rng: Rng) -> int:
         front = _front(s, p)
         return front if front in legal else legal[0]
     if s.pending:
-        if s.phase == S.WINDOW and s.pending[0] == A.LASER:
+        if s.phase == WINDOW and s.pending[0] == A.LASER:
             return max(legal, key=lambda x: (s.troops[x] if x < A.NATIONS else s.bs[x - A.NATIONS], -x))
-        if s.phase == S.WINDOW:
+        if s.phase == WINDOW:
             return A.AMOUNT_HALF if legal[0] >= A.AMOUNT_ONE else max(legal, key=lambda x: (s.troops[x], -x))
         return _pending(s, p, legal)
-    if s.phase == S.WINDOW:
+    if s.phase == WINDOW:
         return _defend(s, legal)
-    if s.phase == S.BATTLE:
+    if s.phase == BATTLE:
         _, _, _, target, source = s.attack
-        if s.attack[0] == S.NAVAL:
+        if s.attack[0] == NAVAL:
             return A.BLITZ
         good = s.troops[source] - 1 > s.troops[target]
         return A.BLITZ if good else (A.STOP if A.STOP in legal else A.ROLL)
-    if s.phase == S.MOVE_IN:
+    if s.phase == MOVE_IN:
         return A.AMOUNT_ALL
     for verb in (A.BUY_LASER, A.BUY_TROOPS_ALL):
         if verb in legal:
             return verb
     for kind in WANTED:
         if A.CARD + kind in legal and (
-            kind != K["helicopter_commando"]
+            kind != HELICOPTER_COMMANDO
             or not s.nations_of(p)
             or any(s.troops[x] <= 4 for x in range(A.NATIONS) if s.owner[x] not in (-1, p))
         ):
-            if kind == K["jet_bomber"] and not _attack_plan(s, p):
+            if kind == JET_BOMBER and not _attack_plan(s, p):
                 continue
             return A.CARD + kind
     plan = _attack_plan(s, p)

@@ -7,7 +7,9 @@ from __future__ import annotations
 from ultimata.envs.ultimatum_world.content import BOOK_ANCHORS, BOOK_BLOCKADES, CARD_KINDS
 
 NATIONS = 37
-SEAS = BOOK_BLOCKADES + BOOK_ANCHORS
+BLOCKADES = BOOK_BLOCKADES
+SEAS = BLOCKADES + BOOK_ANCHORS
+"""Sea places: the blockades 1-14 (indexes 0-13), then the anchors."""
 PLACES = NATIONS + SEAS
 PLACE = 0
 """PLACE + i: nation i (i < 37) or sea place i - 37: a pick, a target, a source or where to put pieces."""

@@ -1,45 +1,34 @@
-"""Attacks, as a part of `WorldState`: troop battles, naval battles, jet bombers, lasers, Helicopter
-Commandos, the cards, and the defender's window before every roll. How each roll comes out is in
-`combat.py`; what each decision offers is in `legal.py`."""
+"""Attacks (book: each arm's Regulations and Attack and Defence Options): troop battles, naval battles, jet
+bombers, lasers, Helicopter Commandos, and the defender's window before every roll. How each roll comes
+out is in `combat.py`; what each decision offers is in `legal.py`."""
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING
 
 from ultimata.envs.ultimatum_world import actions as A
 from ultimata.envs.ultimatum_world import combat as C
-from ultimata.envs.ultimatum_world import legal as L
-from ultimata.envs.ultimatum_world.content import CARD_KINDS, world
-from ultimata.envs.ultimatum_world.legal import (
-    ACT,
-    BATTLE,
-    BLOCKADES,
-    BUY,
-    JET,
-    LASER_SHOT,
-    MOVE_IN,
-    NATIONS,
-    NAVAL,
-    TROOPS_ATTACK,
-    WINDOW,
-    K,
-)
-from ultimata.envs.ultimatum_world.pieces import card_gift, troops_left
+from ultimata.envs.ultimatum_world.actions import BLOCKADES, NATIONS
+from ultimata.envs.ultimatum_world.content import world
+from ultimata.envs.ultimatum_world.phases import ACT, BATTLE, BUY, MOVE_IN, WINDOW
+
+if TYPE_CHECKING:
+    from ultimata.envs.ultimatum_world.state import WorldState as _Base
+else:
+    _Base = object
 
 W = world()
-INTEL = {K["army_intelligence"]: "army", K["navy_intelligence"]: "navy", K["air_intelligence"]: "air"}
+TROOPS_ATTACK, JET, LASER_SHOT, NAVAL = range(4)
+ATTACK_KINDS = ("troop attack", "jet bomber", "laser", "naval attack")
+"""Each kind of attack's name, by its number (`attack[0]`)."""
 VESSEL = ("battleship", "submarine")
 
 
-def _place_name(place: int) -> str:
-    return W.names[place] if place < NATIONS else W.sea_names[place - NATIONS]
-
-
-class AttackRules:
-    """The attack half of the rules; the fields it uses are declared in `WorldState.__init__`."""
+class AttackRules(_Base):
+    """Attacks, a part of WorldState (state.py says how the rule modules are composed)."""
 
     # -- declaring ---------------------------------------------------------------------------
-    def _declare(self: Any, kind: int, target: int, source: int = -1) -> None:
+    def _declare(self, kind: int, target: int, source: int = -1) -> None:
         """Bank money is spent 'prior to the player making attacks', so an attack ends the purchases."""
         if self.phase == BUY:
             self.phase = ACT
@@ -47,10 +36,10 @@ class AttackRules:
         self.attack = [kind, p, self.owner_of(target), target, source]
         self.laser_answered, self.blitz, self.aim, self.rolls = False, False, -1, 0
         what = {
-            TROOPS_ATTACK: f"attacks {_place_name(target)} from {_place_name(source)}",
-            JET: f"sends a jet bomber against {_place_name(target)}",
-            LASER_SHOT: f"fires a laser at {_place_name(target)}",
-            NAVAL: f"moves {self._force_text()} from {_place_name(source)} against {_place_name(target)}",
+            TROOPS_ATTACK: f"attacks {W.place_name(target)} from {W.place_name(source)}",
+            JET: f"sends a jet bomber against {W.place_name(target)}",
+            LASER_SHOT: f"fires a laser at {W.place_name(target)}",
+            NAVAL: f"moves {self._force_text()} from {W.place_name(source)} against {W.place_name(target)}",
         }[kind]
         self._log(f"player_{p} {what} (held by player_{self.attack[2]})")
         if kind in (TROOPS_ATTACK, NAVAL):
@@ -58,18 +47,18 @@ class AttackRules:
         else:
             self._next_roll()
 
-    def vessels_fighting(self: Any, p: int) -> tuple[int, int]:
+    def vessels_fighting(self, p: int) -> tuple[int, int]:
         """Player p's battleships and submarines in the naval battle under way (off the board meanwhile)."""
         naval = self.attack and self.attack[0] == NAVAL and self.attack[1] == p
         return (self.force[0], self.force[1]) if naval else (0, 0)
 
-    def _force_text(self: Any) -> str:
+    def _force_text(self) -> str:
         return " and ".join(f"{c} {VESSEL[k]}(s)" for k, c in enumerate(self.force) if c) or "no vessel"
 
     # -- rolling, with the defender's window before every roll -------------------------------
-    def _battle_decision(self: Any, action: int) -> None:
+    def _battle_decision(self, action: int) -> None:
         if action == A.STOP:
-            self._log(f"player_{self.player} stops the attack on {_place_name(self.attack[3])}")
+            self._log(f"player_{self.player} stops the attack on {W.place_name(self.attack[3])}")
             self._end_attack()
         elif action in (A.MOVE_BATTLESHIPS, A.MOVE_SUBMARINES):
             self.pending = [action]
@@ -80,20 +69,20 @@ class AttackRules:
                 self.aim = self._default_aim() if action == A.BLITZ else action - A.AIM
             self._next_roll()
 
-    def _default_aim(self: Any) -> int:
+    def _default_aim(self) -> int:
         """A naval blitz attacks with a submarine while it has one (its draw goes to the attacker), at a
         battleship while the defender has one."""
         t = self.attack[3] - NATIONS
         mine = A.SUBMARINE if self.force[A.SUBMARINE] else A.BATTLESHIP
         return 2 * mine + (A.BATTLESHIP if self.bs[t] else A.SUBMARINE)
 
-    def _next_roll(self: Any, window_done: bool = False) -> None:
+    def _next_roll(self, window_done: bool = False) -> None:
         """Book: defence cards are used 'any time ... when under an opponent's attack', so before every
         roll a defender who holds something usable is asked first. A blitz rolls on until decided."""
         while True:
             if not self._attack_goes_on():
                 return
-            if not window_done and L.window_verbs(self):
+            if not window_done and self.window_verbs():
                 self.phase = WINDOW
                 return
             window_done = False
@@ -103,11 +92,11 @@ class AttackRules:
             if self.attack[0] == NAVAL:
                 self.aim = self._default_aim()
 
-    def _attack_goes_on(self: Any) -> bool:
+    def _attack_goes_on(self) -> bool:
         """False (and the attack over, or back to the attacker) when the next roll cannot happen."""
         kind = self.attack[0]
         if kind == TROOPS_ATTACK and self.troops[self.attack[4]] < 3:
-            self._log(f"player_{self.player} cannot go on attacking from {_place_name(self.attack[4])}")
+            self._log(f"player_{self.player} cannot go on attacking from {W.place_name(self.attack[4])}")
             self._end_attack()
             return False
         if kind == JET and not self.force[0]:
@@ -115,7 +104,7 @@ class AttackRules:
             return False
         if kind == NAVAL:
             if not any(self.force):
-                self._log(f"player_{self.attack[2]} holds off the naval attack on {_place_name(self.attack[3])}")
+                self._log(f"player_{self.attack[2]} holds off the naval attack on {W.place_name(self.attack[3])}")
                 self._end_attack()
                 return False
             if not self.force[self.aim // 2]:  # an ocean mine sank the last vessel of the announced kind
@@ -125,14 +114,14 @@ class AttackRules:
                 self.aim = self._default_aim()
         return True
 
-    def _close_window(self: Any) -> None:
+    def _close_window(self) -> None:
         self.phase = BATTLE
         self._next_roll(window_done=True)
 
-    def _end_attack(self: Any) -> None:
+    def _end_attack(self) -> None:
         self.phase, self.force, self.aim, self.blitz = ACT, [0, 0], -1, False
 
-    def _roll_once(self: Any) -> None:
+    def _roll_once(self) -> None:
         kind, p, q, target, source = self.attack
         self.rolls += 1
         if kind == TROOPS_ATTACK:
@@ -171,7 +160,7 @@ class AttackRules:
             self._naval_roll()
 
     # -- troop battles -----------------------------------------------------------------------
-    def _move_in(self: Any, action: int) -> None:
+    def _move_in(self, action: int) -> None:
         """Book: 'at least one troop' moves in and one stays behind; more may follow (`transfer`)."""
         _, p, q, target, source = self.attack
         self._end_attack()
@@ -179,13 +168,13 @@ class AttackRules:
         self._log(f"player_{p} conquers {W.names[target]} from player_{q} and moves in {moved}")
         self._take_nation(p, target)
 
-    def _commando(self: Any, p: int, x: int) -> None:
+    def _commando(self, p: int, x: int) -> None:
         """Book: ten troops on any opponent's nation, attacking alone until they win or die, with no
         defence cards or lasers against them: nobody has a choice to make, so it is one decision."""
         if self.phase == BUY:
             self.phase = ACT
         defender = self.owner[x]
-        raiders = min(10, troops_left(self, p))  # ours: as many of the ten as the player's set has left
+        raiders = min(10, self.troops_left(p))  # ours: as many of the ten as the player's set has left
         left, held = C.commando_battle(self.rng, self.rules.black, raiders, self.troops[x])
         who = f"player_{p}'s helicopter commandos" + (f" ({raiders}: all its set had left)" if raiders < 10 else "")
         if held:
@@ -197,7 +186,7 @@ class AttackRules:
             self._take_nation(p, x)
 
     # -- navies ------------------------------------------------------------------------------
-    def _take_vessels(self: Any, battleships: bool, t: int, amount: int) -> int:
+    def _take_vessels(self, battleships: bool, t: int, amount: int) -> int:
         """Ready vessels leave place t (one move a turn each); returns how many."""
         ready = self.ready_bs if battleships else self.ready_subs
         count = self._amount(amount, ready[t])
@@ -209,7 +198,7 @@ class AttackRules:
         self._clear_sea(t)
         return count
 
-    def _move_fleet(self: Any, battleships: bool, s: int, t: int, amount: int) -> None:
+    def _move_fleet(self, battleships: bool, s: int, t: int, amount: int) -> None:
         p = self.player
         count = self._take_vessels(battleships, s, amount)
         if self.sea_owner[t] in (-1, p):
@@ -221,7 +210,7 @@ class AttackRules:
         self.force = [count, 0] if battleships else [0, count]
         self._declare(NAVAL, NATIONS + t, source=NATIONS + s)
 
-    def _join(self: Any, battleships: bool, s: int, amount: int) -> None:
+    def _join(self, battleships: bool, s: int, amount: int) -> None:
         count = self._take_vessels(battleships, s, amount)
         self.force[not battleships] += count
         self._log(
@@ -229,7 +218,7 @@ class AttackRules:
             f"from {W.sea_names[s]} into the battle"
         )
 
-    def _naval_roll(self: Any) -> None:
+    def _naval_roll(self) -> None:
         _, p, q, target, _ = self.attack
         t = target - NATIONS
         mine, theirs = divmod(self.aim, 2)
@@ -263,12 +252,12 @@ class AttackRules:
         else:
             self.phase = BATTLE
 
-    def _clear_sea(self: Any, t: int) -> None:
+    def _clear_sea(self, t: int) -> None:
         if not self.bs[t] and not self.subs[t]:
             self.sea_owner[t] = -1
             self.ready_bs[t] = self.ready_subs[t] = 0
 
-    def _sea_hit(self: Any, t: int, by_attacker: bool) -> None:
+    def _sea_hit(self, t: int, by_attacker: bool) -> None:
         """After vessels were lost at t: a place with none left is vacant. Book: an opponent's blockade
         'is considered conquered when their last naval vessel has been eliminated', so the attacker who
         sinks the last one conquers it then (two cards), whether or not it ever moves in."""
@@ -281,17 +270,17 @@ class AttackRules:
         self._clear_sea(t)
 
     # -- lasers ------------------------------------------------------------------------------
-    def _fire_laser(self: Any, target: int) -> None:
+    def _fire_laser(self, target: int) -> None:
         p = self.current_player
         self.lasers[p] -= 1
         if self.phase == WINDOW:
             self.laser_answered = True
-            self._log(f"player_{p} answers with a laser on {_place_name(target)}")
+            self._log(f"player_{p} answers with a laser on {W.place_name(target)}")
             self._laser_hit(target, by_attacker=False)
         else:
             self._declare(LASER_SHOT, target)
 
-    def _laser_hit(self: Any, target: int, by_attacker: bool) -> None:
+    def _laser_hit(self, target: int, by_attacker: bool) -> None:
         """Book: the black die in troops, never the last; on ships the die halved, battleships first."""
         roll = int(C.roll(self.rng, self.rules.black))  # type: ignore[arg-type]
         q = self.owner_of(target)
@@ -309,44 +298,3 @@ class AttackRules:
             f"submarine(s) at {W.sea_names[t]}"
         )
         self._sea_hit(t, by_attacker)
-
-    # -- cards -------------------------------------------------------------------------------
-    def _play_card(self: Any, kind: int, args: list[int]) -> None:
-        p = self.current_player
-        self.hands[p][kind] -= 1
-        self.known[p][kind] = max(0, self.known[p][kind] - 1)
-        self.deck.append(kind)  # book: a used card goes to the bottom of the deck, seen by all
-        self.used += 1
-        name = CARD_KINDS[kind].replace("_", " ")
-        spec = self.rules.cards[kind]
-        if kind in L.REINFORCE:
-            self._reinforce(p, card_gift(self, p, spec), f"plays {name}")
-        elif kind in INTEL:
-            branch = INTEL[kind]
-            for q in range(self.n):
-                if q != p:
-                    for k2, card in enumerate(self.rules.cards):
-                        if card.branch == branch:
-                            self.revealed[p][q][k2] = self.hands[q][k2]
-            self._log(f"player_{p} plays {name} and sees every opponent's {branch} cards")
-        elif kind == K["helicopter_commando"]:
-            self._commando(p, args[0])
-        elif kind == K["jet_bomber"]:
-            self.force = [1, 0]
-            self._declare(JET, args[0])
-        elif kind == K["airlift"]:
-            source, into = (args[0], self.attack[3]) if self.phase == WINDOW else (args[0], args[1])
-            moved = self._move_troops(source, into, args[-1])
-            self._log(f"player_{p} airlifts {moved} troops from {W.names[source]} to {W.names[into]}")
-        elif kind == K["minefield"]:
-            src = self.attack[4]
-            lost = min(5, self.troops[src] - 1)
-            self.troops[src] -= lost
-            self._log(f"player_{p} lays a minefield: player_{self.attack[1]} loses {lost} troops in {W.names[src]}")
-        elif kind == K["ocean_mine"]:
-            mine = self.aim // 2
-            self.force[mine] -= 1
-            self._log(f"player_{p} sets off an ocean mine: player_{self.attack[1]} loses a {VESSEL[mine]}")
-        elif kind == K["anti_aircraft_missile"]:
-            self.force = [0, 0]
-            self._log(f"player_{p} fires an anti-aircraft missile: the jet bomber is lost")

@@ -9,8 +9,9 @@ from collections import Counter
 from typing import TYPE_CHECKING
 
 from ultimata.envs.ultimatum_world import actions as A
+from ultimata.envs.ultimatum_world.attacks import ATTACK_KINDS, NAVAL, TROOPS_ATTACK
 from ultimata.envs.ultimatum_world.content import CARD_KINDS
-from ultimata.envs.ultimatum_world.pieces import troops_left, vessels_left
+from ultimata.envs.ultimatum_world.phases import ACT, BATTLE, BUY, MOVE_IN, OVER, PHASES, SETUP, WINDOW
 
 if TYPE_CHECKING:
     from ultimata.envs.ultimatum_world.state import WorldState
@@ -22,8 +23,6 @@ def _need(ok: bool, what: str) -> None:
 
 
 def check(s: WorldState) -> None:
-    from ultimata.envs.ultimatum_world.state import ACT, BATTLE, BUY, MOVE_IN, OVER, PHASES, SETUP_FLEET, WINDOW
-
     n = s.n
     _need(0 <= s.phase < len(PHASES), f"phase {s.phase} is not one of 0..{len(PHASES) - 1}")
     lists = {
@@ -83,21 +82,21 @@ def check(s: WorldState) -> None:
     if s.phase in (BATTLE, MOVE_IN, WINDOW):
         _need(len(s.attack) == 5 and 0 <= s.attack[3] < A.PLACES, "an attack needs its target")
         _need(0 <= s.attack[2] < n and s.attack[1] == s.player, "an attack names its attacker and defender")
-        _need(0 <= s.attack[0] < 4, "an attack is a troop attack, jet bomber, laser or naval attack")
-    troop_battle = s.phase in (BATTLE, MOVE_IN, WINDOW) and s.attack[0] == 0
+        _need(0 <= s.attack[0] < len(ATTACK_KINDS), "an attack is a troop attack, jet bomber, laser or naval attack")
+    troop_battle = s.phase in (BATTLE, MOVE_IN, WINDOW) and s.attack[0] == TROOPS_ATTACK
     if troop_battle:
         _need(
             0 <= s.attack[4] < A.NATIONS and s.owner[s.attack[4]] == s.player,
             "a troop battle starts from a held nation",
         )
         _need(s.attack[3] < A.NATIONS, "a troop battle is fought over a nation")
-    naval = s.phase in (BATTLE, WINDOW) and s.attack[0] == 3
+    naval = s.phase in (BATTLE, WINDOW) and s.attack[0] == NAVAL
     _need(len(s.force) == 2 and min(s.force) >= 0, "the attacking force is two counts, never negative")
     if naval:
         t = s.attack[3] - A.NATIONS
         _need(t >= 0 and s.sea_owner[t] == s.attack[2] and any(s.force), "a naval battle has both sides' vessels")
     _need(-1 <= s.aim < 4 and (s.aim < 0 or naval), "a naval pair is announced only in a naval battle")
-    _need(s.phase != WINDOW or s.attack[0] != 3 or s.aim >= 0, "a window in a naval battle follows an announcement")
+    _need(s.phase != WINDOW or s.attack[0] != NAVAL or s.aim >= 0, "a window in a naval battle follows an announcement")
     _need(
         len(s.placing) == 3 and min(s.placing) >= 0 and (s.placing == [0, 0, 0] or s.phase in (BUY, ACT)),
         "reinforcements are placed during the player's own turn",
@@ -113,13 +112,13 @@ def check(s: WorldState) -> None:
             s.owner[source] == s.owner[into] == s.current_player and s.troops[source] >= 2,
             "more troops move only between two nations of the deciding player with a troop to spare",
         )
-    _need(all(0 <= t < 14 and s.sea_owner[t] < 0 for t in s.emptied), "emptied blockades are vacant")
+    _need(all(0 <= t < A.BLOCKADES and s.sea_owner[t] < 0 for t in s.emptied), "emptied blockades are vacant")
     _need(s.rolls >= 0, "a battle's roll count is never negative")
     if s.phase == MOVE_IN:
         _need(s.troops[s.attack[3]] == 0 and s.troops[s.attack[4]] >= 2, "moving in needs a conquered nation")
     if s.phase == OVER:
         _need(bool(s.winners) and all(0 <= q < n for q in s.winners), "a finished game names its winners")
-    if s.phase <= SETUP_FLEET:
+    if s.phase in SETUP:
         _need(s.player == -1 and not s.pending, "no turns are played during the set-up")
     _need(s.round >= 1 and s.turn >= 0, "round and turn count from 1 and 0")
     _check_decision(s)
@@ -130,39 +129,36 @@ def _check_pieces(s: WorldState) -> None:
     pieces = s.cfg.pieces
     for q in range(s.n if pieces is not None else 0):
         _need(s.lasers[q] <= pieces.large_discs, f"player {q} has more lasers than large discs")
-        _need(troops_left(s, q) >= 0, f"player {q} has more troops and lasers in play than its set of pieces")
-        _need(min(vessels_left(s, q)) >= 0, f"player {q} has more vessels in play than its set of pieces")
+        _need(s.troops_left(q) >= 0, f"player {q} has more troops and lasers in play than its set of pieces")
+        _need(min(s.vessels_left(q)) >= 0, f"player {q} has more vessels in play than its set of pieces")
 
 
 def _check_decision(s: WorldState) -> None:
     """The decision under way was reachable: at most one of a verb chain, reinforcements to place or
     troops moving on; the chain's verb and each choice were offered; an attack names its parties."""
-    from ultimata.envs.ultimatum_world import legal as L
-    from ultimata.envs.ultimatum_world.state import BATTLE, MOVE_IN, WINDOW
-
     busy = [bool(s.pending), s.placing != [0, 0, 0], s.transfer != [-1, -1]]
     _need(sum(busy) <= 1, "one decision at a time: a verb's choices, reinforcements or troops moving on")
     if s.phase in (BATTLE, MOVE_IN, WINDOW):
         kind, attacker, defender, target, source = s.attack
         _need(s.owner_of(target) == defender != attacker, "the attack's target is the defender's")
-        _need(kind != 3 or target >= A.NATIONS, "a naval attack is fought at sea")
-        _need(kind == 3 or s.force[1] == 0, "only a naval attack has submarines in it")
+        _need(kind != NAVAL or target >= A.NATIONS, "a naval attack is fought at sea")
+        _need(kind == NAVAL or s.force[1] == 0, "only a naval attack has submarines in it")
     if s.pending:
         verb, args = s.pending[0], s.pending[1:]
         _need(A.BUY_TROOPS_1 <= verb < A.NUM_ACTIONS, f"pending verb {verb} is not a verb")
         chain = list(s.pending)
         s.pending = []
         try:
-            _need(verb in L.legal_actions(s), f"pending verb {verb} is not legal here")
+            _need(verb in s._legal_actions(), f"pending verb {verb} is not legal here")
             for step, arg in enumerate(args):
-                options = L.verb_options(s, verb, args[:step])
+                options = s.verb_options(verb, args[:step])
                 _need(options is not None and arg in options, f"pending choice {arg} was not offered")
         finally:
             s.pending = chain
     if s.place_at >= 0:
         place_at, s.place_at = s.place_at, -1
         try:
-            _need(A.PLACE + place_at in L.legal_actions(s), f"reinforcements cannot go on place {place_at}")
+            _need(A.PLACE + place_at in s._legal_actions(), f"reinforcements cannot go on place {place_at}")
         finally:
             s.place_at = place_at
-    L.legal_actions(s)  # a position whose legal set cannot be computed is refused
+    s._legal_actions()  # a position whose legal set cannot be computed is refused

@@ -19,6 +19,8 @@ from ultimata.envs.core.errors import ConfigError
 
 DATA = Path(__file__).parent / "data"
 ALLIANCES = ("Western", "Communist", "Peace", "Oil")
+WESTERN, COMMUNIST, PEACE, OIL = range(4)
+"""Each alliance's index in ALLIANCES."""
 BOOK_ALLIANCE_SIZES = {"Western": 11, "Communist": 10, "Peace": 10, "Oil": 6}
 BOOK_WORLDPOWERS = {"U.S.A.", "Great Britain", "France", "U.S.S.R.", "China", "Japan"}
 BOOK_BLOCKADES, BOOK_ANCHORS, BOOK_STATIONS, BOOK_CARDS, MAX_PLAYERS = 14, 9, 6, 72, 6
@@ -90,9 +92,21 @@ CARD_KINDS = (
     "air_intelligence",
 )
 """The card kinds the rules know; the data gives each its branch, count and what it reinforces."""
+CARD_INDEX = {name: k for k, name in enumerate(CARD_KINDS)}
+"""Each card kind's index in CARD_KINDS (the hands count cards by it)."""
+
+
+class PriceSpec(_Strict):
+    """The book's prices, in billions of dollars."""
+
+    troop: int = Field(ge=1)
+    battleship: int = Field(ge=1)
+    submarine: int = Field(ge=1)
+    laser: int = Field(ge=1)
 
 
 class RulesSpec(_Strict):
+    prices: PriceSpec
     dice: DiceSpec
     cards: dict[str, CardSpec]
 
@@ -139,9 +153,15 @@ class World:
     def is_blockade(self, place: int) -> bool:
         return place < BOOK_BLOCKADES
 
+    def place_name(self, place: int) -> str:
+        """A place by its index: nations first, then the sea places."""
+        nations = len(self.names)
+        return self.names[place] if place < nations else self.sea_names[place - nations]
+
 
 @dataclass(frozen=True)
 class Rules:
+    prices: PriceSpec
     black: tuple[int, ...]
     red: tuple[int, ...]
     green: tuple[str, ...]
@@ -283,6 +303,7 @@ def parse_rules(raw: Any, file: str = "rules.yaml") -> Rules:
             raise _fail(file, "dice", name, "faces are positive numbers")
     deck = tuple(k for k, kind in enumerate(CARD_KINDS) for _ in range(spec.cards[kind].count))
     return Rules(
+        spec.prices,
         tuple(spec.dice.black),
         tuple(spec.dice.red),
         tuple(spec.dice.green),

@@ -25,7 +25,7 @@ Layout (`OBS_SIZE` floats, the blocks of `SIZES` in this order):
 from __future__ import annotations
 
 from array import array
-from collections.abc import Callable
+from functools import lru_cache
 from operator import itemgetter
 from typing import TYPE_CHECKING
 
@@ -33,7 +33,7 @@ import numpy as np
 
 from ultimata.envs.ultimatum_world import actions as A
 from ultimata.envs.ultimatum_world.content import BRANCHES, CARD_KINDS, MAX_PLAYERS, world
-from ultimata.envs.ultimatum_world.state import ACT, BATTLE, BUY, MOVE_IN, WINDOW
+from ultimata.envs.ultimatum_world.phases import ACT, BATTLE, BUY, MOVE_IN, PHASES, WINDOW
 
 if TYPE_CHECKING:
     from ultimata.envs.ultimatum_world.state import WorldState
@@ -50,7 +50,7 @@ SIZES = {
     "hand": KINDS,
     "intel": (MAX_PLAYERS - 1) * (3 + KINDS),
     "cards": (MAX_PLAYERS - 1) * KINDS + KINDS + 1,
-    "phase": 9,
+    "phase": len(PHASES),
     "pending": VERBS + 2 * PLACES,
     "placing": 3 + PLACES,
     "transfer": 2 * A.NATIONS,
@@ -70,7 +70,10 @@ NATION_AT, SEA_AT, PLAYER_AT, HAND_AT, INTEL_AT, CARDS_AT, PHASE_AT = (
 EMPTY = array("f", bytes(4 * OBS_SIZE))
 """The observation is written value by value into a copy of this float32 buffer and handed over as
 one numpy array: at this size numpy's per-call cost is larger than Python's per-value one."""
-RELATIVE = {(n, viewer): [(q - viewer) % n for q in range(n)] for n in range(2, MAX_PLAYERS + 1) for viewer in range(n)}
+RELATIVE = {
+    (n, viewer): tuple((q - viewer) % n for q in range(n)) for n in range(2, MAX_PLAYERS + 1) for viewer in range(n)
+}
+"""Each seat's place relative to the viewer, by table size and viewer."""
 UNSEEN = [-1] * KINDS
 ALLIANCE_MEMBERS = [itemgetter(*members) for members in W.members]
 """Each alliance's holders as one tuple, read from the owner list at C speed."""
@@ -78,50 +81,50 @@ BRANCH_OF_KIND: list[int] = []
 """Filled on first use from the rules data (the card branches)."""
 
 
-_BLOCKS: dict[tuple, array] = {}
-"""Nations and seas blocks by their content and viewer: in random play the nations block is the same
-as at this seat's last decision 69% of the time, the seas block 82% (bounded; blocks are never
-written after they are stored)."""
+BLOCKS_KEPT = 4096
+"""How many nations blocks, and as many seas blocks, are kept (the least recently used go first). A block
+depends only on the board and the viewer, and in random play the nations block is the same as at this
+seat's last decision 69% of the time, the seas block 82%: looking one up is cheaper than writing it. The
+blocks kept are shared and never written."""
 
 
-def _cached(key: tuple, write: Callable[[array], None], size: int) -> array:
-    block = _BLOCKS.get(key)
-    if block is None:
-        if len(_BLOCKS) > 4096:
-            _BLOCKS.clear()
-        block = _BLOCKS[key] = array("f", bytes(4 * size))
-        write(block)
+@lru_cache(maxsize=BLOCKS_KEPT)
+def _nations_block(rel: tuple[int, ...], owner: tuple[int, ...], troops: tuple[int, ...]) -> array:
+    block = array("f", bytes(4 * (SEA_AT - NATION_AT)))
+    for x, (holder, count) in enumerate(zip(owner, troops)):
+        if holder >= 0:
+            block[7 * x + rel[holder]] = 1.0
+        block[7 * x + 6] = count / 20
     return block
 
 
-def _board(s: WorldState, o: array, rel: list[int], mine: bool) -> None:
-    def nations(block: array) -> None:
-        for x, (holder, troops) in enumerate(zip(s.owner, s.troops)):
-            if holder >= 0:
-                block[7 * x + rel[holder]] = 1.0
-            block[7 * x + 6] = troops / 20
+@lru_cache(maxsize=BLOCKS_KEPT)
+def _seas_block(rel: tuple[int, ...], holders: tuple[int, ...], bs: tuple[int, ...], subs: tuple[int, ...],
+                ready: tuple[int, ...], emptied: tuple[int, ...]) -> array:
+    """`ready`: the battleships then the submarines ready to move, when the viewer is on turn (else empty)."""
+    block = array("f", bytes(4 * (PLAYER_AT - SEA_AT)))
+    seas = len(holders)
+    for t, holder in enumerate(holders):
+        if holder >= 0:
+            at = SEA_WIDTH * t
+            block[at + rel[holder]] = 1.0
+            block[at + 6] = bs[t] / 10
+            block[at + 7] = subs[t] / 10
+            if ready:
+                block[at + 8] = ready[t] / 10
+                block[at + 9] = ready[seas + t] / 10
+    for t in emptied:
+        block[SEA_WIDTH * t + 10] = 1.0
+    return block
 
-    def seas(block: array) -> None:
-        for t, holder in enumerate(s.sea_owner):
-            if holder >= 0:
-                at = SEA_WIDTH * t
-                block[at + rel[holder]] = 1.0
-                block[at + 6] = s.bs[t] / 10
-                block[at + 7] = s.subs[t] / 10
-                if mine:
-                    block[at + 8] = s.ready_bs[t] / 10
-                    block[at + 9] = s.ready_subs[t] / 10
-        for t in s.emptied:
-            block[SEA_WIDTH * t + 10] = 1.0
 
-    seat = (s.n, rel[0])
-    o[NATION_AT:SEA_AT] = _cached((*seat, *s.owner, *s.troops), nations, SEA_AT - NATION_AT)
+def _board(s: WorldState, o: array, rel: tuple[int, ...], mine: bool) -> None:
+    o[NATION_AT:SEA_AT] = _nations_block(rel, tuple(s.owner), tuple(s.troops))
     ready = (*s.ready_bs, *s.ready_subs) if mine else ()
-    key = (*seat, *s.sea_owner, *s.bs, *s.subs, -1, *ready, -1, *s.emptied)
-    o[SEA_AT:PLAYER_AT] = _cached(key, seas, PLAYER_AT - SEA_AT)
+    o[SEA_AT:PLAYER_AT] = _seas_block(rel, tuple(s.sea_owner), tuple(s.bs), tuple(s.subs), ready, tuple(s.emptied))
 
 
-def _players(s: WorldState, o: array, rel: list[int]) -> None:
+def _players(s: WorldState, o: array, rel: tuple[int, ...]) -> None:
     owner = s.owner
     for q, (out, bank, lasers, cards) in enumerate(zip(s.out, s.bank, s.lasers, map(sum, s.hands))):
         at = PLAYER_AT + 12 * rel[q]
@@ -145,7 +148,7 @@ def _players(s: WorldState, o: array, rel: list[int]) -> None:
         o[PLAYER_AT + 12 * rel[s.player] + 10] = 1.0
 
 
-def _intel(s: WorldState, o: array, viewer: int, rel: list[int]) -> None:
+def _intel(s: WorldState, o: array, viewer: int, rel: tuple[int, ...]) -> None:
     if s.revealed[viewer].count(UNSEEN) == s.n:  # nothing seen of anyone: most calls stop here
         return
     if not BRANCH_OF_KIND:
@@ -160,7 +163,7 @@ def _intel(s: WorldState, o: array, viewer: int, rel: list[int]) -> None:
                 o[at + 3 + k] = count / 4
 
 
-def _public_cards(s: WorldState, o: array, viewer: int, rel: list[int]) -> None:
+def _public_cards(s: WorldState, o: array, viewer: int, rel: tuple[int, ...]) -> None:
     """Used cards go to the bottom of the deck in an order everyone saw; once the unseen cards above
     them run out, everyone knows which card a player draws."""
     top = len(s.deck) - s.used
@@ -195,10 +198,33 @@ def _choices(s: WorldState, o: array | np.ndarray) -> None:
             o[b + 3 + s.place_at] = 1.0
 
 
+ANYTHING, CHOICE = 0, 1
+"""What a decision changed (`state.changed`, set by `_apply`): anything, or only the choice in progress
+(the verb being built and the places chosen, `pending`, or where reinforcements go, `place_at`)."""
+
+
+class LastView:
+    """The last observation made of one state (a private copy): the next one of the same seat, one decision
+    later, is that one patched when the decision changed only the choice in progress (`state.changed`). A
+    third of random play's decisions are such choices."""
+
+    __slots__ = ("seat", "decisions", "obs")
+
+    def __init__(self) -> None:
+        self.seat, self.decisions = -1, -1
+        self.obs: np.ndarray | None = None
+
+    def observe(self, s: WorldState, seat: int) -> np.ndarray:
+        patch = s.changed == CHOICE and self.obs is not None and seat == self.seat and self.decisions == s.decisions - 1
+        obs = after_choice(s, self.obs) if patch else observe(s, seat)
+        self.seat, self.decisions, self.obs = seat, s.decisions, obs.copy()
+        return obs
+
+
 def after_choice(s: WorldState, previous: np.ndarray) -> np.ndarray:
-    """The observation after a decision that only chose a verb, a place or a piece's place (the state
-    changed in `pending` or `place_at` alone): the previous one with those blocks rewritten. A third of
-    random play's decisions are such choices."""
+    """The observation after a decision that changed only the choice in progress: the previous one with
+    the pending and placing blocks rewritten (tests/ultimatum_world/test_play.py checks it against
+    `observe` after every decision of many games)."""
     obs = previous.copy()
     obs[AT["pending"] : AT["transfer"]] = 0.0
     _choices(s, obs)

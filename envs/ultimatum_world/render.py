@@ -9,6 +9,7 @@ from typing import TYPE_CHECKING, Any
 
 from ultimata.envs.core.pictures import PygameRenderer
 from ultimata.envs.ultimatum_world.content import ALLIANCES, world
+from ultimata.envs.ultimatum_world.phases import OVER, PHASES
 
 if TYPE_CHECKING:
     from ultimata.envs.ultimatum_world.state import WorldState
@@ -30,8 +31,6 @@ class WorldRenderer(PygameRenderer):
         self.label = self.pygame.font.Font(None, 21)
 
     def draw(self, surface: Any, state: WorldState) -> None:
-        from ultimata.envs.ultimatum_world.state import OVER, PHASES
-
         pg = self.pygame
         surface.fill(SEA)
         for x, near in enumerate(W.borders):

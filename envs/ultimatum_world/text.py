@@ -5,7 +5,9 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from ultimata.envs.ultimatum_world import actions as A
+from ultimata.envs.ultimatum_world.cards import AIRLIFT
 from ultimata.envs.ultimatum_world.content import ALLIANCES, CARD_KINDS, world
+from ultimata.envs.ultimatum_world.phases import ACT, BUY, MOVE_IN, OVER, PHASES, WINDOW
 
 if TYPE_CHECKING:
     from ultimata.envs.ultimatum_world.state import WorldState
@@ -37,29 +39,23 @@ VERBS = {
 PLACE_ROLE = {A.ATTACK: ("from", "against"), A.MOVE_BATTLESHIPS: ("from", "to"), A.MOVE_SUBMARINES: ("from", "to")}
 
 
-def place_text(i: int) -> str:
-    return W.names[i] if i < W.size else W.sea_names[i - W.size]
-
-
 def action_text(s: WorldState, action: int) -> str:
     if action < A.BUY_TROOPS_1:
         if s.placing != [0, 0, 0] and not s.pending:
-            return f"place on {place_text(action)}"
+            return f"place on {W.place_name(action)}"
         if s.pending:
             roles = PLACE_ROLE.get(s.pending[0])
             step = len(s.pending) - 1
             if roles and step < len(roles):
-                return f"{roles[step]} {place_text(action)}"
-            if s.pending[0] == A.CARD + CARD_KINDS.index("airlift"):
-                return f"{('from', 'to')[min(step, 1)]} {place_text(action)}"
-        return place_text(action)
+                return f"{roles[step]} {W.place_name(action)}"
+            if s.pending[0] == A.CARD + AIRLIFT:
+                return f"{('from', 'to')[min(step, 1)]} {W.place_name(action)}"
+        return W.place_name(action)
     if A.CARD <= action < A.ATTACK:
         return "play " + CARD_KINDS[action - A.CARD].replace("_", " ")
     if action == A.DONE and s.transfer[0] >= 0 and not s.pending:
         return "no more troops"
     if action == A.DONE:
-        from ultimata.envs.ultimatum_world.state import ACT, BUY, WINDOW
-
         return {BUY: "done buying", ACT: "end the turn", WINDOW: "no (more) defence now"}.get(s.phase, "done")
     if action in A.AMOUNTS:
         return _amount_text(s, action)
@@ -68,14 +64,12 @@ def action_text(s: WorldState, action: int) -> str:
 
 def _amount_text(s: WorldState, action: int) -> str:
     """An amount as the number it moves here: '1 troop', '4 battleships', 'all 9 troops'."""
-    from ultimata.envs.ultimatum_world.state import MOVE_IN
-
     more, verb = "", s.pending[0] if len(s.pending) >= 2 else None
     if verb in (A.MOVE_BATTLESHIPS, A.MOVE_SUBMARINES):
         battleships = verb == A.MOVE_BATTLESHIPS
         ready = s.ready_bs if battleships else s.ready_subs
         available, noun = ready[s.pending[1] - A.NATIONS], "battleship" if battleships else "submarine"
-    elif verb == A.CARD + CARD_KINDS.index("airlift"):  # one troop stays behind
+    elif verb == A.CARD + AIRLIFT:  # one troop stays behind
         available, noun = s.troops[s.pending[1]] - 1, "troop"
     elif s.pending:
         return VERBS[action]
@@ -105,8 +99,6 @@ def _nation_text(s: WorldState, x: int) -> str:
 
 
 def render(s: WorldState, viewer: int | None = None) -> str:
-    from ultimata.envs.ultimatum_world.state import OVER, PHASES, SEAS
-
     lines = [
         f"Ultimatum, round {s.round}/{s.cfg.max_rounds}, turn {s.turn}: {PHASES[s.phase]}"
         + ("" if s.phase == OVER else f", player_{s.current_player} to decide")
@@ -127,7 +119,7 @@ def render(s: WorldState, viewer: int | None = None) -> str:
         lines.append(f"{ALLIANCES[a]}: " + ", ".join(_nation_text(s, x) for x in members))
     seas = [
         f"{W.sea_names[t].split(' (')[0]} p{s.sea_owner[t]}:{s.bs[t]}b{s.subs[t]}s"
-        for t in range(SEAS)
+        for t in range(A.SEAS)
         if s.sea_owner[t] >= 0
     ]
     lines.append("Seas: " + ("; ".join(seas) or "all vacant"))

@@ -9,8 +9,21 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 from ultimata.envs.ultimatum_world import actions as A
-from ultimata.envs.ultimatum_world import legal as L
+from ultimata.envs.ultimatum_world.attacks import ATTACK_KINDS, NAVAL
+from ultimata.envs.ultimatum_world.cards import AIRLIFT, HELICOPTER_COMMANDO, JET_BOMBER
 from ultimata.envs.ultimatum_world.content import ALLIANCES, CARD_KINDS, world
+from ultimata.envs.ultimatum_world.phases import (
+    ACT,
+    BATTLE,
+    BUY,
+    MOVE_IN,
+    OVER,
+    PHASES,
+    SETUP_FILL,
+    SETUP_FLEET,
+    SETUP_START,
+    WINDOW,
+)
 
 if TYPE_CHECKING:
     from ultimata.envs.ultimatum_world.state import WorldState
@@ -19,8 +32,6 @@ W = world()
 
 
 def view(state: WorldState, seat: int | None) -> dict[str, Any]:
-    from ultimata.envs.ultimatum_world.state import ATTACK_KINDS, BATTLE, MOVE_IN, NAVAL, OVER, PHASES, WINDOW
-
     over = state.phase == OVER
     attack = None
     if state.phase in (BATTLE, MOVE_IN, WINDOW):
@@ -117,22 +128,22 @@ def moves(state: WorldState) -> list[dict[str, Any]]:
 _VERB_STEPS = {
     A.ATTACK: ("troop attack", "from: your nation with 3+ troops", "against: a bordering enemy nation"),
     A.LASER: ("laser", "target: an enemy nation or naval place"),
-    A.CARD + L.K["helicopter_commando"]: ("helicopter commando", "target: an enemy nation"),
-    A.CARD + L.K["jet_bomber"]: ("jet bomber", "target: an enemy nation, or battleships at sea"),
+    A.CARD + HELICOPTER_COMMANDO: ("helicopter commando", "target: an enemy nation"),
+    A.CARD + JET_BOMBER: ("jet bomber", "target: an enemy nation, or battleships at sea"),
 }
 _MOVES = {A.MOVE_BATTLESHIPS: "battleships", A.MOVE_SUBMARINES: "submarines"}
 
 
 def _steps(state: WorldState, verb: int) -> tuple[str, ...]:
-    """The names of a verb's clicks, the verb first (the same count as legal.chain_length says follow it)."""
+    """The names of a verb's clicks, the verb first (the same count as `chain_length` says follow it)."""
     if verb in _MOVES:
         kind = _MOVES[verb]
-        if state.phase == L.BATTLE:
+        if state.phase == BATTLE:
             return (f"{kind} join the battle", f"from: your place with ready {kind}", "how many")
         reach = "an anchor or blockade with the same number" if verb == A.MOVE_BATTLESHIPS else "any blockade or anchor"
         return (f"move {kind}", f"from: your place with ready {kind}", f"to: {reach}", "how many")
-    if verb == A.CARD + L.K["airlift"]:
-        if state.phase == L.WINDOW:
+    if verb == A.CARD + AIRLIFT:
+        if state.phase == WINDOW:
             return ("airlift", "from: your nation", "how many")
         return ("airlift", "from: your nation", "to: another of your nations", "how many")
     return _VERB_STEPS[verb]
@@ -140,18 +151,16 @@ def _steps(state: WorldState, verb: int) -> tuple[str, ...]:
 
 def _chain(state: WorldState) -> dict[str, Any] | None:
     """The chain of clicks under way: its steps, how far it is, and the places chosen so far."""
-    from ultimata.envs.ultimatum_world.state import place_name
-
     if state.pending:
         verb, args = state.pending[0], state.pending[1:]
         steps = _steps(state, verb)
-        return {"steps": list(steps), "at": 1 + len(args), "chosen": [place_name(a) for a in args]}
+        return {"steps": list(steps), "at": 1 + len(args), "chosen": [W.place_name(a) for a in args]}
     if state.placing_now():
         at = 2 if state.place_at >= 0 else 1
-        chosen = [place_name(state.place_at)] if state.place_at >= 0 else []
+        chosen = [W.place_name(state.place_at)] if state.place_at >= 0 else []
         return {"steps": ["place reinforcements", "where: your nation or blockade", "how many"], "at": at,
                 "chosen": chosen}
-    if state.transferring() or state.phase == L.MOVE_IN:
+    if state.transferring() or state.phase == MOVE_IN:
         return {"steps": ["move troops in", "how many (one, half, all)"], "at": 1, "chosen": []}
     return None
 
@@ -166,23 +175,23 @@ def _prompt(state: WorldState) -> str:
             return f"{chain['steps'][0]}: choose how many (the buttons one, half, all)."
         return f"{chain['steps'][0]}: click {where[-1]} on the map (outlined)."
     phase = state.phase
-    if phase == L.SETUP_START:
+    if phase == SETUP_START:
         return "Set-up: click a nation to take (four, each from a different alliance; one of them a Worldpower)."
-    if phase == L.SETUP_FILL:
+    if phase == SETUP_FILL:
         return "Set-up: click an unoccupied nation to put five troops on it."
-    if phase == L.SETUP_FLEET:
+    if phase == SETUP_FLEET:
         return "Set-up: click a vacant naval blockade (dark square) to put two battleships on it."
-    if phase in (L.BUY, L.ACT):
-        buy = "buy troops, ships or a laser, or " if phase == L.BUY else ""
+    if phase in (BUY, ACT):
+        buy = "buy troops, ships or a laser, or " if phase == BUY else ""
         return (f"Your turn: {buy}start an action with a button (troop attack, move ships, a card, laser); "
                 "the map then asks for the places one click at a time. 'done' ends "
-                + ("the purchases." if phase == L.BUY else "the turn."))
-    if phase == L.BATTLE:
-        if state.attack and state.attack[0] == L.NAVAL:
+                + ("the purchases." if phase == BUY else "the turn."))
+    if phase == BATTLE:
+        if state.attack and state.attack[0] == NAVAL:
             return "Naval battle: announce which of your vessels attacks which of theirs (a button), or blitz."
         return "Troop battle: roll once, blitz (roll until it is decided) or stop."
-    if phase == L.MOVE_IN:
+    if phase == MOVE_IN:
         return "You took the nation: choose how many troops move in."
-    if phase == L.WINDOW:
+    if phase == WINDOW:
         return "You are attacked: play a defence card or a laser now, or 'done' to let the roll happen."
     return ""

@@ -27,11 +27,11 @@ def test_attacks_iraq_from_iran_to_complete_the_oil_alliance_in_the_world_game()
     Iraq from Iran completes Oil and wins at once (Oil and one more alliance); ten troops against one
     almost never fail whatever the dice. Ending the turn, attacking from elsewhere, or attacking Turkey
     from Iran does not win."""
-    from tests.ultimatum_world.helpers import BLACK, W, nation, place, position
+    from tests.ultimatum_world.positions import BLACK, W, nation, place, position
     from ultimata.envs.ultimatum_world import actions as A
-    from ultimata.envs.ultimatum_world import state as S
+    from ultimata.envs.ultimatum_world.content import COMMUNIST, OIL
 
-    holdings = {W.names[x]: (0, 3) for a in (S.COMMUNIST, S.OIL) for x in W.members[a]}
+    holdings = {W.names[x]: (0, 3) for a in (COMMUNIST, OIL) for x in W.members[a]}
     holdings["Iraq"], holdings["Iran"] = (1, 1), (0, 10)
     iran, iraq, turkey = place(nation("Iran")), place(nation("Iraq")), place(nation("Turkey"))
     s = position(n=3, nations=holdings, rolls=[BLACK[28], BLACK[2]])  # the real first roll wins

@@ -5,10 +5,10 @@ from __future__ import annotations
 from ultimata.envs import game_class
 from ultimata.envs.core.rng import Rng
 from ultimata.envs.ultimatum_world import actions as A
-from ultimata.envs.ultimatum_world import state as S
+from ultimata.envs.ultimatum_world import phases as P
 from ultimata.envs.ultimatum_world.content import CARD_KINDS
 
-from .helpers import BLACK, GREEN, RED, W, aim, nation, place, play, position, sea
+from .positions import BLACK, GREEN, RED, W, aim, nation, place, play, position, sea
 
 CARD = {name: A.CARD + k for k, name in enumerate(CARD_KINDS)}
 GB, FR, SPAIN = nation("Great Britain"), nation("France"), nation("Spain")
@@ -64,7 +64,7 @@ def test_book_battleship_from_blockade_6_to_anchor_6_4_3_7_then_to_4_3_or_7_next
     play(s, place(anchor, True), A.AMOUNT_ALL)
     assert s.bs[anchor] == 2 and A.MOVE_BATTLESHIPS not in s.legal_actions(), "one move a turn"
     s._start_turn(0)
-    s.phase, s._mask = S.ACT, None
+    s.phase, s._mask = P.ACT, None
     play(s, A.MOVE_BATTLESHIPS, place(anchor, True))
     assert sorted(a - A.NATIONS for a in s.legal_actions()) == sorted([sea(3), sea(4), sea(6), sea(7)])
     play(s, at_sea(7), A.AMOUNT_ALL, aim("battleship", "battleship"))

@@ -76,6 +76,18 @@ def test_the_deck_has_72_cards_and_bad_rules_data_is_named():
         parse_rules(raw)
 
 
+def test_the_books_prices_troop_1_battleship_2_submarine_5_laser_10_are_the_rules_data():
+    prices = game_class("ultimatum_world_v2").from_config({}).rules.prices
+    assert (prices.troop, prices.battleship, prices.submarine, prices.laser) == (1, 2, 5, 10)
+    raw = copy.deepcopy(default_rules_raw())
+    raw["prices"]["laser"] = 0
+    with pytest.raises(ConfigError, match="entry 'prices', field 'laser'"):
+        parse_rules(raw)
+    raw["prices"].pop("laser")
+    with pytest.raises(ConfigError, match="entry 'prices', field 'laser'"):
+        parse_rules(raw)
+
+
 def test_config_overrides_dice_and_card_counts_and_refuses_unknown_kinds():
     game = game_class("ultimatum_world_v2").from_config(
         {"dice": {"black": [1, 2, 3, 4, 5, 6], "red": [2], "green": ["WIN"]},

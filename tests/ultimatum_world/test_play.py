@@ -14,8 +14,8 @@ from ultimata.envs.core.rng import Rng
 from ultimata.envs.ultimatum_world.consistency import check
 from ultimata.envs.ultimatum_world.observation import observe
 
-from .fuzz import config, seeds
-from .fuzz import play as fuzz_play
+from .random_play import config, seeds
+from .random_play import play as fuzz_play
 
 
 def _random_game(seed: int, config: dict | None = None, steps: int | None = None):

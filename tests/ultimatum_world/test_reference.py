@@ -5,7 +5,7 @@ ULTIMATA_FUZZ_GAMES=N plays N games (default 15, a few seconds)."""
 
 from __future__ import annotations
 
-from .fuzz import play, rich, seeds
+from .random_play import play, rich, seeds
 from .reference import Mismatch, RecordingRng, Reference, compare, reference_from
 
 

@@ -3,17 +3,18 @@ examples are marked 'book:' (tests/ultimatum_world/test_book_examples.py repeats
 
 from __future__ import annotations
 
+import dataclasses
+
 import pytest
 
 from ultimata.envs import game_class
 from ultimata.envs.core.errors import ConfigError, IllegalActionError, UltimataError
 from ultimata.envs.core.rng import Rng
 from ultimata.envs.ultimatum_world import actions as A
-from ultimata.envs.ultimatum_world import state as S
-from ultimata.envs.ultimatum_world.content import CARD_KINDS
-from ultimata.envs.ultimatum_world.pieces import troops_left
+from ultimata.envs.ultimatum_world import phases as P
+from ultimata.envs.ultimatum_world.content import CARD_KINDS, PriceSpec
 
-from .helpers import BLACK, GREEN, RED, W, aim, nation, place, play, position, sea
+from .positions import BLACK, GREEN, RED, W, aim, nation, place, play, position, sea
 
 CARD = {name: A.CARD + k for k, name in enumerate(CARD_KINDS)}
 KIND = {name: k for k, name in enumerate(CARD_KINDS)}
@@ -28,17 +29,17 @@ def at_sea(key) -> int:
 def test_a_players_pieces_are_its_set_and_troops_and_lasers_share_the_large_discs():
     """Book: a set holds 70 troop discs and 10 large discs (10 troops or a laser): 170 troops in play."""
     western = {W.names[x]: (0, 1) for x in W.members[0]}
-    s = position(nations={**western, "France": (0, 149)}, seas={2: (0, 26, 10)}, phase=S.BUY)  # 159 troops
+    s = position(nations={**western, "France": (0, 149)}, seas={2: (0, 26, 10)}, phase=P.BUY)  # 159 troops
     s.bank[0] = 30
     s._mask = None
     assert A.BUY_TROOPS_5 in s.legal_actions() and A.BUY_LASER in s.legal_actions()
     play(s, A.BUY_LASER)
-    assert (s.lasers[0], troops_left(s, 0)) == (1, 1), "the laser takes a large disc: ten troops less"
+    assert (s.lasers[0], s.troops_left(0)) == (1, 1), "the laser takes a large disc: ten troops less"
     assert A.BUY_TROOPS_5 not in s.legal_actions() and A.BUY_LASER not in s.legal_actions()
     play(s, A.BUY_TROOPS_ALL, place(FR))
     assert s.troops[FR] == 150 and s.bank[0] == 19, "all the money would buy 20; the set had one troop left"
-    assert s.phase == S.ACT, "nothing more fits (26 battleships, 10 submarines at sea): the purchases are over"
-    s = position(nations={"France": (0, 170)}, seas={2: (0, 26, 10)}, phase=S.BUY, pieces=None)
+    assert s.phase == P.ACT, "nothing more fits (26 battleships, 10 submarines at sea): the purchases are over"
+    s = position(nations={"France": (0, 170)}, seas={2: (0, 26, 10)}, phase=P.BUY, pieces=None)
     s.bank[0] = 8
     s._mask = None
     assert {A.BUY_TROOPS_5, A.BUY_BATTLESHIP, A.BUY_SUBMARINE} <= set(s.legal_actions()), "pieces: null"
@@ -90,17 +91,17 @@ def test_setup_four_nations_from_four_alliances_one_worldpower_then_one_at_a_tim
     assert len({W.alliance[x] for x in picks}) == 4 and sum(W.worldpower[x] for x in picks) == 1
     assert sorted(s.troops[x] for x in picks) == [5, 5, 5, 10]
     assert s.current_player == (first + 1) % 3, "clockwise"
-    while s.phase == S.SETUP_START:
+    while s.phase == P.SETUP_START:
         s.apply(s.legal_actions()[-1])
-    assert s.phase == S.SETUP_FILL and s.current_player == first
-    while s.phase == S.SETUP_FILL:
+    assert s.phase == P.SETUP_FILL and s.current_player == first
+    while s.phase == P.SETUP_FILL:
         who = s.current_player
         x = s.legal_actions()[0]
         s.apply(x)
         assert s.owner[x] == who and s.troops[x] == 5, "one nation or Worldpower a turn, five troops"
     assert all(o >= 0 for o in s.owner)
     placers = []
-    while s.phase == S.SETUP_FLEET:
+    while s.phase == P.SETUP_FLEET:
         placers.append(s.current_player)
         t = s.legal_actions()[0] - A.NATIONS
         s.apply(s.legal_actions()[0])
@@ -118,14 +119,14 @@ def test_setup_never_offers_a_pick_that_cannot_be_completed():
         legal = s.legal_actions()
         assert legal
         s.apply(legal[-1])
-    assert s.phase == S.SETUP_FILL
+    assert s.phase == P.SETUP_FILL
     assert all(s.owner[x] >= 0 for x in W.members[3]), "6 players take the six Oil nations at the start"
     assert sum(1 for x in range(37) if W.worldpower[x] and s.owner[x] >= 0) == 6
 
 
 # -- money -----------------------------------------------------------------------------------------
 def test_purchases_cost_1_2_5_and_are_placed_at_once():
-    s = position(nations={"France": (0, 5)}, seas={2: (0, 2, 0)}, phase=S.BUY)
+    s = position(nations={"France": (0, 5)}, seas={2: (0, 2, 0)}, phase=P.BUY)
     s.bank[0] = 8
     s._mask = None
     play(s, A.BUY_TROOPS_5, place(FR), A.AMOUNT_ALL)
@@ -134,25 +135,39 @@ def test_purchases_cost_1_2_5_and_are_placed_at_once():
     assert s.bs[sea(2)] == 3 and s.bank[0] == 1
     assert A.BUY_SUBMARINE not in s.legal_actions()
     play(s, A.BUY_TROOPS_1, place(FR))
-    assert s.phase == S.ACT, "the bank's money is spent: the purchases are over"
+    assert s.phase == P.ACT, "the bank's money is spent: the purchases are over"
+
+
+def test_purchases_are_priced_by_the_rules_data():
+    """The prices are read from data/rules.yaml (the book's 1, 2, 5, 10): other prices there change what
+    the money buys and what it costs, 'all the money' included."""
+    s = position(nations={"France": (0, 5)}, seas={2: (0, 2, 0)}, phase=P.BUY)
+    s.rules = dataclasses.replace(s.rules, prices=PriceSpec(troop=2, battleship=3, submarine=6, laser=12))
+    s.bank[0] = 5
+    s._mask = None
+    buys = set(s.legal_actions()) & set(range(A.BUY_TROOPS_1, A.BUY_LASER + 1))
+    assert buys == {A.BUY_TROOPS_1, A.BUY_TROOPS_ALL, A.BUY_BATTLESHIP}, "5 troops cost 10, a submarine 6"
+    play(s, A.BUY_TROOPS_ALL, place(FR), A.AMOUNT_ALL)
+    assert s.troops[FR] == 7 and s.bank[0] == 1, "all the money buys two troops at 2"
+    assert s.phase == P.ACT, "1 buys nothing more: the purchases are over"
 
 
 def test_bank_money_is_spent_only_before_the_first_attack():
-    s = position(nations={"France": (0, 5), "Spain": (1, 1)}, phase=S.BUY, rolls=[BLACK[2], BLACK[28]])
+    s = position(nations={"France": (0, 5), "Spain": (1, 1)}, phase=P.BUY, rolls=[BLACK[2], BLACK[28]])
     s.bank[0] = 8
     s._mask = None
     assert A.ATTACK in s.legal_actions(), "attacking is allowed at once and ends the purchases"
     play(s, A.ATTACK, place(FR), place(SPAIN))
     play(s, A.ROLL, A.STOP)
-    assert s.phase == S.ACT and A.BUY_TROOPS_1 not in s.legal_actions() and s.bank[0] == 8
+    assert s.phase == P.ACT and A.BUY_TROOPS_1 not in s.legal_actions() and s.bank[0] == 8
 
 
 def test_attacker_cards_can_be_used_during_the_purchases():
-    s = position(nations={"France": (0, 5)}, hands={0: {"army_intelligence": 1, "troops_5": 1}}, phase=S.BUY)
+    s = position(nations={"France": (0, 5)}, hands={0: {"army_intelligence": 1, "troops_5": 1}}, phase=P.BUY)
     s.bank[0] = 3
     s._mask = None
     play(s, CARD["army_intelligence"])
-    assert s.phase == S.BUY, "a card that is not an attack leaves the purchases open"
+    assert s.phase == P.BUY, "a card that is not an attack leaves the purchases open"
     play(s, CARD["troops_5"], place(FR), A.AMOUNT_ALL, A.BUY_TROOPS_ALL, place(FR), A.AMOUNT_ALL)
     assert s.troops[FR] == 13 and s.bank[0] == 0
 
@@ -160,30 +175,30 @@ def test_attacker_cards_can_be_used_during_the_purchases():
 def test_only_an_attack_closes_the_purchases_ship_moves_and_airlifts_leave_them_open():
     """Gap (ours): the bank is spent 'prior to the player making attacks'; nothing else ends it."""
     s = position(nations={"France": (0, 5), "Spain": (0, 3)}, seas={2: (0, 2, 0)}, hands={0: {"airlift": 1}},
-                 phase=S.BUY)  # fmt: skip
+                 phase=P.BUY)  # fmt: skip
     s.bank[0] = 3
     s._mask = None
     play(s, A.MOVE_BATTLESHIPS, at_sea(2), at_sea((2, 5, 7)), A.AMOUNT_ONE)
-    assert s.phase == S.BUY, "a ship move onto a vacant anchor is no attack"
+    assert s.phase == P.BUY, "a ship move onto a vacant anchor is no attack"
     play(s, CARD["airlift"], place(FR), place(SPAIN), A.AMOUNT_ONE, A.DONE)
-    assert s.phase == S.BUY and s.troops[SPAIN] == 4, "an airlift is no attack"
-    s = position(seas={6: (0, 1, 0), (6, 8): (1, 1, 0)}, phase=S.BUY, rolls=[GREEN["WIN"]])
+    assert s.phase == P.BUY and s.troops[SPAIN] == 4, "an airlift is no attack"
+    s = position(seas={6: (0, 1, 0), (6, 8): (1, 1, 0)}, phase=P.BUY, rolls=[GREEN["WIN"]])
     s.bank[0] = 3
     s._mask = None
     play(s, A.MOVE_BATTLESHIPS, at_sea(6), at_sea((6, 8)), A.AMOUNT_ALL)
-    assert s.phase == S.BATTLE, "moving onto an opponent's anchor is an attack"
+    assert s.phase == P.BATTLE, "moving onto an opponent's anchor is an attack"
     play(s, aim("battleship", "battleship"))
-    assert s.phase == S.ACT and A.BUY_TROOPS_1 not in s.legal_actions() and s.bank[0] == 3
+    assert s.phase == P.ACT and A.BUY_TROOPS_1 not in s.legal_actions() and s.bank[0] == 3
 
 
 def test_a_laser_costs_10_and_needs_the_whole_western_or_communist_alliance():
     western = {W.names[x]: (0, 2) for x in W.members[0]}
-    s = position(nations=western, phase=S.BUY)
+    s = position(nations=western, phase=P.BUY)
     s.bank[0] = 10
     s._mask = None
     play(s, A.BUY_LASER)
     assert s.lasers[0] == 1 and s.bank[0] == 0
-    s = position(nations={"France": (0, 2)}, phase=S.BUY)
+    s = position(nations={"France": (0, 2)}, phase=P.BUY)
     s.bank[0] = 30
     s._mask = None
     assert A.BUY_LASER not in s.legal_actions()
@@ -226,12 +241,12 @@ def test_alliance_money_is_paid_each_time_the_alliance_is_regained():
     assert s.turn_money == 5 + 15
     play(s, A.DONE)
     s._start_turn(1)
-    s.phase, s._mask = S.ACT, None
+    s.phase, s._mask = P.ACT, None
     s.rng.rolls = [BLACK[28], BLACK[2]]
     play(s, A.ATTACK, place(nation("India")), place(nation("China")), A.ROLL, A.AMOUNT_ONE, A.DONE)
     assert s.owner[nation("China")] == 1
     s._start_turn(0)
-    s.phase, s._mask = S.ACT, None
+    s.phase, s._mask = P.ACT, None
     s.rng.rolls = [BLACK[28], BLACK[2]]
     play(s, A.ATTACK, place(nation("Mongolia")), place(nation("China")), A.ROLL, A.AMOUNT_ONE, A.DONE)
     assert s.turn_money == 5 + 15, "... lost and regained: the Communist money is paid again"
@@ -289,10 +304,10 @@ def test_black_dice_high_roll_wins_a_tie_costs_both_and_the_attack_stops_below_t
     play(s, A.ATTACK, place(FR), place(SPAIN), A.ROLL)
     assert (s.troops[FR], s.troops[SPAIN]) == (4, 2)
     play(s, A.ROLL)
-    assert (s.troops[FR], s.troops[SPAIN]) == (3, 1) and s.phase == S.BATTLE
+    assert (s.troops[FR], s.troops[SPAIN]) == (3, 1) and s.phase == P.BATTLE
     s.rng.rolls = [BLACK[2], BLACK[5]]
     play(s, A.ROLL)
-    assert s.troops[FR] == 2 and s.phase == S.ACT, "no attack goes on from a nation of two troops"
+    assert s.troops[FR] == 2 and s.phase == P.ACT, "no attack goes on from a nation of two troops"
 
 
 def test_an_attack_may_stop_any_time_after_a_roll():
@@ -302,16 +317,16 @@ def test_an_attack_may_stop_any_time_after_a_roll():
     play(s, A.ROLL)
     assert A.STOP in s.legal_actions() and s.troops[SPAIN] == 4
     play(s, A.STOP)
-    assert s.phase == S.ACT and s.owner[SPAIN] == 1
+    assert s.phase == P.ACT and s.owner[SPAIN] == 1
 
 
 def test_conquest_moves_in_at_least_one_and_leaves_one_behind():
     s = position(nations={"France": (0, 9), "Spain": (1, 1)}, rolls=[BLACK[28], BLACK[2]])
     play(s, A.ATTACK, place(FR), place(SPAIN), A.BLITZ)
-    assert s.phase == S.MOVE_IN and s.legal_actions() == list(A.AMOUNTS)
+    assert s.phase == P.MOVE_IN and s.legal_actions() == list(A.AMOUNTS)
     play(s, A.AMOUNT_ALL)
     assert (s.troops[FR], s.troops[SPAIN], s.owner[SPAIN]) == (1, 8, 0)
-    assert s.phase == S.ACT and not s.transferring(), "nothing more can move in: the turn goes on"
+    assert s.phase == P.ACT and not s.transferring(), "nothing more can move in: the turn goes on"
 
 
 def test_any_number_of_troops_moves_in_one_at_a_time_if_wished():
@@ -355,40 +370,40 @@ def test_helicopter_commandos_that_lose_are_all_gone():
 def test_minefield_costs_the_attacker_five_but_never_the_last_troop():
     s = position(nations={"France": (0, 9), "Spain": (1, 3)}, hands={1: {"minefield": 2}})
     play(s, A.ATTACK, place(FR), place(SPAIN), A.ROLL)
-    assert s.phase == S.WINDOW and s.current_player == 1, "the defender is asked before the roll"
+    assert s.phase == P.WINDOW and s.current_player == 1, "the defender is asked before the roll"
     play(s, CARD["minefield"])
     assert s.troops[FR] == 4
     play(s, CARD["minefield"])
-    assert s.troops[FR] == 1 and s.phase == S.ACT, "the attack is called off: fewer than three troops"
+    assert s.troops[FR] == 1 and s.phase == P.ACT, "the attack is called off: fewer than three troops"
 
 
 def test_defence_cards_can_be_used_before_any_roll_of_a_troop_battle():
     s = position(nations={"France": (0, 20), "Spain": (1, 3)}, hands={1: {"minefield": 1}},
                  rolls=[BLACK[20], BLACK[10]] * 3)
     play(s, A.ATTACK, place(FR), place(SPAIN), A.BLITZ)
-    assert s.phase == S.WINDOW
+    assert s.phase == P.WINDOW
     play(s, A.DONE)
-    assert s.phase == S.WINDOW and s.troops[SPAIN] == 2, "asked again before the next roll of the blitz"
+    assert s.phase == P.WINDOW and s.troops[SPAIN] == 2, "asked again before the next roll of the blitz"
     play(s, A.DONE, CARD["minefield"])
-    assert (s.troops[FR], s.troops[SPAIN], s.phase) == (15, 0, S.MOVE_IN), "the blitz rolls on after the mine"
+    assert (s.troops[FR], s.troops[SPAIN], s.phase) == (15, 0, P.MOVE_IN), "the blitz rolls on after the mine"
 
 
 def test_no_window_for_a_defender_without_a_usable_card():
     s = position(nations={"France": (0, 9), "Spain": (1, 3)}, hands={1: {"ocean_mine": 1}},
                  rolls=[BLACK[10], BLACK[5]])
     play(s, A.ATTACK, place(FR), place(SPAIN), A.ROLL)
-    assert s.phase == S.BATTLE and s.troops[SPAIN] == 2
+    assert s.phase == P.BATTLE and s.troops[SPAIN] == 2
 
 
 # -- navy ----------------------------------------------------------------------------------------------
 def test_new_vessels_cannot_move_until_the_next_turn_and_submarines_go_anywhere():
-    s = position(nations={"France": (0, 3)}, seas={2: (0, 1, 0)}, phase=S.BUY)
+    s = position(nations={"France": (0, 3)}, seas={2: (0, 1, 0)}, phase=P.BUY)
     s.bank[0] = 5
     s._mask = None
     play(s, A.BUY_SUBMARINE, at_sea(2))
     assert A.MOVE_SUBMARINES not in s.legal_actions()
     s._start_turn(0)
-    s.phase, s._mask = S.ACT, None
+    s.phase, s._mask = P.ACT, None
     play(s, A.MOVE_SUBMARINES, at_sea(2))
     assert len(s.legal_actions()) == 22
 
@@ -415,7 +430,7 @@ def test_green_die_win_lose_draw_for_each_announced_pair(mine, theirs, green, lo
     play(s, verb, at_sea(2), at_sea((2, 5, 7)), A.AMOUNT_ALL, aim(mine, theirs))
     t = sea((2, 5, 7))
     theirs_left = s.bs[t] if theirs == "battleship" else s.subs[t]
-    assert (3 - sum(s.force), 2 - theirs_left) == lost and s.phase == S.BATTLE
+    assert (3 - sum(s.force), 2 - theirs_left) == lost and s.phase == P.BATTLE
 
 
 def test_naval_attacks_fight_to_the_end_and_a_won_blockade_gives_two_cards():
@@ -450,14 +465,14 @@ def test_ocean_mine_only_on_blockades_and_it_sinks_the_announced_vessel():
                  rolls=[GREEN["WIN"]] * 4)
     play(s, A.MOVE_BATTLESHIPS, at_sea((2, 5, 7)), at_sea(2), A.AMOUNT_ALL)
     play(s, A.MOVE_SUBMARINES, at_sea(8), A.AMOUNT_ALL, aim("submarine", "battleship"))
-    assert s.phase == S.WINDOW and s.current_player == 1
+    assert s.phase == P.WINDOW and s.current_player == 1
     play(s, CARD["ocean_mine"])
-    assert s.force == [3, 0] and s.phase == S.BATTLE and s.aim == -1, "the submarine is lost before it rolls"
+    assert s.force == [3, 0] and s.phase == P.BATTLE and s.aim == -1, "the submarine is lost before it rolls"
     play(s, A.BLITZ)
     assert s.bs[sea(2)] == 3 and s.sea_owner[sea(2)] == 0
     s = position(seas={2: (0, 3, 0), (2, 5, 7): (1, 2, 0)}, hands={1: {"ocean_mine": 1}}, rolls=[GREEN["WIN"]] * 4)
     play(s, A.MOVE_BATTLESHIPS, at_sea(2), at_sea((2, 5, 7)), A.AMOUNT_ALL, A.BLITZ)
-    assert s.phase == S.ACT and s.sea_owner[sea((2, 5, 7))] == 0, "no window: an ocean mine defends blockades only"
+    assert s.phase == P.ACT and s.sea_owner[sea((2, 5, 7))] == 0, "no window: an ocean mine defends blockades only"
 
 
 def test_moving_into_a_vacant_blockade_earns_no_card():
@@ -486,7 +501,7 @@ def test_a_blockade_is_conquered_when_its_last_vessel_is_sunk_and_moving_in_earn
 
 
 def test_an_eliminated_navy_comes_back_only_on_a_vacant_blockade():
-    s = position(nations={"France": (0, 3)}, seas={2: (1, 2, 0)}, phase=S.BUY)
+    s = position(nations={"France": (0, 3)}, seas={2: (1, 2, 0)}, phase=P.BUY)
     s.bank[0] = 2
     s._mask = None
     play(s, A.BUY_BATTLESHIP)
@@ -495,12 +510,12 @@ def test_an_eliminated_navy_comes_back_only_on_a_vacant_blockade():
 
 
 def test_a_player_with_no_nation_and_no_vessel_comes_back_only_by_helicopter_commando():
-    s = position(hands={0: {"battleships_2": 1, "helicopter_commando": 1}}, phase=S.BUY)
+    s = position(hands={0: {"battleships_2": 1, "helicopter_commando": 1}}, phase=P.BUY)
     s.owner = [1] * 37
     s.bank[0] = 10
     s._start_turn(0)
     s._mask = None
-    assert s.phase == S.ACT, "nothing can be bought"
+    assert s.phase == P.ACT, "nothing can be bought"
     assert s.legal_actions() == [CARD["helicopter_commando"], A.DONE]
 
 
@@ -527,7 +542,7 @@ def test_anti_aircraft_missile_cancels_the_jet_bomber_and_airlift_reinforces_the
     play(s, CARD["airlift"], place(ITALY), A.AMOUNT_ALL)
     assert (s.troops[SPAIN], s.troops[ITALY]) == (11, 1), "at least one troop stays behind"
     play(s, CARD["anti_aircraft_missile"])
-    assert s.phase == S.ACT and s.troops[SPAIN] == 11 and s.rng.rolls == [RED[4]], "the bomber is lost unrolled"
+    assert s.phase == P.ACT and s.troops[SPAIN] == 11 and s.rng.rolls == [RED[4]], "the bomber is lost unrolled"
 
 
 def test_attacker_airlift_any_number_from_one_nation_to_another_anywhere():
@@ -544,7 +559,7 @@ def test_a_laser_is_answered_by_one_laser_on_any_of_the_attackers_places():
     play(s, A.LASER, place(SPAIN))
     assert s.current_player == 1
     play(s, A.LASER, place(FR))
-    assert s.troops[FR] == 15 and s.phase == S.ACT, "one answer per laser: the window closes"
+    assert s.troops[FR] == 15 and s.phase == P.ACT, "one answer per laser: the window closes"
     assert s.troops[SPAIN] == 1 and s.lasers == [0, 1, 0]
 
 
@@ -642,7 +657,7 @@ def test_oil_and_one_more_alliance_wins_with_3_players_two_more_with_2():
 def test_the_round_cap_ends_the_game_and_ranks_by_alliances_then_nations():
     s = position(n=3, nations={W.names[x]: (0, 1) for x in W.members[3]}, max_rounds=1)
     for _ in range(3):
-        while s.phase in (S.ACT, S.BUY) and not s.is_terminal():
+        while s.phase in (P.ACT, P.BUY) and not s.is_terminal():
             play(s, A.DONE)
     assert s.is_terminal()
     assert s.winners == [2], "player 2 holds 31 nations, the Peace and Western alliances"

@@ -5,7 +5,7 @@ from __future__ import annotations
 from ultimata.envs import game_class
 from ultimata.envs.core.rng import Rng
 
-from .helpers import position
+from .positions import position
 
 
 def test_text_view_says_unowned_and_keys_its_nation_and_sea_notation():

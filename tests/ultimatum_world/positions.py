@@ -8,8 +8,9 @@ from typing import Any
 from ultimata.envs import game_class
 from ultimata.envs.core.rng import Rng, ScriptedRng
 from ultimata.envs.ultimatum_world import actions as A
-from ultimata.envs.ultimatum_world import state as S
 from ultimata.envs.ultimatum_world.content import CARD_KINDS, world
+from ultimata.envs.ultimatum_world.phases import ACT
+from ultimata.envs.ultimatum_world.state import WorldState
 
 W = world()
 BLACK = {2: 1, 5: 2, 10: 3, 15: 4, 20: 5, 28: 6}
@@ -35,7 +36,7 @@ def place(x: int, at_sea: bool = False) -> int:
 
 def position(n: int = 3, to_move: int = 0, nations: dict[str, tuple[int, int]] | None = None,
              seas: dict[Any, tuple[int, int, int]] | None = None, rolls: list[int] | None = None,
-             hands: dict[int, dict[str, int]] | None = None, phase: int = S.ACT, **cfg: Any) -> S.WorldState:
+             hands: dict[int, dict[str, int]] | None = None, phase: int = ACT, **cfg: Any) -> WorldState:
     """`nations`: name -> (owner, troops); the rest belong to the last player with 1 troop.
     `seas`: blockade number or anchor tuple -> (owner, battleships, submarines)."""
     game = game_class("ultimatum_world_v2").from_config({"num_players": n, "setup": "dealt", **cfg})
@@ -72,7 +73,7 @@ def aim(mine: str, theirs: str) -> int:
     return A.AIM + 2 * kinds.index(mine) + kinds.index(theirs)
 
 
-def play(s: S.WorldState, *actions: int) -> S.WorldState:
+def play(s: WorldState, *actions: int) -> WorldState:
     for a in actions:
         s.apply(a)
     return s

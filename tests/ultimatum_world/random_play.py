@@ -15,7 +15,6 @@ from ultimata.envs import game_class
 from ultimata.envs.core.rng import Rng
 from ultimata.envs.ultimatum_world import actions as A
 from ultimata.envs.ultimatum_world.content import world
-from ultimata.envs.ultimatum_world.pieces import troops_left
 from ultimata.envs.ultimatum_world.state import WorldState
 
 W = world()
@@ -60,9 +59,9 @@ def enrich(s: WorldState, pick: random.Random) -> None:
         for _ in range(pick.randrange(8)):
             if s.deck:
                 s.hands[q][s.deck.pop(pick.randrange(len(s.deck)))] += 1
-        while troops_left(s, q) < 0 and max(s.troops[x] for x in s.nations_of(q)) > 1:  # fit q's set of pieces
+        while s.troops_left(q) < 0 and max(s.troops[x] for x in s.nations_of(q)) > 1:  # fit q's set of pieces
             biggest = max(s.nations_of(q), key=s.troops.__getitem__)
-            s.troops[biggest] = max(1, s.troops[biggest] + troops_left(s, q))
+            s.troops[biggest] = max(1, s.troops[biggest] + s.troops_left(q))
     s.alliance_flag = [[s.holds_alliance(q, a) for a in range(4)] for q in range(s.n)]
     s.turn -= 1
     s._start_turn(s.player)
