@@ -15,7 +15,8 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from ultimata.envs.conquest_of_the_world import actions as A
-from ultimata.envs.conquest_of_the_world.terms import DIPLOMACY, LADDER, PLAY, RESPOND, TURN
+from ultimata.envs.conquest_of_the_world.phases import DIPLOMACY, RESPOND, TURN
+from ultimata.envs.conquest_of_the_world.terms import LADDER, PLAY
 
 if TYPE_CHECKING:
     from ultimata.envs.conquest_of_the_world.state import ConquestState as _Base

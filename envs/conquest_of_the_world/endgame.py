@@ -5,7 +5,8 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from ultimata.envs.conquest_of_the_world.terms import DUEL, LADDER, OVER, TURN, round_to
+from ultimata.envs.conquest_of_the_world.phases import OVER, TURN
+from ultimata.envs.conquest_of_the_world.terms import DUEL, LADDER, round_to
 
 if TYPE_CHECKING:
     from ultimata.envs.conquest_of_the_world.state import ConquestState as _Base

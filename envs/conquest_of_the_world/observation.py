@@ -28,7 +28,8 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 
 from ultimata.envs.conquest_of_the_world.actions import COUNTRIES, MAX_PLAYERS
-from ultimata.envs.conquest_of_the_world.terms import DUEL, PHASES, ZONE_ALLY
+from ultimata.envs.conquest_of_the_world.phases import PHASES, ZONE_ALLY
+from ultimata.envs.conquest_of_the_world.terms import DUEL
 
 if TYPE_CHECKING:
     from ultimata.envs.conquest_of_the_world.config import ConquestConfig

@@ -15,23 +15,8 @@ from ultimata.envs.conquest_of_the_world.board import board
 from ultimata.envs.conquest_of_the_world.diplomacy import DiplomacyMixin
 from ultimata.envs.conquest_of_the_world.endgame import EndGameMixin
 from ultimata.envs.conquest_of_the_world.observation import observe
-from ultimata.envs.conquest_of_the_world.terms import (
-    ALLY,
-    CONQUEST,
-    DIPLOMACY,
-    DUEL,
-    FINAL,
-    HOME,
-    HOMELAND,
-    NONE,
-    OVER,
-    PLAY,
-    RESPOND,
-    TURN,
-    WAR,
-    WEAPON,
-    ZONE_ALLY,
-)
+from ultimata.envs.conquest_of_the_world.phases import DIPLOMACY, HOMELAND, OVER, RESPOND, TURN, WEAPON, ZONE_ALLY
+from ultimata.envs.conquest_of_the_world.terms import ALLY, CONQUEST, DUEL, FINAL, HOME, NONE, PLAY, WAR
 from ultimata.envs.conquest_of_the_world.wars import WarsMixin
 from ultimata.envs.core.engine import State
 from ultimata.envs.core.rng import Rng

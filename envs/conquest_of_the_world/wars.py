@@ -8,19 +8,8 @@ from typing import TYPE_CHECKING
 
 from ultimata.envs.conquest_of_the_world.battle import SPENDS, WEAPONS, battle_model
 from ultimata.envs.conquest_of_the_world.board import board
-from ultimata.envs.conquest_of_the_world.terms import (
-    ALLY,
-    CONQUEST,
-    DUEL,
-    HOME,
-    NONE,
-    OVER,
-    PLAY,
-    TURN,
-    WAR,
-    WEAPON,
-    round_to,
-)
+from ultimata.envs.conquest_of_the_world.phases import OVER, TURN, WEAPON
+from ultimata.envs.conquest_of_the_world.terms import ALLY, CONQUEST, DUEL, HOME, NONE, PLAY, WAR, round_to
 
 if TYPE_CHECKING:
     from ultimata.envs.conquest_of_the_world.state import ConquestState as _Base

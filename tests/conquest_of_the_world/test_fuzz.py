@@ -9,6 +9,7 @@ import random
 import numpy as np
 import pytest
 
+from ultimata.envs.conquest_of_the_world import phases as P
 from ultimata.envs.conquest_of_the_world import terms as T
 from ultimata.envs.conquest_of_the_world.board import board
 from ultimata.envs.conquest_of_the_world.game import ConquestGame
@@ -95,7 +96,7 @@ def test_saved_positions_load_through_json_and_play_on_identically(config):
     ("holder", 0, 1, "holder and kind disagree"),
     ("chips", 0, 150, "whole hundreds"),
     ("homeland", 0, 5, "homeland of no one"),
-    ("phase", None, 4, "diplomacy window needs its player"),
+    ("phase", None, P.RESPOND, "diplomacy window needs its player"),
     ("allied", None, [[False, True, False], [True, False, True], [False, True, False]], "group"),
     ("buys", None, -1, "buys"),
     ("answers", None, [2], "answers outside a proposal"),
