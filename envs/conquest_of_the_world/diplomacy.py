@@ -24,7 +24,9 @@ else:
     _Base = object
 
 
-class DiplomacyMixin(_Base):
+class DiplomacyRules(_Base):
+    """Player alliances, a part of ConquestState (state.py says how the rule modules are composed)."""
+
     # -- queries -----------------------------------------------------------------------------
     def group(self, p: int) -> list[int]:
         """p's alliance: p first, then its allies clockwise (p alone when it has none)."""
