@@ -21,7 +21,7 @@ from ultimata.envs.conquest_of_the_world.board import board
 from ultimata.envs.conquest_of_the_world.diplomacy import DiplomacyRules
 from ultimata.envs.conquest_of_the_world.endgame import EndGameRules
 from ultimata.envs.conquest_of_the_world.holdings import HoldingRules
-from ultimata.envs.conquest_of_the_world.observation import observe
+from ultimata.envs.conquest_of_the_world.observation import LastView, observe
 from ultimata.envs.conquest_of_the_world.phases import DIPLOMACY, HOMELAND, OVER, RESPOND, TURN, WEAPON, ZONE_ALLY
 from ultimata.envs.conquest_of_the_world.terms import DUEL, NONE, PLAY, WAR
 from ultimata.envs.conquest_of_the_world.turns import TurnRules
@@ -94,6 +94,8 @@ class ConquestState(TurnRules, HoldingRules, WarRules, DiplomacyRules, EndGameRu
         self.last_battle = [-1, -1, -1, -1, 0]
         """The last battle fought, as everyone saw it: its two directors, their choices, wooded (0/1)."""
         self.events: list[str] = [f"player_{self.first} won the draw and chooses a homeland first"]
+        self.last_view = LastView()
+        """The observation's, not the rules': what its seldom-changing parts were built from."""
 
     # -- whose decision ----------------------------------------------------------------------
     @property
