@@ -7,7 +7,7 @@ from ultimata.envs.conquest_of_the_world import phases as P
 from ultimata.envs.conquest_of_the_world import terms as T
 from ultimata.envs.conquest_of_the_world.observation import COUNTRY_BLOCK, PLAYER_FEATURES
 
-from .position import (
+from .positions import (
     LOSE_TWO,
     PLANE,
     STEADY,

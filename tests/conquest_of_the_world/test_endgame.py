@@ -7,7 +7,7 @@ from ultimata.envs.conquest_of_the_world import actions as A
 from ultimata.envs.conquest_of_the_world import phases as P
 from ultimata.envs.conquest_of_the_world import terms as T
 
-from .position import (
+from .positions import (
     ALL_OUT,
     CAUTIOUS,
     PLANE,

@@ -18,8 +18,8 @@ from ultimata.envs.conquest_of_the_world.observation import LastView
 from ultimata.envs.core.errors import IllegalActionError, UltimataError
 from ultimata.envs.core.rng import Rng
 
-from .play import VARIANTS, games_per_variant, lean, variant_id
-from .position import opening
+from .positions import opening
+from .random_play import VARIANTS, games_per_variant, lean, variant_id
 
 B = board()
 

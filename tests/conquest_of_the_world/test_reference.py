@@ -17,7 +17,7 @@ from ultimata.envs.conquest_of_the_world.game import ConquestGame
 from ultimata.envs.conquest_of_the_world.state import ConquestState
 from ultimata.envs.core.rng import Rng
 
-from .play import VARIANTS, games_per_variant, lean, variant_id
+from .random_play import VARIANTS, games_per_variant, lean, variant_id
 from .reference import Reference
 
 COMPARED = tuple(f for f in ConquestState.FIELDS if f != "events")

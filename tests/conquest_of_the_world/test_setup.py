@@ -7,7 +7,7 @@ from ultimata.envs.conquest_of_the_world import phases as P
 from ultimata.envs.conquest_of_the_world import terms as T
 from ultimata.envs.conquest_of_the_world.text import record_text
 
-from .position import attacker_wins, c, edited, hold, new_state, opening
+from .positions import attacker_wins, c, edited, hold, new_state, opening
 
 
 def test_rule_1_players_start_with_no_chips_and_an_empty_record():

@@ -9,7 +9,7 @@ from ultimata.envs.conquest_of_the_world import phases as P
 from ultimata.envs.conquest_of_the_world import terms as T
 from ultimata.envs.conquest_of_the_world.terms import round_to
 
-from .position import (
+from .positions import (
     ALL_OUT,
     CAUTIOUS,
     PLANE,
