@@ -10,6 +10,8 @@ from typing import TYPE_CHECKING
 from ultimata.envs.conquest_of_the_world import actions as A
 from ultimata.envs.conquest_of_the_world.battle import SPENDS, battle_model
 from ultimata.envs.conquest_of_the_world.board import board
+from ultimata.envs.conquest_of_the_world.phases import DIPLOMACY, HOMELAND, RESPOND, WEAPON, ZONE_ALLY
+from ultimata.envs.conquest_of_the_world.terms import HOME
 
 if TYPE_CHECKING:
     from ultimata.envs.conquest_of_the_world.state import ConquestState
@@ -62,23 +64,21 @@ def _weapon(s: ConquestState, legal: list[int], rng: Rng) -> int:
 
 
 def choose_action(state: ConquestState, rng: Rng) -> int:
-    from ultimata.envs.conquest_of_the_world import terms as S
-
     s, p = state, state.current_player
     legal = s.legal_actions()
-    if s.phase == S.HOMELAND:
+    if s.phase == HOMELAND:
         return max(legal, key=lambda a: (_homeland_score(s, a - A.PICK), -a))
-    if s.phase == S.ZONE_ALLY:
+    if s.phase == ZONE_ALLY:
         picks = [a for a in legal if a != A.DONE]
         return max(picks, key=lambda a: B.value[a - A.PICK]) if picks else A.DONE
-    if s.phase == S.WEAPON:
+    if s.phase == WEAPON:
         return _weapon(s, legal, rng)
-    if s.phase == S.RESPOND:
+    if s.phase == RESPOND:
         newcomers = s.group(s.proposal[0]) if p in s.group(s.proposal[1]) else s.group(s.proposal[1])
         return A.ACCEPT if all(s.record[q] <= s.record[p] + 6 for q in newcomers) else A.DECLINE
-    if s.phase == S.DIPLOMACY:
+    if s.phase == DIPLOMACY:
         return _diplomacy(s, p, legal)
-    homeland = [a for a in legal if A.ATTACK <= a < A.WEAPON and s.kind[a - A.ATTACK] == S.HOME]
+    homeland = [a for a in legal if A.ATTACK <= a < A.WEAPON and s.kind[a - A.ATTACK] == HOME]
     if homeland:
         return homeland[0]
     buys = [a for a in legal if A.BUY <= a < A.ATTACK]

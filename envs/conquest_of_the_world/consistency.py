@@ -6,9 +6,15 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from ultimata.envs.conquest_of_the_world import actions as A
+from ultimata.envs.conquest_of_the_world import phases as P
+from ultimata.envs.conquest_of_the_world import terms as T
+from ultimata.envs.conquest_of_the_world.board import board
 
 if TYPE_CHECKING:
     from ultimata.envs.conquest_of_the_world.state import ConquestState
+
+
+BOARD = board()
 
 
 def _require(ok: bool, what: str) -> None:
@@ -31,15 +37,12 @@ def _bools(matrix: list, rows: int, cols: int, name: str) -> None:
 
 
 def check(s: ConquestState) -> None:
-    from ultimata.envs.conquest_of_the_world import state as S
-    from ultimata.envs.conquest_of_the_world import terms as T
-
-    n, size = s.n, S.BOARD.size
-    _ints([s.phase, s.stage, s.mode], 3, 0, T.OVER, "phase/stage/mode")
+    n, size = s.n, BOARD.size
+    _ints([s.phase, s.stage, s.mode], 3, 0, P.OVER, "phase/stage/mode")
     _require(s.stage <= T.LADDER and s.mode <= T.DUEL, "stage or mode out of range")
     _ints([s.first], 1, 0, n - 1, "first")
     _ints(s.holder, size, -1, n - 1, "holder")
-    _ints(s.kind, size, 0, 3, "kind")
+    _ints(s.kind, size, T.NONE, T.ALLY, "kind")
     _ints(s.homeland, n, -1, size - 1, "homeland")
     _ints(s.record, n, 0, 10_000, "record")
     _ints(s.chips, n, 0, 10**9, "chips")
@@ -49,7 +52,7 @@ def check(s: ConquestState) -> None:
     _require(sorted(s.eliminated) == [q for q in range(n) if not s.alive[q]], "eliminated does not match alive")
     for name in ("allied", "broken", "proposed"):
         _bools(getattr(s, name), n, n, name)
-    _bools(s.zone_paid, n, len(S.BOARD.zone_members), "zone_paid")
+    _bools(s.zone_paid, n, len(BOARD.zone_members), "zone_paid")
     for p in range(n):
         _require(not s.allied[p][p] and not s.broken[p][p], "a player cannot ally with itself")
         for q in range(n):
@@ -69,11 +72,11 @@ def check(s: ConquestState) -> None:
         _require(h < 0 or (s.holder[h] == p and s.kind[h] == T.HOME), f"player_{p}'s homeland marker is wrong")
         _require(s.alive[p] or h < 0, f"eliminated player_{p} keeps a homeland")
     chosen = sum(1 for h in s.homeland if h >= 0)
-    if s.phase == T.HOMELAND:
+    if s.phase == P.HOMELAND:
         _require(0 <= s.chooser < n and chosen == s.chooser and s.turn == 0, "homeland phase: chooser mismatch")
     else:
         _require(chosen == sum(s.alive), "every living player has a homeland after the homeland phase")
-    if s.phase == T.ZONE_ALLY:
+    if s.phase == P.ZONE_ALLY:
         _require(0 <= s.chooser < n and s.turn == 0, "zone alliance phase: chooser out of range")
         p = (s.first + s.chooser) % n
         _require(s.zone_capacity_left(p) >= 0, "in-zone alliances exceed the homeland's value")
@@ -96,21 +99,21 @@ def check(s: ConquestState) -> None:
     _ints(s.last_battle, 5, -1, max(n - 1, A.PROPOSE - A.WEAPON - 1), "last_battle")
     _require(s.last_battle[4] in (0, 1) and (s.last_battle[0] < 0) == (s.last_battle[2] < 0), "last_battle")
     _ints([s.pending], 1, -1, A.PROPOSE - A.WEAPON - 1, "pending")
-    _require(s.target_winner < 0 or s.phase == T.OVER, "a target winner only when the game is over")
+    _require(s.target_winner < 0 or s.phase == P.OVER, "a target winner only when the game is over")
     _require(isinstance(s.events, list) and all(isinstance(e, str) for e in s.events), "events must be strings")
-    if s.phase == T.DIPLOMACY and s.stage == T.LADDER:
+    if s.phase == P.DIPLOMACY and s.stage == T.LADDER:
         _require(s.option == -1 and s.ladder != [], "end-game diplomacy comes before a duel, with no attack option")
-    elif s.phase in (T.TURN, T.DIPLOMACY, T.RESPOND):
+    elif s.phase in (P.TURN, P.DIPLOMACY, P.RESPOND):
         _require(s.option >= 0 and s.alive[s.option] and s.stage != T.LADDER, "the attack option needs a living holder")
-    if s.phase in (T.DIPLOMACY, T.RESPOND):
+    if s.phase in (P.DIPLOMACY, P.RESPOND):
         _require(s.window >= 0 and s.alive[s.window] and s.window not in s.round_left,
                  "a diplomacy window needs its player")
         _require(all(s.alive[q] for q in s.round_left), "only living players get diplomacy windows")
     else:
         _require(s.window == -1 and s.round_left == [], "diplomacy windows outside a diplomacy round")
-    if s.phase == T.DIPLOMACY:
+    if s.phase == P.DIPLOMACY:
         _require(s.has_window(s.window), "a diplomacy window for a player with nothing to do")
-    if s.phase == T.RESPOND:
+    if s.phase == P.RESPOND:
         p, q = s.proposal
         _require(p == s.window and q >= 0 and q != p and s.alive[q] and not s.allied[p][q] and s.proposed[p][q],
                  "a proposal needs its proposer and a living, unallied addressee")
@@ -118,7 +121,7 @@ def check(s: ConquestState) -> None:
         _require(bool(s.answers) and set(s.answers) <= waiting, "the answers must come from the alliance to be")
     else:
         _require(s.answers == [], "answers outside a proposal")
-    if s.phase == T.WEAPON:
+    if s.phase == P.WEAPON:
         a, d = s.fighters
         _require(a >= 0 and d >= 0 and a != d and s.alive[a] and s.alive[d] and not s.allied[a][d],
                  "a battle needs two living, unallied fighters")
@@ -141,5 +144,5 @@ def check(s: ConquestState) -> None:
         _require(s.fighters == [-1, -1] and s.pending == -1 and s.energy == [0, 0] and s.wins == [0, 0]
                  and s.battles == 0 and s.barred == [0, 0] and s.choosing == 0 and s.target == -1
                  and s.mode == T.WAR, "battle fields outside a battle")
-    if s.phase != T.RESPOND:
+    if s.phase != P.RESPOND:
         _require(s.proposal == [-1, -1], "a proposal outside the answer to it")

@@ -15,7 +15,8 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from ultimata.envs.conquest_of_the_world import actions as A
-from ultimata.envs.conquest_of_the_world.terms import DIPLOMACY, LADDER, PLAY, RESPOND, TURN
+from ultimata.envs.conquest_of_the_world.phases import DIPLOMACY, RESPOND, TURN
+from ultimata.envs.conquest_of_the_world.terms import LADDER, PLAY
 
 if TYPE_CHECKING:
     from ultimata.envs.conquest_of_the_world.state import ConquestState as _Base
@@ -23,7 +24,9 @@ else:
     _Base = object
 
 
-class DiplomacyMixin(_Base):
+class DiplomacyRules(_Base):
+    """Player alliances, a part of ConquestState (state.py says how the rule modules are composed)."""
+
     # -- queries -----------------------------------------------------------------------------
     def group(self, p: int) -> list[int]:
         """p's alliance: p first, then its allies clockwise (p alone when it has none)."""

@@ -1,11 +1,13 @@
-"""After the last round (rule 20C) the chips go to the record; then the end game (rule 21): a ladder of
-duels from the lowest record up, fought with the battles of wars.py."""
+"""How play ends: after the last round (rule 20C) the chips go to the record; then the end game (rule 21),
+a ladder of duels from the lowest record up, fought with the battles of wars.py. With variant 2's target
+record, the first to reach it wins at once, at any time."""
 
 from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from ultimata.envs.conquest_of_the_world.terms import DUEL, LADDER, OVER, TURN, round_to
+from ultimata.envs.conquest_of_the_world.phases import OVER, TURN
+from ultimata.envs.conquest_of_the_world.terms import DUEL, LADDER, round_to
 
 if TYPE_CHECKING:
     from ultimata.envs.conquest_of_the_world.state import ConquestState as _Base
@@ -13,7 +15,22 @@ else:
     _Base = object
 
 
-class EndGameMixin(_Base):
+class EndGameRules(_Base):
+    """The end of play, a part of ConquestState (state.py says how the rule modules are composed)."""
+
+    def _check_target(self) -> None:
+        """Variant 2: the first to reach the target record wins at once."""
+        goal = self.cfg.target_record
+        if goal is None or self.phase == OVER:
+            return
+        reached = [q for q in range(self.n) if self.alive[q] and self.record[q] >= 2 * goal]
+        if reached:
+            self.target_winner = max(reached, key=lambda q: (self.record[q], -q))
+            self.events.append(f"player_{self.target_winner} reaches {goal} on the record and wins")
+            self._clear_fight()
+            self.phase, self.window, self.round_left = OVER, -1, []
+            self.proposal, self.answers = [-1, -1], []
+
     def _finish_play(self) -> None:
         """Rule 20C: chips to the record, one half space per 500 (nearest 500, halves up); then rule 21."""
         for q in range(self.n):

@@ -28,7 +28,8 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 
 from ultimata.envs.conquest_of_the_world.actions import COUNTRIES, MAX_PLAYERS
-from ultimata.envs.conquest_of_the_world.terms import DUEL, PHASES, ZONE_ALLY
+from ultimata.envs.conquest_of_the_world.phases import PHASES, ZONE_ALLY
+from ultimata.envs.conquest_of_the_world.terms import DUEL
 
 if TYPE_CHECKING:
     from ultimata.envs.conquest_of_the_world.config import ConquestConfig
@@ -42,9 +43,6 @@ GLOBAL_FEATURES = (len(PHASES) + 3 + 2 + 1 + 1 + COUNTRIES + 1 + 1 + 9 + 2 * MAX
 LAST_BATTLE_FEATURES = 2 * MAX_PLAYERS + 2 * 9 + 1
 COUNTRY_BLOCK = COUNTRIES * COUNTRY_FEATURES
 OBS_SIZE = COUNTRY_BLOCK + MAX_PLAYERS * PLAYER_FEATURES + GLOBAL_FEATURES + LAST_BATTLE_FEATURES
-_MEMO: dict[tuple, tuple] = {}
-"""Parts of the last observation of a state for a viewer, with the fields they were built from: reused
-while those fields are equal (checked element by element, so a stale entry can never be used)."""
 
 
 def rule_features(cfg: ConquestConfig) -> list[float]:
@@ -55,17 +53,29 @@ def rule_features(cfg: ConquestConfig) -> list[float]:
             float(cfg.alliance_battles == "alternate"), cfg.max_turns / 100]
 
 
-def _remembered(build: Callable[[ConquestState, int], Any], s: ConquestState, viewer: int, fields: tuple) -> Any:
-    """`build(s, viewer)`, reused for this state and viewer while `fields` (lists) stay equal."""
-    key = (build, id(s), s.n, viewer)
-    memo = _MEMO.get(key)
-    if memo is not None and memo[0] == fields:
-        return memo[1]
-    value = build(s, viewer)
-    if len(_MEMO) > 512:
-        _MEMO.clear()
-    _MEMO[key] = (tuple([row[:] for row in f] if f and type(f[0]) is list else f[:] for f in fields), value)
-    return value
+class LastView:
+    """The parts of one state's observations that change seldom (the country block, the alliance rows),
+    each kept with the fields it was built from and reused while those stay equal (compared element by
+    element, so a stale part is never used): most decisions change neither. The state owns one, so it
+    holds at most one part of each kind per seat; a copy of the state starts with none."""
+
+    __slots__ = ("parts",)
+
+    def __init__(self) -> None:
+        self.parts: dict[tuple, tuple] = {}
+
+    def __deepcopy__(self, memo: dict) -> LastView:
+        return LastView()
+
+    def part(self, build: Callable[[ConquestState, int], Any], s: ConquestState, viewer: int, fields: tuple) -> Any:
+        """`build(s, viewer)`, reused while `fields` (lists, or lists of lists) stay equal."""
+        key = (build, viewer)
+        kept = self.parts.get(key)
+        if kept is not None and kept[0] == fields:
+            return kept[1]
+        value = build(s, viewer)
+        self.parts[key] = (tuple([row[:] for row in f] if f and type(f[0]) is list else f[:] for f in fields), value)
+        return value
 
 
 def _absolute_countries(s: ConquestState, _: int) -> np.ndarray:
@@ -80,7 +90,7 @@ def _absolute_countries(s: ConquestState, _: int) -> np.ndarray:
 
 def _relative_countries(s: ConquestState, viewer: int) -> np.ndarray:
     """The country block as the viewer sees it: the absolute one's columns turned to the viewer."""
-    absolute = _remembered(_absolute_countries, s, -1, (s.holder, s.kind))
+    absolute = s.last_view.part(_absolute_countries, s, -1, (s.holder, s.kind))
     return absolute.take(_SEAT_COLUMNS[s.n, viewer], axis=1).ravel()
 
 
@@ -127,13 +137,14 @@ def template(cfg: ConquestConfig) -> np.ndarray:
 
 def observe(s: ConquestState, viewer: int) -> np.ndarray:
     """Built as a list of the few features that are set and one numpy scatter (most of the vector is
-    zeros), with the country block and the alliance rows reused while they do not change: writing the
-    vector feature by feature cost most of an env step."""
+    zeros), with the country block and the alliance rows reused while they do not change (`LastView`):
+    writing the vector feature by feature cost most of an env step."""
     n = s.n
     rel, row = _ROTATIONS[n, viewer]
     obs = s.game.observation_template.copy()
-    obs[:COUNTRY_BLOCK] = _remembered(_relative_countries, s, viewer, (s.holder, s.kind))
-    ones = _remembered(_alliance_features, s, viewer, (s.allied, s.broken, s.proposed)).copy()
+    last = s.last_view
+    obs[:COUNTRY_BLOCK] = last.part(_relative_countries, s, viewer, (s.holder, s.kind))
+    ones = last.part(_alliance_features, s, viewer, (s.allied, s.broken, s.proposed)).copy()
     at: list[int] = []
     values: list[float] = []
     for q in range(n):

@@ -7,7 +7,9 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 from ultimata.envs.conquest_of_the_world.board import board
-from ultimata.envs.conquest_of_the_world.text import record_text
+from ultimata.envs.conquest_of_the_world.phases import OVER, PHASES, WEAPON
+from ultimata.envs.conquest_of_the_world.terms import ALLY, STAGES
+from ultimata.envs.conquest_of_the_world.text import MARK, record_text
 from ultimata.envs.core.pictures import PygameRenderer
 
 if TYPE_CHECKING:
@@ -36,8 +38,6 @@ class ConquestRenderer(PygameRenderer):
         self.label = self.pygame.font.Font(None, 22)
 
     def draw(self, surface: Any, state: ConquestState) -> None:
-        from ultimata.envs.conquest_of_the_world.terms import OVER, PHASES, STAGES, WEAPON
-
         pg, b = self.pygame, board()
         surface.fill((236, 240, 246))
         for z, members in enumerate(b.zone_members):
@@ -50,10 +50,10 @@ class ConquestRenderer(PygameRenderer):
                 h = state.holder[c]
                 if h >= 0:
                     colour = PLAYER_COLOURS[h]
-                    fill = light(colour) if state.kind[c] == 3 else colour
+                    fill = light(colour) if state.kind[c] == ALLY else colour
                     pg.draw.rect(surface, fill, (x + 1, top, BOX_W - 2, ROW_H - 1))
-                ink = (255, 255, 255) if h >= 0 and state.kind[c] != 3 else INK
-                mark = {1: " H", 2: " C", 3: " A"}.get(state.kind[c], "")
+                ink = (255, 255, 255) if h >= 0 and state.kind[c] != ALLY else INK
+                mark = " " + MARK[state.kind[c]] if h >= 0 else ""
                 surface.blit(self.small.render(f"{b.names[c]}{mark}", True, ink), (x + 4, top + 2))
                 value = self.small.render(str(b.value[c]), True, ink)
                 surface.blit(value, (x + BOX_W - 6 - value.get_width(), top + 2))

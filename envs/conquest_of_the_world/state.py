@@ -1,7 +1,13 @@
-"""The rules engine of Conquest of the World: the state, the set-up (homelands, in-zone alliances), the
-attack option's turns, holdings and chips, and the results. Wars live in wars.py, player alliances in
-diplomacy.py, the board-filled count and the end game in endgame.py. Records are kept in half spaces
-(ints), chips in PBU (multiples of 100). Rule numbers are the book's."""
+"""Conquest of the World's state: the fields of a position, the engine contract's hooks (whose decision,
+the legal set, the results, the text, the observation), the action dispatch and saving. Records are kept in
+half spaces (ints), chips in PBU (multiples of 100). Rule numbers are the book's.
+
+The rules are composed in the one style of every wargame, written out in envs/ultra_war/state.py's
+docstring: a module per rule concept, each holding one mixin class `<Concept>Rules` without fields or
+`__init__` - turns.py (the set-up and the attack option), holdings.py (countries and chips), wars.py (wars
+and battles), diplomacy.py (player alliances), endgame.py (the end of play) - and `ConquestState` is those
+mixins plus the engine's `State`. What is one computation rather than a rule of the position stays plain
+functions and data: the board, the battle model, the observation."""
 
 from __future__ import annotations
 
@@ -12,27 +18,14 @@ import numpy as np
 from ultimata.envs.conquest_of_the_world import actions as A
 from ultimata.envs.conquest_of_the_world.battle import SPENDS, WEAPONS
 from ultimata.envs.conquest_of_the_world.board import board
-from ultimata.envs.conquest_of_the_world.diplomacy import DiplomacyMixin
-from ultimata.envs.conquest_of_the_world.endgame import EndGameMixin
-from ultimata.envs.conquest_of_the_world.observation import observe
-from ultimata.envs.conquest_of_the_world.terms import (
-    ALLY,
-    CONQUEST,
-    DIPLOMACY,
-    DUEL,
-    FINAL,
-    HOME,
-    HOMELAND,
-    NONE,
-    OVER,
-    PLAY,
-    RESPOND,
-    TURN,
-    WAR,
-    WEAPON,
-    ZONE_ALLY,
-)
-from ultimata.envs.conquest_of_the_world.wars import WarsMixin
+from ultimata.envs.conquest_of_the_world.diplomacy import DiplomacyRules
+from ultimata.envs.conquest_of_the_world.endgame import EndGameRules
+from ultimata.envs.conquest_of_the_world.holdings import HoldingRules
+from ultimata.envs.conquest_of_the_world.observation import LastView, observe
+from ultimata.envs.conquest_of_the_world.phases import DIPLOMACY, HOMELAND, OVER, RESPOND, TURN, WEAPON, ZONE_ALLY
+from ultimata.envs.conquest_of_the_world.terms import DUEL, NONE, PLAY, WAR
+from ultimata.envs.conquest_of_the_world.turns import TurnRules
+from ultimata.envs.conquest_of_the_world.wars import WarRules
 from ultimata.envs.core.engine import State
 from ultimata.envs.core.rng import Rng
 
@@ -56,7 +49,7 @@ _WEAPON_MASKS = _weapon_masks()
 _WEAPON_LEGAL = tuple(tuple(np.flatnonzero(mask).tolist()) for mask in _WEAPON_MASKS)
 
 
-class ConquestState(WarsMixin, DiplomacyMixin, EndGameMixin, State):
+class ConquestState(TurnRules, HoldingRules, WarRules, DiplomacyRules, EndGameRules, State):
     def __init__(self, game: Any, rng: Rng) -> None:
         super().__init__(game, rng)
         cfg = game.config
@@ -101,6 +94,8 @@ class ConquestState(WarsMixin, DiplomacyMixin, EndGameMixin, State):
         self.last_battle = [-1, -1, -1, -1, 0]
         """The last battle fought, as everyone saw it: its two directors, their choices, wooded (0/1)."""
         self.events: list[str] = [f"player_{self.first} won the draw and chooses a homeland first"]
+        self.last_view = LastView()
+        """The observation's, not the rules': what its seldom-changing parts were built from."""
 
     # -- whose decision ----------------------------------------------------------------------
     @property
@@ -120,42 +115,6 @@ class ConquestState(WarsMixin, DiplomacyMixin, EndGameMixin, State):
 
     def is_terminal(self) -> bool:
         return self.phase == OVER
-
-    # -- small queries -----------------------------------------------------------------------
-    def board_filled(self) -> bool:
-        return -1 not in self.holder
-
-    def left_of(self, p: int) -> int:
-        """The next living player clockwise (to the left)."""
-        for k in range(1, self.n + 1):
-            q = (p + k) % self.n
-            if self.alive[q]:
-                return q
-        return p
-
-    def zone_capacity_left(self, p: int) -> int:
-        """Rule 4A: the homeland's PBU less the in-zone alliances already made."""
-        h = self.homeland[p]
-        zone = BOARD.zone_members[BOARD.zone[h]]
-        used = sum(BOARD.value[c] for c in zone if self.holder[c] == p and self.kind[c] == ALLY)
-        return BOARD.value[h] - used
-
-    def bloc_chips(self, p: int) -> int:
-        """Rule 18B: allies combine their chips."""
-        return sum(self.chips[q] for q in self.group(p))
-
-    def buyable(self, p: int) -> list[int]:
-        """Rules 9A, 13D, 16E: with a right to buy, an unoccupied country outside every other living
-        player's home zone, at half its value x 1000 (allies' chips pooled)."""
-        if not self.buys:
-            return []
-        chips = self.bloc_chips(p)
-        barred = {BOARD.zone[self.homeland[q]] for q in range(self.n) if q != p and self.homeland[q] >= 0}
-        return [c for c, h in enumerate(self.holder)
-                if h < 0 and BOARD.zone[c] not in barred and chips >= BOARD.value[c] * 500]
-
-    def weapon_open(self, side: int, weapon: int) -> bool:
-        return not self.barred[side] >> weapon & 1
 
     # -- legal actions -----------------------------------------------------------------------
     def legal_action_mask(self) -> np.ndarray:
@@ -178,8 +137,7 @@ class ConquestState(WarsMixin, DiplomacyMixin, EndGameMixin, State):
     def _legal_actions(self) -> list[int]:
         phase, p = self.phase, self.current_player
         if phase == WEAPON:
-            barred = self.barred[self.choosing]
-            return [a for w in range(len(WEAPONS)) if not barred >> w & 1 for a in _WEAPON_ACTIONS[w]]
+            return list(_WEAPON_LEGAL[self.barred[self.choosing]])
         if phase == TURN:
             out = [A.BUY + c for c in self.buyable(p)]
             out += [A.ATTACK + c for c in self.attackable(p)]
@@ -215,125 +173,7 @@ class ConquestState(WarsMixin, DiplomacyMixin, EndGameMixin, State):
         elif action == A.DONE:
             self._next_zone_chooser()
         else:
-            self._gain(p, action - A.PICK, ALLY)
-            self.events.append(f"player_{p} allies with {BOARD.names[action - A.PICK]} in its home zone")
-
-    # -- set-up (rules 2-8) ------------------------------------------------------------------
-    def _choose_homeland(self, p: int, c: int) -> None:
-        """Rule 3: homelands in turn order from the first player, clockwise."""
-        self.homeland[p] = c
-        self.holder[c], self.kind[c] = p, HOME
-        self.events.append(f"player_{p} chooses {BOARD.names[c]} as homeland")
-        self.chooser += 1
-        if self.chooser == self.n:
-            self.phase, self.chooser = ZONE_ALLY, 0
-
-    def _next_zone_chooser(self) -> None:
-        """Rule 4: each player makes its in-zone alliances in turn; then rule 8: the last chooser attacks first."""
-        self.chooser += 1
-        if self.chooser == self.n:
-            self._start_turn((self.first + self.n - 1) % self.n)
-
-    # -- the attack option (rules 8-17, 20A-B) -----------------------------------------------
-    def _start_turn(self, p: int) -> None:
-        """The attack option comes to p with one alliance to buy (rule 9A, not in the final round);
-        first every player may propose or break player alliances (rule 18, diplomacy.py)."""
-        self.phase, self.option, self.defender_ptr = TURN, p, p
-        self.buys = 1 if self.stage == PLAY else 0
-        self.turn += 1
-        self._open_diplomacy(p)
-
-    def _end_turn(self) -> None:
-        """The attack option passes left; the filled board starts the last round (rule 20), the turn cap ends play."""
-        nxt = self.left_of(self.option)
-        if self.stage == PLAY and (self.board_filled() or self.turn >= self.cfg.max_turns):
-            if self.turn >= self.cfg.max_turns:
-                self.events.append("the turn cap is reached")
-                self._finish_play()
-                return
-            self.stage = FINAL
-            self.final_left = [(nxt + k) % self.n for k in range(self.n) if self.alive[(nxt + k) % self.n]]
-            self.events.append("the board is filled: each player has one more chance to attack")
-        if self.stage == FINAL:
-            self.final_left = [q for q in self.final_left if self.alive[q]]
-            if not self.final_left:
-                self._finish_play()
-                return
-            nxt = self.final_left.pop(0)
-        self._start_turn(nxt)
-
-    def _turn_action(self, p: int, action: int) -> None:
-        if action == A.DONE:
-            self.events.append(f"player_{p} passes the attack option")
-            self._end_turn()
-        elif action < A.ATTACK:
-            c = action - A.BUY
-            self._pay(p, BOARD.value[c] * 500)
-            self.buys -= 1
-            self._gain(p, c, ALLY)
-            self.events.append(f"player_{p} buys an alliance with {BOARD.names[c]}")
-            if self.phase != OVER:
-                self._open_diplomacy(p, new_turn=False)
-        else:
-            self._declare_war(p, action - A.ATTACK)
-
-    # -- holdings and chips ------------------------------------------------------------------
-    def _pay(self, p: int, amount: int) -> None:
-        """Rule 18B: allies pool chips; gap (ours): the payer pays first, then its allies clockwise."""
-        for q in self.group(p):
-            part = min(amount, self.chips[q])
-            self.chips[q] -= part
-            amount -= part
-
-    def _share(self, p: int, amount: int) -> None:
-        """Rules 18D/19D: gains are divided equally among allies, in whole 100s, the rest to the winner."""
-        side = self.group(p)
-        each = amount // len(side) // 100 * 100
-        for q in side:
-            self.chips[q] += each
-        self.chips[p] += amount - each * len(side)
-
-    def _gain(self, p: int, c: int, kind: int) -> None:
-        """p takes country c as a conquest (full value) or an ally (half value); then rule 7."""
-        self.holder[c], self.kind[c] = p, kind
-        self.record[p] += BOARD.value[c] * (2 if kind == CONQUEST else 1)
-        self._zone_bonus(p, BOARD.zone[c])
-        self._check_target()
-
-    def _zone_bonus(self, p: int, z: int) -> None:
-        """Rule 7: 1000 in chips per country of a fully held zone, the homeland excepted; paid once while
-        the zone stays held (once per game with `zone_bonus_once`)."""
-        if self.zone_paid[p][z]:
-            return
-        members = BOARD.zone_members[z]
-        holder = self.holder
-        for c in members:
-            if holder[c] != p:
-                return
-        self.zone_paid[p][z] = True
-        bonus = 1000 * sum(1 for c in members if self.kind[c] != HOME)
-        self.chips[p] += bonus
-        self.events.append(f"player_{p} dominates zone {z + 1}: {bonus} in chips")
-
-    def _lose(self, q: int, c: int) -> None:
-        """q loses country c: the record drops by the full value (conquest) or half (ally), rule 16C."""
-        self.record[q] -= BOARD.value[c] * (2 if self.kind[c] == CONQUEST else 1)
-        if not self.cfg.zone_bonus_once:
-            self.zone_paid[q][BOARD.zone[c]] = False
-        self.holder[c], self.kind[c] = -1, NONE
-
-    def _check_target(self) -> None:
-        """Variant 2: the first to reach the target record wins at once."""
-        goal = self.cfg.target_record
-        if goal is None or self.phase == OVER:
-            return
-        reached = [q for q in range(self.n) if self.alive[q] and self.record[q] >= 2 * goal]
-        if reached:
-            self.target_winner = max(reached, key=lambda q: (self.record[q], -q))
-            self.events.append(f"player_{self.target_winner} reaches {goal} on the record and wins")
-            self._clear_fight()
-            self.phase, self.window, self.round_left = OVER, -1, []
-            self.proposal, self.answers = [-1, -1], []
+            self._zone_ally(p, action - A.PICK)
 
     # -- results -----------------------------------------------------------------------------
     def standing(self) -> list[tuple]:

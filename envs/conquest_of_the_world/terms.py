@@ -1,11 +1,8 @@
-"""The engine's vocabulary, shared by its modules: the phases of a decision, the stages of the game, how
-a country is held, the two kinds of fight, and the book's rounding."""
+"""The engine's vocabulary, shared by its modules: the stages of the game, how a country is held, the two
+kinds of fight, and the book's rounding. The phases of a decision have their own home, phases.py."""
 
 from __future__ import annotations
 
-HOMELAND, ZONE_ALLY, TURN, DIPLOMACY, RESPOND, WEAPON, OVER = range(7)
-PHASES = ("homeland", "zone alliances", "attack option", "diplomacy", "alliance answer", "weapon choice",
-          "over")
 NONE, HOME, CONQUEST, ALLY = range(4)
 KINDS = ("unoccupied", "homeland", "conquest", "ally")
 PLAY, FINAL, LADDER = range(3)

@@ -6,11 +6,13 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from ultimata.envs.conquest_of_the_world.board import board
+from ultimata.envs.conquest_of_the_world.phases import OVER, PHASES, RESPOND, WEAPON
+from ultimata.envs.conquest_of_the_world.terms import ALLY, CONQUEST, HOME, STAGES
 
 if TYPE_CHECKING:
     from ultimata.envs.conquest_of_the_world.state import ConquestState
 
-MARK = {1: "H", 2: "C", 3: "A"}
+MARK = {HOME: "H", CONQUEST: "C", ALLY: "A"}
 
 
 def record_text(half: int) -> str:
@@ -18,8 +20,6 @@ def record_text(half: int) -> str:
 
 
 def render(s: ConquestState, viewer: int | None = None) -> str:
-    from ultimata.envs.conquest_of_the_world.terms import OVER, PHASES, RESPOND, STAGES, WEAPON
-
     b = board()
     who = "" if s.phase == OVER else f", player_{s.current_player} to play"
     lines = [f"Conquest of the World - turn {s.turn}, {STAGES[s.stage]}, {PHASES[s.phase]}{who}"]

@@ -10,15 +10,14 @@ from typing import TYPE_CHECKING, Any
 from ultimata.envs.conquest_of_the_world import actions as A
 from ultimata.envs.conquest_of_the_world.battle import SPENDS, WEAPONS, battle_model
 from ultimata.envs.conquest_of_the_world.board import board
-from ultimata.envs.conquest_of_the_world.terms import DUEL
+from ultimata.envs.conquest_of_the_world.phases import OVER, PHASES, WEAPON
+from ultimata.envs.conquest_of_the_world.terms import DUEL, KINDS, STAGES
 
 if TYPE_CHECKING:
     from ultimata.envs.conquest_of_the_world.state import ConquestState
 
 
 def view(state: ConquestState, seat: int | None) -> dict[str, Any]:
-    from ultimata.envs.conquest_of_the_world.terms import KINDS, OVER, PHASES, STAGES, WEAPON
-
     b = board()
     over = state.phase == OVER
     returns = state.returns() if over else []

@@ -8,19 +8,8 @@ from typing import TYPE_CHECKING
 
 from ultimata.envs.conquest_of_the_world.battle import SPENDS, WEAPONS, battle_model
 from ultimata.envs.conquest_of_the_world.board import board
-from ultimata.envs.conquest_of_the_world.terms import (
-    ALLY,
-    CONQUEST,
-    DUEL,
-    HOME,
-    NONE,
-    OVER,
-    PLAY,
-    TURN,
-    WAR,
-    WEAPON,
-    round_to,
-)
+from ultimata.envs.conquest_of_the_world.phases import OVER, TURN, WEAPON
+from ultimata.envs.conquest_of_the_world.terms import ALLY, CONQUEST, DUEL, HOME, NONE, PLAY, WAR, round_to
 
 if TYPE_CHECKING:
     from ultimata.envs.conquest_of_the_world.state import ConquestState as _Base
@@ -33,7 +22,9 @@ CHOICES = tuple(f"{weapon} ({spend})" for weapon in WEAPONS for spend in SPENDS)
 """A weapon choice as the events name it, by its index (3 x weapon + spend)."""
 
 
-class WarsMixin(_Base):
+class WarRules(_Base):
+    """Wars and battles, a part of ConquestState (state.py says how the rule modules are composed)."""
+
     # -- what may be attacked ----------------------------------------------------------------
     def unoccupied_defender(self, p: int) -> int:
         """Rules 11A/13E: the first living player to the left of the last defender (or of the attacker),
@@ -71,6 +62,10 @@ class WarsMixin(_Base):
         return out
 
     # -- a war -------------------------------------------------------------------------------
+    def weapon_open(self, side: int, weapon: int) -> bool:
+        """Whether side may still choose this weapon: one destroyed is barred (rules 12, 21F)."""
+        return not self.barred[side] >> weapon & 1
+
     def _declare_war(self, p: int, c: int) -> None:
         q = self.holder[c]
         if q < 0:

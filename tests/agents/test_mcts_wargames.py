@@ -57,7 +57,7 @@ def test_buys_the_one_alliance_that_reaches_the_target_record_in_conquest():
     with China (value 13) reaches 24 at once; Japan (value 10) is affordable and falls short, passing
     gives the turn away, and a war for a big country reaches it only if won (a best of three battles
     with player_0 defending)."""
-    from tests.conquest_of_the_world.position import c, edited, opening
+    from tests.conquest_of_the_world.positions import c, edited, opening
     from ultimata.envs.conquest_of_the_world import actions as A
 
     s = opening(["U.S.S.R.", "United States"], [[], ["Canada", "Mexico"]], target_record=12)

@@ -3,10 +3,11 @@ start of every turn of the attack option, proposals answered by everyone who wou
 chips, battles directed in turn, prizes and booty shared, records kept apart, breaks for good."""
 
 from ultimata.envs.conquest_of_the_world import actions as A
+from ultimata.envs.conquest_of_the_world import phases as P
 from ultimata.envs.conquest_of_the_world import terms as T
 from ultimata.envs.conquest_of_the_world.observation import COUNTRY_BLOCK, PLAYER_FEATURES
 
-from .position import (
+from .positions import (
     LOSE_TWO,
     PLANE,
     STEADY,
@@ -29,26 +30,26 @@ THREE = ["China", "United States", "U.S.S.R."]
 
 def test_rule_18_no_player_alliances_with_two_players():
     s = opening(["United States", "U.S.S.R."], diplomacy=True)
-    assert s.phase == T.TURN and not any(A.PROPOSE <= a <= A.BREAK for a in s.legal_actions())
+    assert s.phase == P.TURN and not any(A.PROPOSE <= a <= A.BREAK for a in s.legal_actions())
 
 
 def test_rule_18a_each_player_who_can_act_gets_a_window_at_the_turn_start_from_the_option_holder():
     s = opening(THREE, first=2, diplomacy=True)
-    assert s.phase == T.DIPLOMACY and s.option == 1
+    assert s.phase == P.DIPLOMACY and s.option == 1
     seen = []
-    while s.phase == T.DIPLOMACY:
+    while s.phase == P.DIPLOMACY:
         seen.append(s.current_player)
         assert s.legal_actions() == [A.propose_action(1), A.propose_action(2), A.DONE]
         s.apply(A.DONE)
-    assert seen == [1, 2, 0] and s.phase == T.TURN and s.current_player == 1
+    assert seen == [1, 2, 0] and s.phase == P.TURN and s.current_player == 1
     s.apply(A.DONE)  # the option passes: a new round from player_2
-    assert s.phase == T.DIPLOMACY and s.current_player == 2
+    assert s.phase == P.DIPLOMACY and s.current_player == 2
 
 
 def test_rule_18a_a_proposal_is_answered_by_the_addressee_then_the_window_returns():
     s = opening(THREE, first=2, diplomacy=True)
     s.apply(A.propose_action(1))  # player_1 to player_2
-    assert s.phase == T.RESPOND and s.current_player == 2 and s.legal_actions() == [A.ACCEPT, A.DECLINE]
+    assert s.phase == P.RESPOND and s.current_player == 2 and s.legal_actions() == [A.ACCEPT, A.DECLINE]
     s.apply(A.ACCEPT)
     assert s.allied[1][2] and s.allied[2][1] and not s.allied[1][0]
     # player_1 may not take in player_0 too (an alliance of every living player), but may break
@@ -65,7 +66,7 @@ def test_rule_18a_a_declined_proposal_waits_for_the_next_round():
     s.apply(A.DONE)
     close_diplomacy(s)
     s.apply(A.DONE)  # player_2's turn passes; player_0's round
-    assert s.current_player == 0 and s.phase == T.DIPLOMACY
+    assert s.current_player == 0 and s.phase == P.DIPLOMACY
     s.apply(A.DONE)
     assert s.current_player == 1 and A.propose_action(2) in s.legal_actions()  # a new round
 
@@ -74,7 +75,7 @@ def test_rule_18a_joining_an_alliance_needs_every_member_to_agree():
     s = opening(["China", "United States", "U.S.S.R.", "Japan"], first=3, diplomacy=True)  # option: player_2
     close_diplomacy(s)
     ally(s, 0, 1)
-    s.phase, s.window, s.round_left = T.DIPLOMACY, 2, []
+    s.phase, s.window, s.round_left = P.DIPLOMACY, 2, []
     edited(s).apply(A.propose_action(2))
     assert s.proposal == [2, 0] and s.answers == [0, 1]
     s.apply(A.ACCEPT)
@@ -86,7 +87,7 @@ def test_rule_18a_joining_an_alliance_needs_every_member_to_agree():
 def test_rule_18a_a_new_member_is_allied_with_the_whole_alliance():
     s = opening(["China", "United States", "U.S.S.R.", "Japan"], first=3)
     ally(s, 0, 1)
-    s.phase, s.window, s.round_left = T.DIPLOMACY, 2, []
+    s.phase, s.window, s.round_left = P.DIPLOMACY, 2, []
     edited(s).apply(A.propose_action(3))  # to player_1
     assert s.answers == [1, 0]
     s.apply(A.ACCEPT)
@@ -178,7 +179,7 @@ def test_rule_18f_a_broken_alliance_is_never_renewed():
 def test_rule_18f_one_member_leaving_a_three_player_alliance_leaves_the_others_allied():
     s = opening(["China", "United States", "U.S.S.R.", "Japan"], first=3)
     ally(s, 0, 1, 2)
-    s.phase, s.window, s.round_left = T.DIPLOMACY, 1, []
+    s.phase, s.window, s.round_left = P.DIPLOMACY, 1, []
     s.apply(A.BREAK)
     assert s.group(0) == [0, 2] and s.group(1) == [1] and s.broken[1][0] and s.broken[1][2]
     assert not s.broken[0][2]
@@ -188,7 +189,7 @@ def test_rule_18f_no_joining_an_alliance_holding_a_player_you_broke_with():
     s = opening(["China", "United States", "U.S.S.R.", "Japan", "Brazil"], first=4)
     ally(s, 0, 1)
     s.broken[2][1] = s.broken[1][2] = True
-    s.phase, s.window, s.round_left = T.DIPLOMACY, 2, []
+    s.phase, s.window, s.round_left = P.DIPLOMACY, 2, []
     legal = edited(s).legal_actions()
     assert A.propose_action(3) not in legal and A.propose_action(4) not in legal  # player_0, player_1
     assert A.propose_action(1) in legal  # player_3
@@ -202,12 +203,12 @@ def test_rule_18a_no_proposals_once_the_board_is_filled_but_breaks_any_time():
             s.holder[i], s.kind[i] = 0, T.ALLY
             s.record[0] += 1
     edited(s).apply(A.DONE)
-    assert s.stage == T.FINAL and s.phase == T.DIPLOMACY and s.current_player == 2
+    assert s.stage == T.FINAL and s.phase == P.DIPLOMACY and s.current_player == 2
     assert s.legal_actions() == [A.BREAK, A.DONE]
     s.apply(A.DONE)
     assert s.current_player == 1 and s.legal_actions() == [A.BREAK, A.DONE]
     s.apply(A.DONE)
-    assert s.phase == T.TURN and s.current_player == 2  # player_0 can do nothing: no window
+    assert s.phase == P.TURN and s.current_player == 2  # player_0 can do nothing: no window
 
 
 def test_rule_18_a_window_is_never_offered_to_a_player_who_can_do_nothing():
@@ -216,7 +217,7 @@ def test_rule_18_a_window_is_never_offered_to_a_player_who_can_do_nothing():
         for q in range(3):
             s.broken[p][q] = p != q
     s._open_diplomacy(1)
-    assert s.phase == T.TURN and s.current_player == 1
+    assert s.phase == P.TURN and s.current_player == 1
 
 
 def test_rule_18_the_end_game_passes_over_allies():
@@ -233,18 +234,18 @@ def test_rule_18f_an_alliance_may_be_broken_before_each_war_of_a_turn():
     ally(s, 1, 2)
     s.chips[1] = 1000
     edited(s).apply(A.BUY + c("Bangladesh"))  # player_1's turn goes on: first a window for each ally
-    assert s.phase == T.DIPLOMACY and s.current_player == 1 and s.legal_actions() == [A.BREAK, A.DONE]
+    assert s.phase == P.DIPLOMACY and s.current_player == 1 and s.legal_actions() == [A.BREAK, A.DONE]
     close_diplomacy(s)
     s.apply(A.ATTACK + c("Brazil"))
     assert s.fighters == [1, 0]  # the defence passes over the ally player_2
     attacker_wins(s)
-    assert s.phase == T.DIPLOMACY and s.current_player == 1 and s.option == 1  # before the next war
+    assert s.phase == P.DIPLOMACY and s.current_player == 1 and s.option == 1  # before the next war
     s.apply(A.DONE)
     assert s.current_player == 2 and s.legal_actions() == [A.BREAK, A.DONE]
     s.apply(A.BREAK)
     assert not s.allied[1][2] and s.broken[1][2]
     close_diplomacy(s)  # player_0 may still make this turn's proposals
-    assert s.phase == T.TURN and s.current_player == 1
+    assert s.phase == P.TURN and s.current_player == 1
     s.apply(A.ATTACK + c("Argentina"))
     assert s.fighters == [1, 2]  # no longer allied: player_2 is the next defender to the left of player_0
 
@@ -254,10 +255,10 @@ def test_rule_18f_an_alliance_may_be_broken_before_each_end_game_duel():
     ally(s, 0, 1)
     s.record = [2, 4, 6, 8]
     edited(s).apply(A.DONE)
-    assert s.stage == T.LADDER and s.phase == T.DIPLOMACY and s.current_player == 0
+    assert s.stage == T.LADDER and s.phase == P.DIPLOMACY and s.current_player == 0
     assert s.legal_actions() == [A.BREAK, A.DONE]  # 21A: no new alliances, but a break
     s.apply(A.BREAK)
-    assert s.phase == T.WEAPON and s.fighters == [0, 1]  # player_1 has no alliance left: no window
+    assert s.phase == P.WEAPON and s.fighters == [0, 1]  # player_1 has no alliance left: no window
 
 
 def test_alliances_and_proposals_are_in_every_observation():

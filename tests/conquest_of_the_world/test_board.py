@@ -7,7 +7,7 @@ from ultimata.envs.conquest_of_the_world.battle import parse_battle
 from ultimata.envs.conquest_of_the_world.board import parse_board
 from ultimata.envs.core.errors import ConfigError
 
-from .position import B, c
+from .positions import B, c
 
 BOOK = {
     1: {"Canada": 7, "United States": 30, "Mexico": 5},

@@ -8,7 +8,7 @@ from ultimata.envs.conquest_of_the_world import actions as A
 from ultimata.envs.conquest_of_the_world.game import ConquestGame
 from ultimata.envs.core.rng import Rng
 
-from .position import c, fight, new_state, opening
+from .positions import c, fight, new_state, opening
 
 
 def test_always_legal_over_many_games():

@@ -4,9 +4,10 @@ end-game ladder of duels, the winner and the returns, the turn cap and the targe
 import pytest
 
 from ultimata.envs.conquest_of_the_world import actions as A
+from ultimata.envs.conquest_of_the_world import phases as P
 from ultimata.envs.conquest_of_the_world import terms as T
 
-from .position import (
+from .positions import (
     ALL_OUT,
     CAUTIOUS,
     PLANE,
@@ -111,7 +112,7 @@ def test_rule_21b_h_the_lowest_challenges_upward_and_the_winner_goes_on():
     assert s.current_player == 0  # it chooses first in the second battle
     fight(s, [99, 99, 99], (SUB, CAUTIOUS), (SUB, STEADY))  # both miss; then player_1 cannot pay 250 of 50
     assert s.record[:2] == [14 + 1, 6]  # player_0's 275 left round to 500: half a space
-    assert s.phase == T.WEAPON and s.fighters == [0, 2]  # the higher record goes on, against the next
+    assert s.phase == P.WEAPON and s.fighters == [0, 2]  # the higher record goes on, against the next
 
 
 def _run_out(s, loser: int) -> None:

@@ -3,20 +3,23 @@ homeland with its player, chips in whole hundreds, records equal to holdings dur
 exact (every masked action applies, every other is refused and changes nothing); saved positions load
 through JSON and play on identically. ULTIMATA_FUZZ_GAMES=2000 runs thousands of games per variant."""
 
+import copy
 import json
 import random
 
 import numpy as np
 import pytest
 
+from ultimata.envs.conquest_of_the_world import phases as P
 from ultimata.envs.conquest_of_the_world import terms as T
 from ultimata.envs.conquest_of_the_world.board import board
 from ultimata.envs.conquest_of_the_world.game import ConquestGame
+from ultimata.envs.conquest_of_the_world.observation import LastView
 from ultimata.envs.core.errors import IllegalActionError, UltimataError
 from ultimata.envs.core.rng import Rng
 
-from .play import VARIANTS, games_per_variant, lean, variant_id
-from .position import opening
+from .positions import opening
+from .random_play import VARIANTS, games_per_variant, lean, variant_id
 
 B = board()
 
@@ -50,6 +53,21 @@ def test_random_games_keep_the_invariants(config):
             s.apply(lean(s, legal, pick))
         check_invariants(s)
         assert abs(sum(s.returns())) < 1e-9 and s.decisions < 2000
+
+
+@pytest.mark.parametrize("config", VARIANTS[2::5], ids=variant_id)
+def test_every_observation_equals_one_built_afresh(config):
+    """The observation reuses its seldom-changing parts across decisions (observation.LastView); the
+    same position with an empty LastView builds every part afresh."""
+    game = ConquestGame.from_config(config)
+    for seed in range(max(1, games_per_variant(4) // 4)):
+        s, pick = game.new_initial_state(Rng(seed)), random.Random(seed)
+        while not s.is_terminal():
+            fresh = copy.copy(s)
+            fresh.last_view = LastView()
+            for seat in range(s.n):
+                assert (s.observation(seat) == fresh.observation(seat)).all()
+            s.apply(lean(s, s.legal_actions(), pick))
 
 
 @pytest.mark.parametrize("config", VARIANTS[1::3], ids=variant_id)
@@ -95,7 +113,7 @@ def test_saved_positions_load_through_json_and_play_on_identically(config):
     ("holder", 0, 1, "holder and kind disagree"),
     ("chips", 0, 150, "whole hundreds"),
     ("homeland", 0, 5, "homeland of no one"),
-    ("phase", None, 4, "diplomacy window needs its player"),
+    ("phase", None, P.RESPOND, "diplomacy window needs its player"),
     ("allied", None, [[False, True, False], [True, False, True], [False, True, False]], "group"),
     ("buys", None, -1, "buys"),
     ("answers", None, [2], "answers outside a proposal"),

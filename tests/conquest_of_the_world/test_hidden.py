@@ -3,7 +3,7 @@ remembered by the one who made it."""
 
 from ultimata.envs.conquest_of_the_world import actions as A
 
-from .position import c, opening
+from .positions import c, opening
 
 
 def test_the_first_weapon_choice_is_hidden_from_every_other_seat():
@@ -43,7 +43,7 @@ def test_a_sample_for_search_keeps_what_the_viewer_knows_and_redraws_the_hidden_
 def test_after_the_battle_both_choices_are_seen_by_everyone():
     from ultimata.envs.conquest_of_the_world.observation import OBS_SIZE
 
-    from .position import fight
+    from .positions import fight
 
     s = opening(["China", "United States", "U.S.S.R."], first=2)
     s.apply(A.ATTACK + c("Brazil"))
@@ -58,7 +58,7 @@ def test_after_the_battle_both_choices_are_seen_by_everyone():
 def test_the_first_weapon_choice_is_narrated_without_its_content_until_the_battle_names_both():
     from ultimata.envs.core.narration import apply_and_tell
 
-    from .position import fight
+    from .positions import fight
 
     s = opening(["China", "United States", "U.S.S.R."], first=2)
     s.apply(A.ATTACK + c("Brazil"))

@@ -11,11 +11,13 @@ from collections import Counter
 import pytest
 
 from ultimata.envs.conquest_of_the_world import actions as A
+from ultimata.envs.conquest_of_the_world import phases as P
+from ultimata.envs.conquest_of_the_world import terms as T
 from ultimata.envs.conquest_of_the_world.game import ConquestGame
 from ultimata.envs.conquest_of_the_world.state import ConquestState
 from ultimata.envs.core.rng import Rng
 
-from .play import VARIANTS, games_per_variant, lean, variant_id
+from .random_play import VARIANTS, games_per_variant, lean, variant_id
 from .reference import Reference
 
 COMPARED = tuple(f for f in ConquestState.FIELDS if f != "events")
@@ -41,19 +43,19 @@ def play_side_by_side(game: ConquestGame, ref: Reference, seed: int, seen: Count
         if g != expected:
             diff = {k: (g[k], expected[k]) for k in COMPARED if g[k] != expected[k]}
             pytest.fail(f"seed {seed}, action {action} ({s.action_to_string(action)}): engine vs model {diff}")
-        if s.stage < 2 and not s.is_terminal():
+        if s.stage < T.LADDER and not s.is_terminal():
             for p in range(s.n):
                 if s.alive[p]:
                     assert s.record[p] == ref.holdings_record(g, p), "a record is not its holdings"
         seen[s.action_to_string(action).split(" ")[0]] += 1
-        if A.BUY <= action < A.ATTACK and s.stage == 1:
+        if A.BUY <= action < A.ATTACK and s.stage == T.FINAL:
             seen["last-round buys"] += 1
-        if s.phase == 5 and s.director(0) != s.fighters[0]:
+        if s.phase == P.WEAPON and s.director(0) != s.fighters[0]:
             seen["battles directed by an ally"] += 1
     assert s.returns() == pytest.approx(ref.returns(g))
     seen["eliminations"] += len(s.eliminated)
     seen["booty shared"] += sum("booty values" in e for e in s.events)
-    seen["ladders"] += s.stage == 2
+    seen["ladders"] += s.stage == T.LADDER
     seen["target wins"] += s.target_winner >= 0
     seen["games"] += 1
 

@@ -3,10 +3,11 @@ values, the zone domination bonus, the last chooser's first turn, buying allianc
 example of these rules is a test here."""
 
 from ultimata.envs.conquest_of_the_world import actions as A
+from ultimata.envs.conquest_of_the_world import phases as P
 from ultimata.envs.conquest_of_the_world import terms as T
 from ultimata.envs.conquest_of_the_world.text import record_text
 
-from .position import attacker_wins, c, edited, hold, new_state, opening
+from .positions import attacker_wins, c, edited, hold, new_state, opening
 
 
 def test_rule_1_players_start_with_no_chips_and_an_empty_record():
@@ -117,7 +118,7 @@ def test_rule_7_a_zone_already_held_is_not_paid_again_when_another_zone_changes(
 
 def test_rule_8_the_last_chooser_holds_the_first_attack_option():
     s = opening(["United States", "U.S.S.R.", "China"], first=1)  # player_1 US, player_2 USSR, player_0 China
-    assert s.option == 0 and s.phase == T.TURN and s.turn == 1
+    assert s.option == 0 and s.phase == P.TURN and s.turn == 1
 
 
 def test_rule_8b_the_first_turn_attacks_only_unoccupied_countries():

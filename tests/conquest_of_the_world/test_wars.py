@@ -5,10 +5,11 @@ side 0 (the attacking side) first, a hit when the draw is below the hit chance."
 
 
 from ultimata.envs.conquest_of_the_world import actions as A
+from ultimata.envs.conquest_of_the_world import phases as P
 from ultimata.envs.conquest_of_the_world import terms as T
 from ultimata.envs.conquest_of_the_world.terms import round_to
 
-from .position import (
+from .positions import (
     ALL_OUT,
     CAUTIOUS,
     PLANE,
@@ -32,7 +33,7 @@ def test_rule_10a_any_unoccupied_country_may_be_attacked_for_free_wherever_it_li
     free = [i for i in range(B.size) if s.holder[i] < 0]
     assert [a - A.ATTACK for a in s.legal_actions() if A.ATTACK <= a < A.WEAPON] == free
     s.apply(A.ATTACK + c("Australia"))
-    assert s.chips == [0, 0] and s.phase == T.WEAPON and s.target == c("Australia")
+    assert s.chips == [0, 0] and s.phase == P.WEAPON and s.target == c("Australia")
 
 
 def test_rule_10b_11b_both_sides_get_2500_energy_for_the_whole_war():
@@ -54,9 +55,9 @@ def test_rule_12a_the_first_to_win_two_battles_wins_the_war():
     s = opening(["United States", "U.S.S.R."])
     s.apply(A.ATTACK + c("Brazil"))
     fight(s, [99, 0, 99], (TANK, STEADY), (TANK, STEADY))
-    assert s.wins == [1, 0] and s.phase == T.WEAPON
+    assert s.wins == [1, 0] and s.phase == P.WEAPON
     fight(s, [99, 0, 99], (SUB, STEADY), (PLANE, STEADY))
-    assert s.holder[c("Brazil")] == 1 and s.phase == T.TURN
+    assert s.holder[c("Brazil")] == 1 and s.phase == P.TURN
 
 
 def test_rule_12b_c_a_mutual_kill_is_a_tie_and_one_win_each_goes_to_the_energy_left():
@@ -107,7 +108,7 @@ def test_rule_12g_running_out_of_energy_loses_the_war_and_rule_14_the_defender_g
     assert s.holder[c("Indonesia")] == 0 and s.kind[c("Indonesia")] == T.ALLY  # rule 14B
     assert s.record[0] == 6  # rule 14C: half of 6
     assert s.chips[0] == 200  # rule 14A: the attacker's 200 left
-    assert s.phase == T.TURN and s.option == 0  # rule 14D: the option passes to the loser's left
+    assert s.phase == P.TURN and s.option == 0  # rule 14D: the option passes to the loser's left
 
 
 def test_rule_13a_example_1355_energy_left_becomes_1400_chips():

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from ultimata.envs.conquest_of_the_world import actions as A
+from ultimata.envs.conquest_of_the_world import phases as P
 from ultimata.envs.conquest_of_the_world import terms as T
 from ultimata.envs.conquest_of_the_world.board import board
 from ultimata.envs.conquest_of_the_world.game import ConquestGame
@@ -41,7 +42,7 @@ def opening(homes: list[str], allies: list[list[str]] | None = None, first: int 
 
 def close_diplomacy(s: ConquestState) -> None:
     """Every open diplomacy window passes."""
-    while s.phase == T.DIPLOMACY:
+    while s.phase == P.DIPLOMACY:
         s.apply(A.DONE)
 
 

@@ -9,6 +9,7 @@ import random
 
 from ultimata.envs.conquest_of_the_world import actions as A
 from ultimata.envs.conquest_of_the_world.state import ConquestState
+from ultimata.envs.conquest_of_the_world.terms import HOME
 
 VARIANTS = [
     {"num_players": 2},
@@ -42,7 +43,7 @@ def lean(s: ConquestState, legal: list[int], pick: random.Random) -> int:
         legal = [a for a in legal if a != A.BREAK]
     if pick.random() < 0.5:
         return legal[pick.randrange(len(legal))]
-    homes = [a for a in legal if A.ATTACK <= a < A.WEAPON and s.kind[a - A.ATTACK] == 1]
+    homes = [a for a in legal if A.ATTACK <= a < A.WEAPON and s.kind[a - A.ATTACK] == HOME]
     paid = [a for a in legal if A.ATTACK <= a < A.WEAPON and s.holder[a - A.ATTACK] >= 0]
     talk = [a for a in legal if A.PROPOSE <= a < A.BREAK]
     for group in (homes, [a for a in legal if a == A.ACCEPT], paid, talk):
