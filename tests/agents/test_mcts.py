@@ -40,7 +40,7 @@ def test_the_pretrained_prior_is_a_distribution_over_the_legal_moves():
 def test_plays_the_round_card_while_ahead_in_the_card_game():
     """Player 0 leads on chips and holds Round: playing it ends the round and wins Quick Play at once;
     anything else hands the turn to three players who may steal or take the lead away."""
-    from tests.ultimatum_cards.position import position
+    from tests.ultimatum_cards.positions import position
 
     state = position({0: ["Round", "Take 1", "Block"], 1: ["Steal", "Steal"], 2: ["Take 5", "Steal"],
                       3: ["Steal", "Swap"]}, chips=[12, 10, 10, 8])

@@ -15,7 +15,7 @@ from ultimata.envs.ultimatum_cards.cards import DECK, NUM_KINDS
 from ultimata.envs.ultimatum_cards.phases import PHASES, SWAP_MODE
 from ultimata.envs.ultimatum_cards.state import HISTORY, OUTCOMES
 
-from .position import do, position
+from .positions import do, position
 
 
 def plain_encoding(state, viewer: int) -> np.ndarray:

@@ -11,7 +11,7 @@ from ultimata.envs.core.rng import ScriptedRng
 from ultimata.envs.ultimatum_cards import cards
 from ultimata.envs.ultimatum_cards.phases import OVER, PLAY, RESPOND
 
-from .position import do, legal_names, position
+from .positions import do, legal_names, position
 
 
 def new_game(decks=(), rolls=(0,), **config):
