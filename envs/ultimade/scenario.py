@@ -12,7 +12,7 @@ from ultimata.envs.core.rng import Rng
 from ultimata.envs.ultimade.actions import from_field
 from ultimata.envs.ultimade.board import BIT, parse
 from ultimata.envs.ultimade.game import UltimadeGame
-from ultimata.envs.ultimade.phases import PLAYER_NAMES
+from ultimata.envs.ultimade.players import PLAYER_NAMES
 from ultimata.envs.ultimade.state import UltimadeState
 
 STEPS = ("offense", "defense", "throw")
