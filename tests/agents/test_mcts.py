@@ -4,12 +4,12 @@ from __future__ import annotations
 
 import pytest
 
+from tests.ultimade.positions import field_action, position
 from ultimata.agents import load_agent
 from ultimata.agents.mcts import MctsAgent, MctsOptions, parse_mcts_spec
 from ultimata.envs.core.errors import CheckpointError, ConfigError
 from ultimata.envs.core.rng import Rng
 from ultimata.envs.ultimade.game import UltimadeGame
-from ultimata.envs.ultimade.scenario import field_action, position
 from ultimata.envs.ultimatum_cards.game import UltimatumCardsGame
 
 

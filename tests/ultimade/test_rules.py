@@ -14,8 +14,9 @@ from ultimata.envs.ultimade.board import FIELDS, chebyshev, name, parse
 from ultimata.envs.ultimade.game import UltimadeGame
 from ultimata.envs.ultimade.phases import MONSTER, OVER, PLACE, PULL, RUN, SELECT, THROW
 from ultimata.envs.ultimade.players import PLAYER_NAMES
-from ultimata.envs.ultimade.scenario import field_action, player_at, position
 from ultimata.envs.ultimade.view import view
+
+from .positions import field_action, player_at, position
 
 
 def game(**config) -> UltimadeGame:
