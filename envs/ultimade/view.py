@@ -50,7 +50,6 @@ def view(state: UltimadeState, seat: int | None) -> dict[str, Any]:
         throw = {"from": _spot(state.last_throw[0]), "to": _spot(state.last_throw[1])}
     cfg = state.game.config
     return {
-        "kind": "pitch",
         "seat": seat,
         "width": WIDTH,
         "length": LENGTH,

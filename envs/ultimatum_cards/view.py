@@ -27,7 +27,6 @@ def view(state: UltimatumCardsState, seat: int | None) -> dict[str, Any]:
             "accepted": state.accepted if state.accepted >= 0 else None,
         }
     return {
-        "kind": "cards",
         "seat": seat,
         "players": [
             {
