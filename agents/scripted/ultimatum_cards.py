@@ -12,7 +12,7 @@ from __future__ import annotations
 from ultimata.envs.core.rng import Rng
 from ultimata.envs.ultimatum_cards import cards
 from ultimata.envs.ultimatum_cards.cards import BLOCK, COUNTER, DRAW, ROUND, STEAL, SWAP, ULTIMATUM
-from ultimata.envs.ultimatum_cards.state import (
+from ultimata.envs.ultimatum_cards.phases import (
     BLOCKS,
     CHOOSE_PLAYER,
     COUNTERS,
@@ -24,8 +24,8 @@ from ultimata.envs.ultimatum_cards.state import (
     RESPONDER,
     SWAP_MODE,
     TARGET,
-    UltimatumCardsState,
 )
+from ultimata.envs.ultimatum_cards.state import UltimatumCardsState
 
 # Small costs for spending a card, so equal gains use the cheaper card and keep Steal for a fat target.
 _SPEND = {STEAL: 0.6, ULTIMATUM: 0.4, SWAP: 0.3, BLOCK: 0.5, COUNTER: 0.5}

@@ -1,4 +1,6 @@
-"""Every game, by name. Adding a game is one line in GAMES."""
+"""Every game, by name. Registering a game is one line in GAMES; the game itself needs more pieces (its
+rules package, thin module, doc, scripted bot, configs, golden file, web view and test helpers), listed in
+order in docs/adding_a_game.md and checked for every registered game by tests/test_layout.py."""
 
 from __future__ import annotations
 

@@ -11,6 +11,7 @@ from typing import TYPE_CHECKING
 import numpy as np
 
 from ultimata.envs.ultimade.board import FIELDS, FLIP, NEIGHBOURS, fields_of
+from ultimata.envs.ultimade.phases import MONSTER, OVER, PLACE, SELECT
 
 if TYPE_CHECKING:
     from ultimata.envs.ultimade.state import UltimadeState
@@ -90,11 +91,11 @@ def encode(state: UltimadeState, viewer: int) -> np.ndarray:
         idx.append(_RUNNER + frame[pos[state.runner]])
     if state.marker_only >= 0:
         idx.append(_MONSTER + frame[pos[state.marker_only]])
-    if 2 <= phase <= 5:
+    if SELECT <= phase <= MONSTER:
         defenders = state.team_bb[1 - state.offense]
         base = state.offense * 4
         idx += [_MARKED + frame[f] for f in pos[base : base + 4] if NEIGHBOURS[f] & defenders]
-    if phase < 6:
+    if phase < OVER:
         idx.append(_PHASE + phase)
     if state.to_move == viewer:
         idx.append(_MINE)
@@ -108,6 +109,6 @@ def encode(state: UltimadeState, viewer: int) -> np.ndarray:
         obs[_MY_SCORE] = score[viewer] / cfg.points_to_win
         obs[_THEIR_SCORE] = score[1 - viewer] / cfg.points_to_win
     obs[_CYCLES] = min(state.cycle / cfg.max_cycles, 1.0)
-    if phase == 0:
+    if phase == PLACE:
         obs[_TO_PLACE] = pos[4 * viewer : 4 * viewer + 4].count(-1) / 4
     return obs

@@ -8,7 +8,8 @@ from typing import TYPE_CHECKING, Any
 
 from ultimata.envs.core.pictures import PygameRenderer
 from ultimata.envs.ultimade.board import COL, COLUMNS, LENGTH, ROW, WIDTH
-from ultimata.envs.ultimade.phases import OVER, PHASE_NAMES, player_name
+from ultimata.envs.ultimade.phases import OVER, PHASES
+from ultimata.envs.ultimade.players import PLAYER_NAMES, TEAMS
 
 if TYPE_CHECKING:
     from ultimata.envs.ultimade.state import UltimadeState
@@ -116,17 +117,17 @@ class UltimadeRenderer(PygameRenderer):
         y += 36
         lines = [
             f"to {cfg.points_to_win} points, cycle {state.cycle}/{cfg.max_cycles}",
-            f"team {'AB'[state.offense]} on offense",
+            f"team {TEAMS[state.offense]} on offense",
         ]
         if state.holder >= 0:
-            lines.append(f"disc: {player_name(state.holder)}")
+            lines.append(f"disc: {PLAYER_NAMES[state.holder]}")
         if state.phase == OVER:
-            lines.append("game over: " + (f"{'AB'[state.winner]} wins" if state.winner >= 0 else "draw"))
+            lines.append("game over: " + (f"{TEAMS[state.winner]} wins" if state.winner >= 0 else "draw"))
         else:
-            lines.append(f"player_{state.to_move} ({'AB'[state.to_move]}):")
-            lines.append(f"  {PHASE_NAMES[state.phase]}")
+            lines.append(f"player_{state.to_move} ({TEAMS[state.to_move]}):")
+            lines.append(f"  {PHASES[state.phase]}")
         if state.marker_only >= 0:
-            lines.append(f"only {player_name(state.marker_only)} may run (Monster-D.)")
+            lines.append(f"only {PLAYER_NAMES[state.marker_only]} may run (Monster-D.)")
         lines.append("")
         lines += _wrap(f"last: {state.last_event}", 36) if state.last_event else []
         for line in lines:
@@ -136,7 +137,7 @@ class UltimadeRenderer(PygameRenderer):
         for team, colour in enumerate(TEAM_COLOURS):
             self.pygame.draw.circle(surface, colour, (PANEL_X + 8, y + 8), 8)
             end = "bottom" if team == 0 else "top"
-            text = f"team {'AB'[team]} (player_{team}) defends the {end}"
+            text = f"team {TEAMS[team]} (player_{team}) defends the {end}"
             surface.blit(self.small.render(text, True, INK), (PANEL_X + 22, y + 1))
             y += 22
         self.pygame.draw.circle(surface, DISC, (PANEL_X + 8, y + 8), 7)

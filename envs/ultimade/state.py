@@ -37,16 +37,15 @@ from ultimata.envs.ultimade.board import (
 from ultimata.envs.ultimade.observation import encode
 from ultimata.envs.ultimade.phases import (
     MONSTER,
-    NUM_PHASES,
     OVER,
-    PHASE_NAMES,
+    PHASES,
     PLACE,
-    PLAYER_NAMES,
     PULL,
     RUN,
     SELECT,
     THROW,
 )
+from ultimata.envs.ultimade.players import PLAYER_NAMES, TEAMS
 from ultimata.envs.ultimade.text import board_text, describe_action
 
 if TYPE_CHECKING:
@@ -253,7 +252,7 @@ class UltimadeState(State):
         if action == DONE:
             self._end_step()
         elif action == NO_ROLL:
-            self.last_event = f"{'AB'[seat]} does not roll the Monster-Defense die"
+            self.last_event = f"{TEAMS[seat]} does not roll the Monster-Defense die"
             self._start_cycle()
         else:
             f = to_field(action, seat)
@@ -406,7 +405,7 @@ class UltimadeState(State):
     def _score(self) -> None:
         team = self.offense
         self.score[team] += 1
-        self.last_event += f": point for {'AB'[team]} ({self.score[0]}:{self.score[1]})"
+        self.last_event += f": point for {TEAMS[team]} ({self.score[0]}:{self.score[1]})"
         if self.score[team] >= self.game.config.points_to_win or self.cycle >= self.game.config.max_cycles:
             self._finish()  # won, or time is up: no set-up and pull that cannot change the result
             return
@@ -466,8 +465,8 @@ class UltimadeState(State):
         placed = [f for f in pos if f >= 0]
         if len(pos) != 8 or len(set(placed)) != len(placed) or any(f >= FIELDS for f in pos):
             raise ValueError("pos must be 8 fields (-1 = not yet placed), no two players on one field")
-        if not 0 <= int(values["phase"]) < NUM_PHASES:
-            raise ValueError(f"phase must be 0..{NUM_PHASES - 1}")
+        if not 0 <= int(values["phase"]) < len(PHASES):
+            raise ValueError(f"phase must be 0..{len(PHASES) - 1}")
         for key, value in values.items():
             setattr(self, key, value)
         self.pos = pos
@@ -482,9 +481,9 @@ class UltimadeState(State):
         for team in (0, 1):
             placed = [f >= 0 for f in pos[4 * team : 4 * team + 4]]
             if placed != sorted(placed, reverse=True):
-                raise ValueError(f"team {'AB'[team]} sets up in player order: placed players come first")
+                raise ValueError(f"team {TEAMS[team]} sets up in player order: placed players come first")
         if phase not in (PLACE, OVER) and min(pos) < 0:
-            raise ValueError(f"all 8 players must be on the pitch in phase {PHASE_NAMES[phase]!r}")
+            raise ValueError(f"all 8 players must be on the pitch in phase {PHASES[phase]!r}")
         if self.offense not in (0, 1) or (self.to_move not in (0, 1)) != (phase == OVER):
             raise ValueError("offense is team 0 or 1; to_move is a team, or -1 exactly when the game is over")
         if not (-1 <= self.holder < 8 and -1 <= self.disc < FIELDS and -1 <= self.runner < 8):
@@ -497,7 +496,7 @@ class UltimadeState(State):
             if self.holder < 0 and any(f == self.disc for f in pos):
                 raise ValueError("a disc on the ground lies on an empty field")
         if phase in (THROW, MONSTER) and self.holder < 0:
-            raise ValueError(f"phase {PHASE_NAMES[phase]!r} needs a disc holder")
+            raise ValueError(f"phase {PHASES[phase]!r} needs a disc holder")
         if (phase == THROW and self.to_move != self.offense) or (phase == MONSTER and self.to_move != self.defense):
             raise ValueError("the offense throws; the defense rolls the Monster-Defense die")
         if phase == RUN and (self.runner < 0 or self.runner >> 2 != self.to_move or self.moved >> self.runner & 1):

@@ -6,7 +6,8 @@ from typing import TYPE_CHECKING
 
 from ultimata.envs.ultimade.actions import DONE, NO_ROLL, to_field
 from ultimata.envs.ultimade.board import COLUMNS, FIELDS, LENGTH, WIDTH, name
-from ultimata.envs.ultimade.phases import MONSTER, OVER, PHASE_NAMES, PLACE, PULL, RUN, SELECT, THROW, player_name
+from ultimata.envs.ultimade.phases import MONSTER, OVER, PHASES, PLACE, PULL, RUN, SELECT, THROW
+from ultimata.envs.ultimade.players import PLAYER_NAMES, TEAMS
 
 if TYPE_CHECKING:
     from ultimata.envs.ultimade.state import UltimadeState
@@ -26,19 +27,19 @@ def describe_action(state: UltimadeState, action: int) -> str:
     f = to_field(action, seat)
     where = name(f)
     at = state.pos.index(f) if f in state.pos else -1
-    who = player_name(at) if at >= 0 else "nobody"
+    who = PLAYER_NAMES[at] if at >= 0 else "nobody"
     phase = state.phase
     if phase == PLACE:
         slot = state.pos[4 * seat : 4 * seat + 4].count(-1)
-        return f"place {'AB'[seat]}{5 - slot} at {where}" if slot else f"place at {where}"
+        return f"place {TEAMS[seat]}{5 - slot} at {where}" if slot else f"place at {where}"
     if phase == PULL and state.holder >= 0:
-        return f"pull {player_name(state.holder)} -> {where}"
+        return f"pull {PLAYER_NAMES[state.holder]} -> {where}"
     if phase == SELECT:
         return f"pick {who} at {where} to run"
     if phase == RUN and state.runner >= 0:
-        return f"run {player_name(state.runner)} {name(state.pos[state.runner])}->{where}"
+        return f"run {PLAYER_NAMES[state.runner]} {name(state.pos[state.runner])}->{where}"
     if phase == THROW and state.holder >= 0:
-        return f"throw {player_name(state.holder)} -> {who} at {where}"
+        return f"throw {PLAYER_NAMES[state.holder]} -> {who} at {where}"
     if phase == MONSTER:
         return f"Monster-Defense: {who} at {where} rolls the die"
     return f"field {where}"
@@ -47,7 +48,7 @@ def describe_action(state: UltimadeState, action: int) -> str:
 def _cell(state: UltimadeState, f: int) -> str:
     if f in state.pos:
         p = state.pos.index(f)
-        label = player_name(p)
+        label = PLAYER_NAMES[p]
         if state.moved >> p & 1:
             label = label.lower()
         if p == state.holder:
@@ -66,7 +67,7 @@ def board_text(state: UltimadeState) -> str:
     cfg = state.game.config
     lines = [
         f"ULTIMADE   A {state.score[0]} : {state.score[1]} B   (to {cfg.points_to_win})   "
-        f"cycle {state.cycle}/{cfg.max_cycles}   {'AB'[state.offense]} on offense"
+        f"cycle {state.cycle}/{cfg.max_cycles}   {TEAMS[state.offense]} on offense"
     ]
     header = "     " + "".join(f"{c:^4}" for c in COLUMNS)
     rule = "    +" + "-" * (4 * WIDTH) + "+"
@@ -81,8 +82,8 @@ def board_text(state: UltimadeState) -> str:
     if state.last_event:
         lines.append(f"last: {state.last_event}")
     if state.phase == OVER:
-        result = f"{'AB'[state.winner]} wins" if state.winner >= 0 else "draw"
+        result = f"{TEAMS[state.winner]} wins" if state.winner >= 0 else "draw"
         lines.append(f"game over: {result}")
     else:
-        lines.append(f"player_{state.to_move} ({'AB'[state.to_move]}) to {PHASE_NAMES[state.phase]}")
+        lines.append(f"player_{state.to_move} ({TEAMS[state.to_move]}) to {PHASES[state.phase]}")
     return "\n".join(lines)

@@ -8,12 +8,15 @@ from typing import TYPE_CHECKING, Any
 
 from ultimata.envs.ultimade.actions import DONE, NO_ROLL, to_field
 from ultimata.envs.ultimade.board import COL, FIELDS, LENGTH, NAMES, NEIGHBOURS, ROW, WIDTH
-from ultimata.envs.ultimade.phases import OVER, PHASE_NAMES, PLAYER_NAMES
+from ultimata.envs.ultimade.phases import MONSTER, OVER, PHASES, PLACE, PULL, RUN, SELECT, THROW
+from ultimata.envs.ultimade.players import PLAYER_NAMES, TEAMS
 
 if TYPE_CHECKING:
     from ultimata.envs.ultimade.state import UltimadeState
 
-PHASE_KEYS = ("place", "pull", "select", "run", "throw", "monster", "over")
+PHASE_KEYS = {PLACE: "place", PULL: "pull", SELECT: "select", RUN: "run", THROW: "throw", MONSTER: "monster",
+              OVER: "over"}
+"""Each phase as a word the page's script switches on (static/games/ultimade.js)."""
 
 
 def _spot(f: int) -> dict[str, Any]:
@@ -47,12 +50,11 @@ def view(state: UltimadeState, seat: int | None) -> dict[str, Any]:
         throw = {"from": _spot(state.last_throw[0]), "to": _spot(state.last_throw[1])}
     cfg = state.game.config
     return {
-        "kind": "pitch",
         "seat": seat,
         "width": WIDTH,
         "length": LENGTH,
         "endzone_depth": cfg.endzone_depth,
-        "teams": ["A", "B"],
+        "teams": list(TEAMS),
         "players": players,
         "disc": disc,
         "last_throw": throw,
@@ -61,7 +63,7 @@ def view(state: UltimadeState, seat: int | None) -> dict[str, Any]:
         "cycle": state.cycle,
         "max_cycles": cfg.max_cycles,
         "offense": state.offense,
-        "phase": PHASE_NAMES[state.phase],
+        "phase": PHASES[state.phase],
         "phase_key": PHASE_KEYS[state.phase],
         "to_move": None if over else state.current_player,
         "only_runner": PLAYER_NAMES[state.marker_only] if state.marker_only >= 0 else None,

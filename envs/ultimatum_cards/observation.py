@@ -19,7 +19,8 @@ from typing import TYPE_CHECKING
 import numpy as np
 
 from ultimata.envs.ultimatum_cards.cards import DECK, NUM_KINDS
-from ultimata.envs.ultimatum_cards.state import HISTORY, NUM_PHASES, OUTCOMES
+from ultimata.envs.ultimatum_cards.phases import PHASES
+from ultimata.envs.ultimatum_cards.state import HISTORY, OUTCOMES
 
 if TYPE_CHECKING:
     from ultimata.envs.ultimatum_cards.state import UltimatumCardsState
@@ -44,7 +45,7 @@ class ObservationLayout:
             "pile": 1,  # cards left to draw / 48
             "discards": NUM_KINDS,  # played cards are public
             "rounds_played": 1,
-            "phase": NUM_PHASES,
+            "phase": len(PHASES),
             "card": NUM_KINDS,  # the card being resolved
             "p1": n,  # giver / chosen player / responder
             "p2": n,  # receiver / ultimatum target

@@ -14,29 +14,25 @@ from ultimata.envs.core.engine import State
 from ultimata.envs.core.rng import Rng
 from ultimata.envs.ultimatum_cards import cards
 from ultimata.envs.ultimatum_cards.cards import BLOCK, COUNTER, DRAW, NUM_KINDS, ROUND, STEAL, SWAP, ULTIMATUM
+from ultimata.envs.ultimatum_cards.phases import (
+    BLOCKS,
+    CHOOSE_PLAYER,
+    COUNTERS,
+    GIVE_FROM,
+    GIVE_TO,
+    OFFER,
+    OVER,
+    PHASES,
+    PLAY,
+    RESPOND,
+    RESPONDER,
+    SWAP_MODE,
+    TARGET,
+)
 
 if TYPE_CHECKING:
     from ultimata.envs.ultimatum_cards.game import UltimatumCardsGame
 
-# Phases: who decides and what they decide.
-PLAY, GIVE_FROM, GIVE_TO, CHOOSE_PLAYER, SWAP_MODE, RESPONDER, TARGET, OFFER, COUNTERS, RESPOND, BLOCKS, OVER = (
-    range(12)
-)
-PHASE_NAMES = (
-    "play a card",
-    "choose who gives",
-    "choose who receives",
-    "choose a player",
-    "swap chips or hands",
-    "choose the responder",
-    "choose the target",
-    "offer the responder a share",
-    "counter or pass",
-    "accept a proposal or reject",
-    "block or pass",
-    "game over",
-)
-NUM_PHASES = len(PHASE_NAMES)
 RESOLVED, BLOCKED, REJECTED, DISCARDED, ENDED = range(5)
 OUTCOMES = ("resolved", "blocked", "rejected", "discarded", "ended the round")
 HISTORY = 8
@@ -399,7 +395,7 @@ class UltimatumCardsState(State):
         hands = values["hands"]
         if len(hands) != n or any(len(h) != NUM_KINDS or min(h) < 0 for h in hands):
             raise ValueError(f"hands must be {n} lists of {NUM_KINDS} non-negative counts")
-        if len(values["chips"]) != n or min(values["chips"]) < 0 or not 0 <= values["phase"] < NUM_PHASES:
+        if len(values["chips"]) != n or min(values["chips"]) < 0 or not 0 <= values["phase"] < len(PHASES):
             raise ValueError("chips must be one non-negative count per seat and phase a known phase")
         for key, value in values.items():
             setattr(self, key, value)
@@ -424,11 +420,11 @@ class UltimatumCardsState(State):
         if any(q not in seats for q in self.queue) or len(set(self.queue)) != len(self.queue):
             raise ValueError("the reaction queue must list distinct seats")
         if phase in (COUNTERS, BLOCKS) and not self.queue:
-            raise ValueError(f"phase {PHASE_NAMES[phase]!r} needs a reacting player in the queue")
+            raise ValueError(f"phase {PHASES[phase]!r} needs a reacting player in the queue")
         needs = {GIVE_TO: (self.p1,), TARGET: (self.p1,), OFFER: (self.p1, self.p2), COUNTERS: (self.p1, self.p2),
                  RESPOND: (self.p1, self.p2), BLOCKS: (self.p1,)}.get(phase, ())  # fmt: skip
         if any(x < 0 for x in needs):
-            raise ValueError(f"phase {PHASE_NAMES[phase]!r} needs its players chosen")
+            raise ValueError(f"phase {PHASES[phase]!r} needs its players chosen")
         for proposal in self.proposals:
             if len(proposal) != 2 or proposal[0] not in seats or not 0 <= proposal[1] <= sum(self.chips):
                 raise ValueError("a proposal is [proposer seat, share within the chips in play]")

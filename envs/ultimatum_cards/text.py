@@ -5,7 +5,8 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from ultimata.envs.ultimatum_cards import cards
-from ultimata.envs.ultimatum_cards.state import BLOCKS, COUNTERS, OFFER, OVER, PHASE_NAMES, SWAP, ULTIMATUM
+from ultimata.envs.ultimatum_cards.cards import SWAP, ULTIMATUM
+from ultimata.envs.ultimatum_cards.phases import BLOCKS, COUNTERS, OFFER, OVER, PHASES
 
 if TYPE_CHECKING:
     from ultimata.envs.ultimatum_cards.state import UltimatumCardsState
@@ -95,5 +96,5 @@ def table(state: UltimatumCardsState, viewer: int | None = None) -> str:
     if state.phase == OVER:
         lines.append(f"game over — winners: {', '.join(f'player_{p}' for p in state.winners())}")
     else:
-        lines.append(f"player_{state.current_player} to {PHASE_NAMES[state.phase]}")
+        lines.append(f"player_{state.current_player} to {PHASES[state.phase]}")
     return "\n".join(lines)

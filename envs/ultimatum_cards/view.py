@@ -6,7 +6,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 from ultimata.envs.ultimatum_cards import cards
-from ultimata.envs.ultimatum_cards.state import OVER, PHASE_NAMES
+from ultimata.envs.ultimatum_cards.phases import OVER, PHASES
 
 if TYPE_CHECKING:
     from ultimata.envs.ultimatum_cards.state import UltimatumCardsState
@@ -27,7 +27,6 @@ def view(state: UltimatumCardsState, seat: int | None) -> dict[str, Any]:
             "accepted": state.accepted if state.accepted >= 0 else None,
         }
     return {
-        "kind": "cards",
         "seat": seat,
         "players": [
             {
@@ -47,7 +46,7 @@ def view(state: UltimatumCardsState, seat: int | None) -> dict[str, Any]:
         "round": state.rounds_played + (0 if over else 1),
         "pile": len(state.pile),
         "discards": {cards.NAMES[k]: c for k, c in enumerate(state.discards) if c},
-        "phase": PHASE_NAMES[state.phase],
+        "phase": PHASES[state.phase],
         "to_move": None if over else state.current_player,
         "pending": pending,
         "last_event": state.last_event,

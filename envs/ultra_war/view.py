@@ -118,7 +118,6 @@ def view(state: UltraWarState, seat: int | None) -> dict[str, Any]:
     decks = state.game.side_decks
     scenario = state.game.scenario
     return {
-        "kind": "skirmish",
         "seat": seat,
         "size": 12,
         "cells": cells,

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import random
 
-from tests.ultimatum_cards.position import do, position
+from tests.ultimatum_cards.positions import do, position
 from ultimata.agents.scripted.ultimatum_cards import choose_action
 from ultimata.envs import game_class
 from ultimata.envs.core.rng import Rng

@@ -4,12 +4,12 @@ from __future__ import annotations
 
 import pytest
 
+from tests.ultimade.positions import field_action, position
 from ultimata.agents import load_agent
 from ultimata.agents.mcts import MctsAgent, MctsOptions, parse_mcts_spec
 from ultimata.envs.core.errors import CheckpointError, ConfigError
 from ultimata.envs.core.rng import Rng
 from ultimata.envs.ultimade.game import UltimadeGame
-from ultimata.envs.ultimade.scenario import field_action, position
 from ultimata.envs.ultimatum_cards.game import UltimatumCardsGame
 
 
@@ -40,7 +40,7 @@ def test_the_pretrained_prior_is_a_distribution_over_the_legal_moves():
 def test_plays_the_round_card_while_ahead_in_the_card_game():
     """Player 0 leads on chips and holds Round: playing it ends the round and wins Quick Play at once;
     anything else hands the turn to three players who may steal or take the lead away."""
-    from tests.ultimatum_cards.position import position
+    from tests.ultimatum_cards.positions import position
 
     state = position({0: ["Round", "Take 1", "Block"], 1: ["Steal", "Steal"], 2: ["Take 5", "Steal"],
                       3: ["Steal", "Swap"]}, chips=[12, 10, 10, 8])

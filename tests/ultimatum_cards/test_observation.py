@@ -12,9 +12,10 @@ from ultimata.envs import game_class
 from ultimata.envs.core.rng import Rng
 from ultimata.envs.ultimatum_cards import observation
 from ultimata.envs.ultimatum_cards.cards import DECK, NUM_KINDS
-from ultimata.envs.ultimatum_cards.state import HISTORY, NUM_PHASES, OUTCOMES
+from ultimata.envs.ultimatum_cards.phases import PHASES, SWAP_MODE
+from ultimata.envs.ultimatum_cards.state import HISTORY, OUTCOMES
 
-from .position import do, position
+from .positions import do, position
 
 
 def plain_encoding(state, viewer: int) -> np.ndarray:
@@ -57,7 +58,7 @@ def plain_encoding(state, viewer: int) -> np.ndarray:
         "pile": [len(state.pile) / len(DECK)],
         "discards": state.discards,
         "rounds_played": [state.rounds_played],
-        "phase": hot(NUM_PHASES, state.phase),
+        "phase": hot(len(PHASES), state.phase),
         "card": hot(NUM_KINDS, state.card) if pending else [0.0] * NUM_KINDS,
         "p1": seat_hot(state.p1) if pending else [0.0] * n,
         "p2": seat_hot(state.p2) if pending else [0.0] * n,
@@ -101,7 +102,7 @@ def test_observations_equal_the_plain_encoding_through_random_and_scripted_games
             assert_sees_plainly(state, viewers)
             legal = state.legal_actions()
             action = choose_action(state, Rng(seed)) if seed % 2 else legal[pick.randrange(len(legal))]
-            swaps += state.phase == 4 and action == state.layout.swap_hands
+            swaps += state.phase == SWAP_MODE and action == state.layout.swap_hands
             state.apply(action)
         assert_sees_plainly(state, range(state.n))
     assert swaps, "some games swap hands (what a seat knows)"

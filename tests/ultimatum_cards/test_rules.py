@@ -9,9 +9,9 @@ import pytest
 from ultimata.envs import IllegalActionError, game_class
 from ultimata.envs.core.rng import ScriptedRng
 from ultimata.envs.ultimatum_cards import cards
-from ultimata.envs.ultimatum_cards.state import OVER, PLAY
+from ultimata.envs.ultimatum_cards.phases import OVER, PLAY, RESPOND
 
-from .position import do, legal_names, position
+from .positions import do, legal_names, position
 
 
 def new_game(decks=(), rolls=(0,), **config):
@@ -210,7 +210,7 @@ def ultimatum_table(**config):
 def test_ultimatum_counters_start_left_of_the_target_skip_the_responder_and_end_with_the_target() -> None:
     state = ultimatum_table()
     asked = []
-    while state.phase != 9:  # RESPOND
+    while state.phase != RESPOND:
         asked.append(state.current_player)
         do(state, "pass")
     assert asked == [3, 0, 2]

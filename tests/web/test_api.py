@@ -12,6 +12,7 @@ import pytest
 from fastapi.testclient import TestClient
 
 from ultimata.envs import GAMES
+from ultimata.envs.core.registry import game_base_name
 from ultimata.web.app import create_app
 
 CARDS = "ultimatum_cards_v2"
@@ -58,6 +59,7 @@ def test_a_whole_game_against_bots_ends_with_a_result_and_a_saved_replay(client,
     frames, moves = replay_frames(client, snap["replay"])
     assert len(frames) == len(moves) == snap["events_total"] + 1 and moves[-1] is None
     assert all(m is not None for m in moves[:-1])
+    assert {snap["view"]["kind"]} | {f["kind"] for f in frames} == {game_base_name(game)}, "drawn by the game's name"
 
 
 def replay_frames(client, name, count=100, perspective=None):
@@ -172,6 +174,17 @@ def test_the_page_and_its_scripts_are_served(client) -> None:
     assert page.status_code == 200 and "app.js" in page.text
     assert client.get("/static/app.js").status_code == 200
     assert client.get("/static/../app.py").status_code == 404
+
+
+def test_the_page_loads_each_registered_games_drawing_by_the_games_own_name(client, monkeypatch) -> None:
+    from ultimata.web.page import STATIC, index_html
+
+    assert "/static/games/" not in (STATIC / "index.html").read_text(), "the game scripts are written, not hand-edited"
+    scripts = re.findall(r'<script src="/static/games/(\w+)\.js"></script>', client.get("/").text)
+    assert scripts == list(dict.fromkeys(game_base_name(name) for name in GAMES))
+    assert all(client.get(f"/static/games/{name}.js").status_code == 200 for name in scripts)
+    monkeypatch.setitem(GAMES, "nim_v1", "a game without a drawing yet")  # its moves still show as a list
+    assert re.findall(r'<script src="/static/games/(\w+)\.js"></script>', index_html()) == scripts
 
 
 def test_a_negative_seed_is_a_422_naming_the_field(client) -> None:
@@ -481,7 +494,7 @@ def long_replay(folder, seed=1, name="world-long.json"):
 def test_a_long_replay_comes_in_pages_that_match_the_game(client, tmp_path) -> None:
     from ultimata.envs.core.registry import game_class
     from ultimata.envs.core.rng import Rng
-    from ultimata.envs.ultimatum_world import view
+    from ultimata.web.views import seat_view
 
     actions = long_replay(tmp_path / "replays")
     assert len(actions) > 500
@@ -489,7 +502,8 @@ def test_a_long_replay_comes_in_pages_that_match_the_game(client, tmp_path) -> N
     state = game_class("ultimatum_world_v2").from_config({}).new_initial_state(Rng(1))
     expected_frames, expected_moves = [], []
     for action in [*actions, None]:
-        expected_frames.append(json.loads(json.dumps(view.view(state, 2))))  # as JSON has it: no tuples
+        frame = seat_view("ultimatum_world_v2", state, 2)
+        expected_frames.append(json.loads(json.dumps(frame)))  # as JSON has it: no tuples
         expected_moves.append(None if action is None else state.narrate(action))
         if action is not None:
             state.apply(action)

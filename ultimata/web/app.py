@@ -9,7 +9,7 @@ from pathlib import Path
 from typing import Any
 
 from fastapi import FastAPI, HTTPException, Query, Request, Response
-from fastapi.responses import FileResponse
+from fastapi.responses import FileResponse, HTMLResponse
 from fastapi.staticfiles import StaticFiles
 from pydantic import BaseModel, ConfigDict, Field, field_validator
 
@@ -19,10 +19,10 @@ from ultimata.envs.core.registry import GAMES, game_class
 from ultimata.web.difficulty import load_difficulty
 from ultimata.web.guards import MAX_BODY, BodyLimit, refuse_malformed
 from ultimata.web.opponents import Opponents, UnknownOpponent
+from ultimata.web.page import STATIC, index_html
 from ultimata.web.replays import MAX_PAGE, PAGE, ReplayLibrary
 from ultimata.web.sessions import GameSession, Limits, RequestReused, SessionError, SessionStore, TooManySessions
 
-STATIC = Path(__file__).parent / "static"
 DEFAULT_BOT = "heuristic"
 
 
@@ -218,9 +218,11 @@ def create_app(
     # -- the page ----------------------------------------------------------------------------------
     app.mount("/static", StaticFiles(directory=STATIC), name="static")
 
+    page = index_html()
+
     @app.get("/", include_in_schema=False)
-    def index() -> FileResponse:
-        return FileResponse(STATIC / "index.html")
+    def index() -> HTMLResponse:
+        return HTMLResponse(page)
 
     @app.get("/favicon.ico", include_in_schema=False)
     def favicon() -> FileResponse:

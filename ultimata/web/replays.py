@@ -16,7 +16,7 @@ from typing import Any
 from ultimata.envs.core.engine import State
 from ultimata.envs.core.errors import ReplayError
 from ultimata.envs.core.replay import Replay
-from ultimata.web.views import view_module
+from ultimata.web.views import seat_view
 
 PAGE = 100
 """Frames in a page when the request does not say."""
@@ -93,10 +93,9 @@ class ReplayLibrary:
         state = opened.kept[start // STRIDE].clone()
         for action in replay.actions[start // STRIDE * STRIDE:start]:
             state.apply(action)
-        views = view_module(replay.game)
         frames, moves = [], []
         for i in range(start, end):
-            frames.append(views.view(state, perspective))
+            frames.append(seat_view(replay.game, state, perspective))
             action = replay.actions[i] if i < len(replay.actions) else None
             moves.append(None if action is None else state.narrate(action))
             if action is not None and i + 1 < end:

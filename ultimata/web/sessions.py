@@ -26,7 +26,7 @@ from ultimata.envs.core.errors import UltimataError
 from ultimata.envs.core.narration import apply_and_tell
 from ultimata.envs.core.replay import Replay
 from ultimata.envs.core.rng import Rng
-from ultimata.web.views import view_module
+from ultimata.web.views import seat_view, view_module
 
 log = logging.getLogger(__name__)
 
@@ -95,7 +95,6 @@ class GameSession:
     def snapshot(self, perspective: int | None = None, events_from: int = 0) -> dict[str, Any]:
         """What the browser receives: the view from the human seat (or `perspective` when watching), and
         the game's events from the `events_from`-th on (all of them by default; `events_total` counts them)."""
-        views = view_module(self.game_name)
         seat = self.human if self.human is not None else perspective
         your_turn = self.waiting_for == "human"
         return {
@@ -103,8 +102,8 @@ class GameSession:
             "game": self.game_name,
             "seats": self.seats,
             "human": self.human,
-            "view": views.view(self.state, seat),
-            "moves": views.moves(self.state) if your_turn else [],
+            "view": seat_view(self.game_name, self.state, seat),
+            "moves": view_module(self.game_name).moves(self.state) if your_turn else [],
             "waiting_for": self.waiting_for,
             "events": self.events[events_from:],
             "events_total": len(self.events),

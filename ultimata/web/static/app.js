@@ -1,6 +1,8 @@
 // ultimata in the browser: game list, new game, the table (play or watch), replays.
-// Each game draws itself through window.ULTIMATA_VIEWS[view.kind].render(el, view, moves, play);
-// the list of legal moves under the board works for every game, drawn or not.
+// Each game draws itself through window.ULTIMATA_VIEWS[view.kind].render(el, view, moves, play): the
+// server sets view.kind to the game's name without its version, and static/games/<that name>.js registers
+// itself under it (the server writes a <script> for it into the page); the list of legal moves under the
+// board works for every game, drawn or not.
 "use strict";
 
 const main = document.getElementById("main");

@@ -71,7 +71,7 @@
   }
 
   window.ULTIMATA_VIEWS = window.ULTIMATA_VIEWS || {};
-  window.ULTIMATA_VIEWS.conquest = {
+  window.ULTIMATA_VIEWS.conquest_of_the_world = {
     identity(v) {
       if (v.seat === null || v.seat === undefined) return "You are watching.";
       const home = v.players[v.seat].homeland;

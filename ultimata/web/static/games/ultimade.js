@@ -3,7 +3,7 @@
 // The human's own team always attacks up the screen (player_1 sees the pitch turned round).
 "use strict";
 
-(window.ULTIMATA_VIEWS = window.ULTIMATA_VIEWS || {}).pitch = {
+(window.ULTIMATA_VIEWS = window.ULTIMATA_VIEWS || {}).ultimade = {
   identity(v) {
     if (v.seat === null || v.seat === undefined) return "You are watching team A (blue, player_0) against team B (red, player_1).";
     const team = v.teams[v.seat];

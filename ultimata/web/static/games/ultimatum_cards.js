@@ -2,7 +2,7 @@
 // A click on a card, a seat, a proposal or an amount sends the matching legal move.
 "use strict";
 
-(window.ULTIMATA_VIEWS = window.ULTIMATA_VIEWS || {}).cards = {
+(window.ULTIMATA_VIEWS = window.ULTIMATA_VIEWS || {}).ultimatum_cards = {
   identity(v) {
     if (v.seat === null || v.seat === undefined) return "You are watching: no hand is shown.";
     return `You are player_${v.seat}: your seat has the blue border, your hand is below.`;

@@ -70,7 +70,7 @@
   }
 
   window.ULTIMATA_VIEWS = window.ULTIMATA_VIEWS || {};
-  window.ULTIMATA_VIEWS.skirmish = {
+  window.ULTIMATA_VIEWS.ultra_war = {
     identity(v) {
       if (v.seat === null || v.seat === undefined) return `You are watching: ${v.factions[0]} (player_0, blue) against ${v.factions[1]} (player_1, red).`;
       return `You are player_${v.seat}: ${v.factions[v.seat]} (${v.seat ? "red" : "blue"}), playing up the map.`;

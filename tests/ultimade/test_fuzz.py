@@ -8,56 +8,11 @@ import random
 
 import pytest
 
-from ultimata.envs.core.errors import IllegalActionError
 from ultimata.envs.core.rng import Rng
-from ultimata.envs.ultimade.actions import NUM_ACTIONS
 from ultimata.envs.ultimade.board import BIT, NEIGHBOURS
 from ultimata.envs.ultimade.game import UltimadeGame
-from ultimata.envs.ultimade.phases import OVER, PLACE, PULL
 
-VARIANTS = [
-    {},
-    {"monster_defense": False, "run_through": "team"},
-    {"run_through": "any", "throw_needs_free_field": False, "endzone_depth": 1},
-    {"endzone_depth": 5, "run_length": 2, "first_receiver": "random", "points_to_win": 1},
-]
-
-
-def check_invariants(state) -> None:
-    pos = state.pos
-    placed = [f for f in pos if f >= 0]
-    assert len(set(placed)) == len(placed), "two players on one field"
-    for team in (0, 1):
-        assert state.team_bb[team] == sum(BIT[f] for f in pos[4 * team : 4 * team + 4] if f >= 0)
-    if state.phase in (PLACE, PULL):
-        for team in (0, 1):
-            assert all(state.game.endzone[team] & BIT[f] for f in pos[4 * team : 4 * team + 4] if f >= 0)
-        return
-    if state.phase == OVER:
-        return
-    assert len(placed) == 8
-    if state.holder >= 0:  # exactly one holder, and the disc is where he stands
-        assert state.disc == pos[state.holder]
-        assert state.holder >> 2 == state.offense
-    else:  # or the disc lies on an empty field
-        assert state.disc >= 0 and state.disc not in pos
-    assert 1 <= state.cycle <= state.game.config.max_cycles
-    legal = state.legal_actions()
-    assert legal, "a live state with no legal action"
-
-
-def check_mask_is_exact(state) -> None:
-    """Every masked action applies on a clone; every other one is refused and changes nothing."""
-    mask = state.legal_action_mask()
-    before = state.state_dict()
-    for action in range(NUM_ACTIONS):
-        if mask[action]:
-            other = state.clone()
-            other.apply(action)
-        else:
-            with pytest.raises(IllegalActionError):
-                state.apply(action)
-    assert state.state_dict() == before
+from .random_play import VARIANTS, invariants, mask_is_exact
 
 
 @pytest.mark.parametrize("config", VARIANTS, ids=lambda c: ",".join(f"{k}={v}" for k, v in c.items()) or "default")
@@ -68,9 +23,9 @@ def test_random_games_keep_the_invariants(config: dict) -> None:
     for seed in range(12):
         state = game.new_initial_state(Rng(seed))
         while not state.is_terminal():
-            check_invariants(state)
+            invariants(state)
             if decisions % 31 == 0:
-                check_mask_is_exact(state)
+                mask_is_exact(state)
             state.apply(pick.choice(state.legal_actions()))
             decisions += 1
         returns = state.returns()

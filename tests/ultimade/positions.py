@@ -1,4 +1,4 @@
-"""Set positions by field name: for rule tests, puzzles and the rulebook's situations.
+"""Set up positions by field name, for rule tests and the rulebook's situations.
 
 state = position(game, a=["e5", "e7", "c3", "g3"], b=["e6", "a9", "i9", "e12"],
                  offense=0, holder="A1", step="throw")
@@ -12,7 +12,7 @@ from ultimata.envs.core.rng import Rng
 from ultimata.envs.ultimade.actions import from_field
 from ultimata.envs.ultimade.board import BIT, parse
 from ultimata.envs.ultimade.game import UltimadeGame
-from ultimata.envs.ultimade.phases import PLAYER_NAMES
+from ultimata.envs.ultimade.players import PLAYER_NAMES
 from ultimata.envs.ultimade.state import UltimadeState
 
 STEPS = ("offense", "defense", "throw")

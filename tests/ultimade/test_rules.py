@@ -12,9 +12,11 @@ from ultimata.envs.core.rng import Rng, ScriptedRng
 from ultimata.envs.ultimade.actions import DONE, NO_ROLL, to_field
 from ultimata.envs.ultimade.board import FIELDS, chebyshev, name, parse
 from ultimata.envs.ultimade.game import UltimadeGame
-from ultimata.envs.ultimade.phases import MONSTER, OVER, PLACE, PLAYER_NAMES, PULL, RUN, SELECT, THROW
-from ultimata.envs.ultimade.scenario import field_action, player_at, position
+from ultimata.envs.ultimade.phases import MONSTER, OVER, PLACE, PULL, RUN, SELECT, THROW
+from ultimata.envs.ultimade.players import PLAYER_NAMES
 from ultimata.envs.ultimade.view import view
+
+from .positions import field_action, player_at, position
 
 
 def game(**config) -> UltimadeGame:

@@ -14,8 +14,9 @@ from ultimata.envs.ultimade.actions import NUM_ACTIONS
 from ultimata.envs.ultimade.board import FLIP, parse
 from ultimata.envs.ultimade.game import UltimadeGame
 from ultimata.envs.ultimade.observation import PLANES, SCALARS
-from ultimata.envs.ultimade.scenario import position
 from ultimata.envs.ultimade_v1 import env, raw_env
+
+from .positions import position
 
 os.environ.setdefault("SDL_VIDEODRIVER", "dummy")
 

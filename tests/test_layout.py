@@ -1,0 +1,110 @@
+"""Every registered game has each piece docs/adding_a_game.md lists, in its place, so training, the arena,
+the browser and a newcomer find every game the same way. One test per piece, so a failure names it."""
+
+from __future__ import annotations
+
+import ast
+import importlib
+import re
+from pathlib import Path
+
+import pytest
+
+from ultimata.agents.scripted_agent import scripted_policy
+from ultimata.envs.core.registry import GAMES, game_base_name, game_class
+from ultimata.training.config import load_train_config
+from ultimata.web.difficulty import load_difficulty
+from ultimata.web.page import STATIC
+
+REPO = Path(__file__).parents[1]
+NAMES = sorted(GAMES)
+MAX_LINES = 700
+"""No module under envs/ is longer: past this, a module owns more than one thing."""
+
+
+def base(name: str) -> str:
+    return game_base_name(name)
+
+
+@pytest.mark.parametrize("name", NAMES)
+def test_phases_py_names_every_phase_and_imports_nothing(name: str) -> None:
+    path = REPO / "envs" / base(name) / "phases.py"
+    assert path.is_file(), f"{name} has no envs/{base(name)}/phases.py"
+    tree = ast.parse(path.read_text())
+    assert not [n for n in ast.walk(tree) if isinstance(n, (ast.Import, ast.ImportFrom))], "phases.py imports nothing"
+    phases = importlib.import_module(f"ultimata.envs.{base(name)}.phases")
+    names = phases.PHASES
+    assert isinstance(names, tuple) and len(names) >= 2 and len(set(names)) == len(names)
+    assert all(isinstance(n, str) and n for n in names)
+    numbers = {v for k, v in vars(phases).items() if k.isupper() and type(v) is int}
+    assert set(range(len(names))) <= numbers, "each phase's number has a constant"
+    readers = [p.name for p in path.parent.glob("*.py") if f"{base(name)}.phases import" in p.read_text()]
+    assert readers, "the rules read their phases from phases.py"
+
+
+@pytest.mark.parametrize("name", NAMES)
+def test_the_registry_line_names_the_thin_module(name: str) -> None:
+    assert GAMES[name] == f"ultimata.envs.{name}" and (REPO / "envs" / f"{name}.py").is_file()
+    module = importlib.import_module(GAMES[name])
+    assert callable(module.env) and module.raw_env.game_class is game_class(name)
+    game = game_class(name)
+    assert game.name == name and name == f"{base(name)}_v{game.version}", "the env name carries the version"
+
+
+@pytest.mark.parametrize("name", NAMES)
+def test_the_rules_are_told_in_docs_games(name: str) -> None:
+    path = REPO / "docs" / "games" / f"{base(name)}.md"
+    assert path.is_file() and name in path.read_text(), f"docs/games/{base(name)}.md names {name}"
+
+
+@pytest.mark.parametrize("name", NAMES)
+def test_the_scripted_bot_resolves(name: str) -> None:
+    assert (REPO / "agents" / "scripted" / f"{base(name)}.py").is_file()
+    assert callable(scripted_policy(name))
+
+
+@pytest.mark.parametrize("name", NAMES)
+def test_the_training_config_and_difficulty_levels_load(name: str) -> None:
+    assert (REPO / "configs" / f"{base(name)}.yaml").is_file()
+    assert load_train_config(name).game == name
+    assert base(name) in load_difficulty()
+
+
+@pytest.mark.parametrize("name", NAMES)
+def test_the_golden_playthrough_exists(name: str) -> None:
+    assert (REPO / "tests" / "golden" / f"{name}.json").is_file()
+
+
+@pytest.mark.parametrize("name", NAMES)
+def test_the_web_view_is_registered_under_the_games_own_name(name: str) -> None:
+    views = importlib.import_module(f"ultimata.envs.{base(name)}.view")
+    assert callable(views.view) and callable(views.moves)
+    script = STATIC / "games" / f"{base(name)}.js"
+    assert script.is_file(), f"no ultimata/web/static/games/{base(name)}.js"
+    registers = rf"ULTIMATA_VIEWS(?: = window\.ULTIMATA_VIEWS \|\| \{{\}}\))?\.{base(name)} = \{{"
+    assert re.search(registers, script.read_text()), f"{script.name} registers ULTIMATA_VIEWS.{base(name)}"
+
+
+def test_the_pages_game_scripts_are_the_registered_games_only() -> None:
+    games = {base(name) for name in GAMES}
+    assert {p.stem for p in (STATIC / "games").glob("*.js")} <= games, "static/games/ holds one file per game"
+    assert "/static/games/" not in (STATIC / "index.html").read_text(), "the server writes the game scripts"
+
+
+@pytest.mark.parametrize("name", NAMES)
+def test_the_tests_keep_their_set_ups_in_positions_py_and_their_fuzz_in_random_play_py(name: str) -> None:
+    folder = REPO / "tests" / base(name)
+    missing = [f for f in ("__init__.py", "positions.py", "random_play.py") if not (folder / f).is_file()]
+    assert not missing, f"tests/{base(name)}/ lacks {', '.join(missing)}"
+
+
+@pytest.mark.parametrize("name", NAMES)
+def test_the_readme_lists_the_game(name: str) -> None:
+    readme = (REPO / "README.md").read_text()
+    assert f"`{name}`" in readme and f"(docs/games/{base(name)}.md)" in readme
+
+
+@pytest.mark.parametrize("path", sorted(str(p.relative_to(REPO)) for p in (REPO / "envs").rglob("*.py")))
+def test_no_module_under_envs_is_over_700_lines(path: str) -> None:
+    lines = len((REPO / path).read_text().splitlines())
+    assert lines <= MAX_LINES, f"{path} has {lines} lines; split it by rule concept"
