@@ -2,8 +2,9 @@
 evaluation, progress on screen, and the final checkpoint with its rating table.
 
 The batched trainer calls `RunLoop.after` once per update; the SB3 `learn()` path calls it from a
-callback after every env step. Both write the same run folder (training/run_dir.py), so `--resume`,
-the pool and the reports do not care which path trained a run.
+callback after every env step; the RLlib backend once per `algo.train()` iteration, through a subclass
+that saves and evaluates its own kind of model (training/rllib/trainer.py). All write the same run
+folder (training/run_dir.py), so `--resume`, the pool and the reports do not care which path trained a run.
 """
 
 from __future__ import annotations
@@ -86,8 +87,9 @@ def interruptible(bar: Progress | None, flag: Any) -> Iterator[None]:
 class RunLoop:
     """Checkpoint and evaluation timing, the progress record and display, and the end of a run.
 
-    `add_snapshot(path)` hands each new checkpoint to the opponent pool; `record(key, value)` writes a
-    scalar to the run's tensorboard log."""
+    `add_snapshot(path)` hands each new checkpoint to the opponent pool; `log(key, value)` writes a
+    scalar to the run's tensorboard log. `model` is whatever the trainer learns with: an SB3 model here;
+    a backend with another kind overrides `write` and `playing_policy`."""
 
     def __init__(self, cfg: TrainConfig, run: RunDir, record: RunProgress, game: Game, console: Console,
                  bar: Progress | None, add_snapshot: Callable[[str], None],
@@ -95,6 +97,7 @@ class RunLoop:
         self.cfg, self.run, self.record, self.game = cfg, run, record, game
         self.console, self.bar = console, bar
         self.add_snapshot, self.log = add_snapshot, log
+        record.finished = record.finished and record.steps >= cfg.total_timesteps  # a finished run trained longer
         self.task = bar.add_task("training", total=cfg.total_timesteps, completed=record.steps,
                                  sps="", rates="") if bar else None
         self.next_checkpoint = (record.steps // cfg.checkpoint_every + 1) * cfg.checkpoint_every
@@ -118,7 +121,7 @@ class RunLoop:
             self.save_checkpoint(model, steps)
             self.next_checkpoint = (steps // self.cfg.checkpoint_every + 1) * self.cfg.checkpoint_every
         if steps >= self.next_eval:
-            self.evaluate(model.policy, steps)
+            self.evaluate(self.playing_policy(model), steps)
             self.next_eval = (steps // self.cfg.eval.every + 1) * self.cfg.eval.every
         if self.bar is not None:
             self.bar.update(self.task, completed=steps, sps=f"{self.steps_per_s:,.0f} steps/s", rates=self.rates)
@@ -128,9 +131,17 @@ class RunLoop:
             self.console.print(f"{steps:,}/{total:,} steps ({steps / total:.0%}), {self.steps_per_s:,.0f} steps/s"
                                + (f", {self.rates}" if self.rates else ""), highlight=False, soft_wrap=True)
 
+    def write(self, model: Any, path: Path, meta: CheckpointMeta) -> Path:
+        """The learner as an ultimata checkpoint (.zip + sidecar) at `path`."""
+        return save_checkpoint(model, path, meta)
+
+    def playing_policy(self, model: Any) -> Any:
+        """The learner's policy as the arena plays it."""
+        return model.policy
+
     def save_checkpoint(self, model: Any, steps: int) -> Path:
         """Write the checkpoint, add it to the pool, then record it (the resume pointer)."""
-        path = save_checkpoint(model, self.run.checkpoint(steps), CheckpointMeta.for_game(self.game, steps))
+        path = self.write(model, self.run.checkpoint(steps), CheckpointMeta.for_game(self.game, steps))
         self.add_snapshot(str(path))
         rel = self.run.rel(path)
         record = self.record
@@ -166,11 +177,11 @@ class RunLoop:
                                 interrupted=True, cpu_seconds=cpu_seconds, peak_rss_mb=peak_rss_mb)
         cfg = self.cfg
         with self.console.status("final evaluation against random and the scripted bot..."):
-            results = evaluate_policy(model.policy, self.game, eval_opponents(cfg), cfg.eval.final_games,
-                                      seed=cfg.seed + 9_000_000)
+            results = evaluate_policy(self.playing_policy(model), self.game, eval_opponents(cfg),
+                                      cfg.eval.final_games, seed=cfg.seed + 9_000_000)
         meta = CheckpointMeta.for_game(self.game, steps, run=str(self.run.root), steps_per_s=round(steps_per_s))
         meta.rating = {spec: rating_summary(r) for spec, r in results.items()}
-        final = save_checkpoint(model, self.run.final, meta)
+        final = self.write(model, self.run.final, meta)
         self.record.finished = True
         self.run.save_progress(self.record)
         return TrainOutcome(self.run.root, final, steps, steps_per_s, results, cpu_seconds=cpu_seconds,

@@ -101,7 +101,6 @@ def train(cfg: TrainConfig, run_dir: Path, progress: RunProgress, *, console: Co
           show_bar: bool = True) -> TrainOutcome:
     """Train until `total_timesteps` samples, on the sampler the config names; Ctrl-C checkpoints and stops."""
     console = console or Console()
-    progress.finished = progress.finished and progress.steps >= cfg.total_timesteps
     if cfg.sampler.kind == "batched":
         from ultimata.training.batched_trainer import train_batched
 
