@@ -18,6 +18,7 @@ from ray.rllib.core.distribution.torch.torch_distribution import TorchCategorica
 from typer.testing import CliRunner
 
 from tests.training.rllib.conftest import TINY_RLLIB
+from ultimata.agents.checkpoint import CheckpointMeta
 from ultimata.agents.policy_agent import PolicyAgent
 from ultimata.cli import app
 from ultimata.envs.core.errors import ConfigError
@@ -137,7 +138,8 @@ def test_the_exported_policy_computes_the_modules_logits(tmp_path, game, extra):
     cfg = _cfg(game, **extra)
     game_obj = game_class(game).from_config(cfg.rules)
     module = module_spec(cfg, game_obj).build()
-    path = export_weights(cfg, game_obj, module.get_state(), tmp_path / "exported.zip", steps=7)
+    meta = CheckpointMeta.for_game(game_obj, 7)
+    path = export_weights(cfg, game_obj, module.get_state(), tmp_path / "exported.zip", meta)
     agent = PolicyAgent.from_checkpoint(path, game_obj)
     obs, _ = _observations(game, 40, seed=2)
     with torch.no_grad():
@@ -152,20 +154,20 @@ def test_a_tiny_run_survives_ctrl_c_resumes_and_its_policy_plays_in_the_arena(ra
     config.write_text(yaml.safe_dump(TINY_RLLIB))
     run = tmp_path / "run"
     runner = CliRunner()
-    original = rllib_trainer._Run.checkpoint
+    original = rllib_trainer.LeagueRunLoop.save_checkpoint
     pressed = []
 
-    def checkpoint_then_ctrl_c(self):
-        path = original(self)
+    def checkpoint_then_ctrl_c(self, algo, steps):
+        path = original(self, algo, steps)
         if not pressed:
             pressed.append(True)
             os.kill(os.getpid(), signal.SIGINT)  # as if the user pressed Ctrl-C right after the first checkpoint
         return path
 
-    monkeypatch.setattr(rllib_trainer._Run, "checkpoint", checkpoint_then_ctrl_c)
+    monkeypatch.setattr(rllib_trainer.LeagueRunLoop, "save_checkpoint", checkpoint_then_ctrl_c)
     args = ["train", "ultimatum_cards_v2", "--backend", "rllib"]
     stopped = runner.invoke(app, [*args, "--config", str(config), "--out", str(run)])
-    monkeypatch.setattr(rllib_trainer._Run, "checkpoint", original)
+    monkeypatch.setattr(rllib_trainer.LeagueRunLoop, "save_checkpoint", original)
     assert stopped.exit_code == 130, stopped.output
     assert "--resume" in stopped.output and "--backend rllib" in stopped.output
     interrupted = json.loads((run / "progress.json").read_text())
