@@ -28,7 +28,7 @@ from rich.console import Console
 from rich.progress import Progress
 from torch.utils.tensorboard import SummaryWriter
 
-from ultimata.agents.checkpoint import CheckpointMeta
+from ultimata.agents.checkpoint import CheckpointMeta, load_model
 from ultimata.envs.core.engine import Game
 from ultimata.envs.core.errors import CheckpointError
 from ultimata.envs.core.registry import game_class
@@ -141,12 +141,16 @@ def save_algorithm(algo: Algorithm, path: Path) -> None:
     os.replace(temp, path)
 
 
-def restore(cfg: TrainConfig, run: RunDir, progress: RunProgress, algo: Algorithm, console: Console) -> tuple[str, ...]:
-    """Re-create the league's modules, then load the newest intact RLlib checkpoint; returns the league."""
+def restore(cfg: TrainConfig, run: RunDir, progress: RunProgress, algo: Algorithm, game: Game,
+            console: Console) -> tuple[str, ...]:
+    """Re-create the league's modules, then load the newest intact RLlib checkpoint; returns the league.
+    Each snapshot starts from its exported checkpoint's weights: RLlib's state is saved before the
+    checkpoint it belongs to joins the league, so after a kill it lacks the newest snapshot."""
     league: tuple[str, ...] = ()
     if plays_snapshots(cfg):
         for rel in progress.snapshots:
-            league = add_snapshot(algo, snapshot_id(steps_of(rel)), learner_weights(algo), league).snapshots
+            weights = module_weights(load_model(run.abs(rel), game)[0])
+            league = add_snapshot(algo, snapshot_id(steps_of(rel)), weights, league).snapshots
     for index in range(len(progress.checkpoints) - 1, -1, -1):
         steps = steps_of(progress.checkpoints[index])
         path = rllib_dir(run, steps)
@@ -267,7 +271,7 @@ def train_rllib(
     try:
         league: tuple[str, ...] = ()
         if progress.checkpoints:
-            league = restore(cfg, run, progress, algo, console)
+            league = restore(cfg, run, progress, algo, game, console)
             console.print(f"resuming {cfg.game} from {progress.latest} at {progress.steps:,} steps")
         elif cfg.imitation is not None:
             _warm_start(cfg, game, algo, console)

@@ -15,6 +15,7 @@ import torch
 import yaml
 from ray.rllib.core.columns import Columns
 from ray.rllib.core.distribution.torch.torch_distribution import TorchCategorical
+from rich.console import Console
 from typer.testing import CliRunner
 
 from tests.training.rllib.conftest import TINY_RLLIB
@@ -29,7 +30,17 @@ from ultimata.training.rllib import trainer as rllib_trainer
 from ultimata.training.rllib.export import export_weights
 from ultimata.training.rllib.league import MAIN, add_snapshot, learner_weights
 from ultimata.training.rllib.league_env import LeagueAEC
-from ultimata.training.rllib.trainer import algorithm_config, league_pool, module_spec, sb3_only_settings
+from ultimata.training.rllib.trainer import (
+    algorithm_config,
+    league_pool,
+    module_spec,
+    restore,
+    rllib_dir,
+    save_algorithm,
+    sb3_only_settings,
+)
+from ultimata.training.run_dir import Progress as RunProgress
+from ultimata.training.run_dir import RunDir
 
 
 def _cfg(game: str = "ultimatum_cards_v2", **extra):
@@ -204,6 +215,32 @@ def test_a_tiny_run_survives_ctrl_c_resumes_and_its_policy_plays_in_the_arena(ra
     arena = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=300)
     assert arena.returncode == 0, arena.stderr
     assert json.loads(arena.stdout)["games"] == 8
+
+
+def test_resume_after_a_kill_gives_the_newest_snapshot_its_own_weights(ray_session, tmp_path):
+    """A run killed just after a checkpoint: RLlib's state was saved before that checkpoint joined the
+    league, so the snapshot's weights are only in its exported checkpoint."""
+    cfg = _cfg()
+    game = game_class(cfg.game).from_config(cfg.rules)
+    run = RunDir(tmp_path)
+    algo = algorithm_config(cfg, game, num_env_runners=0).build_algo()
+    try:
+        snapshot = {k: torch.as_tensor(np.asarray(v)) + 0.5 for k, v in learner_weights(algo).items()}
+        export_weights(cfg, game, snapshot, run.checkpoint(512), CheckpointMeta.for_game(game, 512))
+        save_algorithm(algo, rllib_dir(run, 512))
+    finally:
+        algo.stop()
+    rel = run.rel(run.checkpoint(512))
+    progress = RunProgress(game=cfg.game, steps=512, checkpoints=[rel], snapshots=[rel])
+    algo = algorithm_config(cfg, game, num_env_runners=0).build_algo()
+    try:
+        league = restore(cfg, run, progress, algo, game, Console())
+        assert league == ("main_000000512",)
+        got = learner_weights(algo, "main_000000512")
+        for key, value in snapshot.items():
+            np.testing.assert_allclose(np.asarray(got[key]), value.numpy(), atol=1e-6)
+    finally:
+        algo.stop()
 
 
 def test_rllib_settings_are_checked_like_the_rest_of_the_config():
