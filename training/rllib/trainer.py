@@ -69,25 +69,16 @@ def module_spec(cfg: TrainConfig, game: Game) -> RLModuleSpec:
     )
 
 
-def league_pool(weights: dict[str, float]) -> dict[str, float]:
-    """The pool as the league env reads it: `mirror` seats (the batched sampler's) become league seats."""
-    pool = {k: v for k, v in weights.items() if k != MIRROR}
-    if weights.get(MIRROR, 0) > 0:
-        pool[SNAPSHOTS] = pool.get(SNAPSHOTS, 0.0) + weights[MIRROR]
-    return pool
-
-
 def algorithm_config(cfg: TrainConfig, game: Game, num_env_runners: int | None = None) -> PPOConfig:
     """RLlib PPO with the same hyperparameters as the SB3 path (PPO's plain clipped loss: no KL term,
     no value clipping, as SB3's MaskablePPO)."""
     p, r = cfg.ppo, cfg.rllib
     runners = r.num_env_runners if num_env_runners is None else num_env_runners
-    pool = league_pool(cfg.pool.weights)
     return (
         PPOConfig()
         .environment(
             LeagueEnv,
-            env_config={"game": cfg.game, "rules": cfg.rules, "pool": pool, "seed": cfg.seed},
+            env_config={"game": cfg.game, "rules": cfg.rules, "pool": cfg.pool.weights, "seed": cfg.seed},
             disable_env_checking=True,
         )
         .multi_agent(policies={MAIN}, policy_mapping_fn=LeagueMapping(), policies_to_train=[MAIN])

@@ -29,10 +29,9 @@ from ultimata.training.rllib import league_env
 from ultimata.training.rllib import trainer as rllib_trainer
 from ultimata.training.rllib.export import export_weights
 from ultimata.training.rllib.league import MAIN, add_snapshot, learner_weights
-from ultimata.training.rllib.league_env import LeagueAEC
+from ultimata.training.rllib.league_env import LeagueAEC, league_pool
 from ultimata.training.rllib.trainer import (
     algorithm_config,
-    league_pool,
     module_spec,
     restore,
     rllib_dir,
@@ -285,7 +284,7 @@ def test_settings_only_the_sb3_backend_applies_are_named():
     mirrored = load_train_config("ultimatum_cards_v2", overrides={"pool": {"weights": {"mirror": 0.5}}})
     assert sb3_only_settings(mirrored) == ["pool.weights.mirror (0.5) is the sb3 batched sampler's; here those seats "
                                            "are league seats (main until the first snapshot, then the snapshots)"]
-    assert league_pool({"mirror": 0.5, "snapshots": 0.2, "random": 0.3}) == {"random": 0.3, "snapshots": 0.7}
+    assert league_pool({"mirror": 0.5, "snapshots": 0.2, "random": 0.3}) == {"mirror": 0.7, "random": 0.3}
     notices = sb3_only_settings(load_train_config("ultra_war_v3"))  # its config sets imitation.critic_steps
     assert len(notices) == 1 and "imitation.critic_steps (40,000)" in notices[0]
     seats = load_train_config("ultimade_v1", overrides={"pool": {"learner_seats": [2, 1]}})
