@@ -3,6 +3,7 @@ and a tiny run trains, resumes, and leaves a checkpoint the arena loads without 
 
 from __future__ import annotations
 
+import io
 import json
 import os
 import signal
@@ -40,6 +41,7 @@ from ultimata.training.rllib.trainer import (
 )
 from ultimata.training.run_dir import Progress as RunProgress
 from ultimata.training.run_dir import RunDir
+from ultimata.training.trainer import prepare_run
 
 
 def _cfg(game: str = "ultimatum_cards_v2", **extra):
@@ -214,6 +216,37 @@ def test_a_tiny_run_survives_ctrl_c_resumes_and_its_policy_plays_in_the_arena(ra
     arena = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=300)
     assert arena.returncode == 0, arena.stderr
     assert json.loads(arena.stdout)["games"] == 8
+
+
+def _artifacts(run, outcome) -> dict:
+    """What a finished run leaves, in terms that do not depend on the backend or the step counts."""
+    progress = json.loads((run / "progress.json").read_text())
+    final = json.loads((run / "final.json").read_text())
+    return {
+        "top": sorted(p.name for p in run.iterdir() if p.name != "rllib"),  # rllib/: RLlib's own resume state
+        "progress": sorted(progress),
+        "eval_keys": [sorted(entry) for entry in progress["evals"][:1]],
+        "checkpoints_on_disk": all((run / rel).exists() and (run / rel).with_suffix(".json").exists()
+                                   for rel in progress["checkpoints"]),
+        "snapshots_are_checkpoints": bool(progress["snapshots"]) and set(progress["snapshots"]) <= set(
+            progress["checkpoints"]),
+        "finished": progress["finished"],
+        "curves": (run / "curves.png").read_bytes()[:8],
+        "rating": {spec: sorted(r) for spec, r in final["rating"].items()},
+        "final_extra": sorted(k for k in final["extra"] if k != "backend"),
+        "tensorboard": bool(list((run / "tb").rglob("events.out.tfevents.*"))),
+        "outcome": (outcome.final == run / "final.zip", sorted(outcome.results), outcome.cpu_seconds > 0,
+                    outcome.peak_rss_mb > 0, outcome.interrupted),
+    }
+
+
+def test_an_rllib_run_leaves_the_run_folder_an_sb3_run_does(ray_session, tiny_run, tmp_path):
+    run = tmp_path / "run"
+    cfg, progress = prepare_run("ultimatum_cards_v2", run, overrides={**TINY_RLLIB, "total_timesteps": 512})
+    outcome = rllib_trainer.train_rllib(cfg, run, progress, console=Console(file=io.StringIO()))
+    sb3_run, sb3_outcome = tiny_run
+    assert _artifacts(run, outcome) == _artifacts(sb3_run, sb3_outcome)
+    assert json.loads((run / "final.json").read_text())["extra"]["backend"] == "rllib"
 
 
 def test_resume_after_a_kill_gives_the_newest_snapshot_its_own_weights(ray_session, tmp_path):
