@@ -10,7 +10,6 @@ model saved is the same MaskablePPO zip as before, and loads everywhere a checkp
 
 from __future__ import annotations
 
-import time
 from pathlib import Path
 from typing import Any
 
@@ -37,7 +36,6 @@ from ultimata.training.sampler_workers import (
     InProcessSampler,
     SamplerSpec,
     WorkerSamplers,
-    peak_rss_mb,
     policy_weights,
 )
 
@@ -131,7 +129,6 @@ def _loop(cfg: TrainConfig, run: RunDir, progress: RunProgress, game: Game, mode
     critic_until = cfg.imitation.critic_steps if cfg.imitation is not None else 0
     target = rollout_size(cfg)
     pipelined = cfg.sampler.workers > 0
-    start_steps, start, cpu_start = model.num_timesteps, time.perf_counter(), time.process_time()
     worker_cpu, worker_rss = 0.0, 0.0
     with interruptible(bar, loop):
         sampler.request(target, policy_weights(model.policy) if pipelined else None)
@@ -147,10 +144,7 @@ def _loop(cfg: TrainConfig, run: RunDir, progress: RunProgress, game: Game, mode
             if not pipelined and more:
                 sampler.request(target, None)
             loop.after(model, model.num_timesteps)
-    elapsed = time.perf_counter() - start
-    cpu = time.process_time() - cpu_start + worker_cpu
-    sps = (model.num_timesteps - start_steps) / elapsed if elapsed > 0 else 0.0
-    return loop.finish(model, model.num_timesteps, sps, cpu, peak_rss_mb() + worker_rss)
+    return loop.finish(model, model.num_timesteps, worker_cpu, worker_rss)
 
 
 def update(model: MaskablePPO, batch: Batch, critic_frozen: bool) -> None:

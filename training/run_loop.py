@@ -29,6 +29,7 @@ from ultimata.training.curves import plot_progress
 from ultimata.training.evaluate import evaluate_policy
 from ultimata.training.run_dir import Progress as RunProgress
 from ultimata.training.run_dir import RunDir
+from ultimata.training.sampler_workers import peak_rss_mb
 
 
 @dataclass
@@ -107,6 +108,8 @@ class RunLoop:
         self.stop_requested = False
         self._started = time.perf_counter() - record.seconds
         self._clock = (time.perf_counter(), record.steps)
+        self._session = (time.perf_counter(), time.process_time(), record.steps)
+        """Where this session's speed and CPU are measured from (the warm start, made before, excluded)."""
         self.steps_per_s = 0.0
         self.rates = ""
 
@@ -168,13 +171,19 @@ class RunLoop:
         self.rates = "  ".join(f"vs {spec} {r.agents[0].win_rate:.0%}" for spec, r in results.items())
         plot_progress([(self.run.root.name, self.record)], self.run.curves)
 
-    def finish(self, model: Any, steps: int, steps_per_s: float, cpu_seconds: float = 0.0,
-               peak_rss_mb: float = 0.0) -> TrainOutcome:
-        """The last checkpoint; unless stopped, the final evaluation and `final.zip` with its ratings."""
+    def finish(self, model: Any, steps: int, worker_cpu_seconds: float = 0.0,
+               worker_peak_rss_mb: float = 0.0) -> TrainOutcome:
+        """The session's speed and CPU (this process's, plus the workers' it is told of), the last
+        checkpoint; unless stopped, the final evaluation and `final.zip` with its ratings."""
+        began, cpu_began, first_steps = self._session
+        elapsed = time.perf_counter() - began
+        steps_per_s = (steps - first_steps) / elapsed if elapsed > 0 else 0.0
+        cost = {"cpu_seconds": time.process_time() - cpu_began + worker_cpu_seconds,
+                "peak_rss_mb": peak_rss_mb() + worker_peak_rss_mb}
         self.save_checkpoint(model, steps)
         if self.stop_requested:
             return TrainOutcome(self.run.root, Path(self.run.abs(self.record.latest)), steps, steps_per_s, {},
-                                interrupted=True, cpu_seconds=cpu_seconds, peak_rss_mb=peak_rss_mb)
+                                interrupted=True, **cost)
         cfg = self.cfg
         with self.console.status("final evaluation against random and the scripted bot..."):
             results = evaluate_policy(self.playing_policy(model), self.game, eval_opponents(cfg),
@@ -184,5 +193,4 @@ class RunLoop:
         final = self.write(model, self.run.final, meta)
         self.record.finished = True
         self.run.save_progress(self.record)
-        return TrainOutcome(self.run.root, final, steps, steps_per_s, results, cpu_seconds=cpu_seconds,
-                            peak_rss_mb=peak_rss_mb)
+        return TrainOutcome(self.run.root, final, steps, steps_per_s, results, **cost)

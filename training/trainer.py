@@ -9,7 +9,6 @@ every seat the policy plays a sample. `vec_env` is SB3's own `learn()` over sing
 from __future__ import annotations
 
 import signal
-import time
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
@@ -26,7 +25,6 @@ from ultimata.training.model import load_latest_good, new_model, set_policy_froz
 from ultimata.training.run_dir import Progress as RunProgress
 from ultimata.training.run_dir import RunDir
 from ultimata.training.run_loop import RunLoop, TrainOutcome, interruptible, progress_bar
-from ultimata.training.sampler_workers import peak_rss_mb
 from ultimata.training.selfplay_env import SelfPlayEnv
 
 
@@ -134,14 +132,10 @@ def _train_vec_env(cfg: TrainConfig, run_dir: Path, progress: RunProgress, conso
                        lambda key, value: model.logger.record(key, value))
         callback = _Callback(loop, cfg.imitation.critic_steps if cfg.imitation is not None else 0)
         remaining = cfg.total_timesteps - model.num_timesteps
-        start_steps, start, cpu_start = model.num_timesteps, time.perf_counter(), time.process_time()
         with interruptible(bar, loop):
             if remaining > 0:
                 model.learn(remaining, callback=callback, reset_num_timesteps=False, tb_log_name="ppo",
                             progress_bar=False)
-        elapsed = time.perf_counter() - start
-        sps = (model.num_timesteps - start_steps) / elapsed if elapsed > 0 else 0.0
-        cpu = time.process_time() - cpu_start  # subproc envs' own CPU is not counted
-        return loop.finish(model, model.num_timesteps, sps, cpu, peak_rss_mb())
+        return loop.finish(model, model.num_timesteps)  # subproc envs' own CPU is not counted
     finally:
         venv.close()

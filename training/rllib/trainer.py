@@ -14,7 +14,6 @@ from __future__ import annotations
 import logging
 import os
 import shutil
-import time
 from pathlib import Path
 from typing import Any
 
@@ -49,7 +48,6 @@ from ultimata.training.rllib.module import MaskedActorCritic
 from ultimata.training.run_dir import Progress as RunProgress
 from ultimata.training.run_dir import RunDir
 from ultimata.training.run_loop import RunLoop, TrainOutcome, interruptible, progress_bar
-from ultimata.training.sampler_workers import peak_rss_mb
 
 KEPT_RLLIB_CHECKPOINTS = 2
 
@@ -276,14 +274,10 @@ def train_rllib(
 
 
 def _train(loop: LeagueRunLoop) -> TrainOutcome:
-    start_steps, start, cpu_start = loop.steps, time.perf_counter(), time.process_time()
     with interruptible(loop.bar, loop):
         while loop.steps < loop.cfg.total_timesteps and not loop.stop_requested:
             loop.iteration(loop.algo.train())
-    elapsed = time.perf_counter() - start
-    sps = (loop.steps - start_steps) / elapsed if elapsed > 0 else 0.0
-    cpu = time.process_time() - cpu_start  # remote env runners' own CPU is not counted
-    return loop.finish(loop.algo, loop.steps, sps, cpu, peak_rss_mb())
+    return loop.finish(loop.algo, loop.steps)  # remote env runners' own CPU is not counted
 
 
 def _warm_start(cfg: TrainConfig, game: Game, algo: Algorithm, console: Console) -> None:
