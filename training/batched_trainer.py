@@ -29,7 +29,7 @@ from ultimata.training.config import TrainConfig
 from ultimata.training.model import load_latest_good, new_model, set_policy_frozen, warm_start
 from ultimata.training.run_dir import Progress as RunProgress
 from ultimata.training.run_dir import RunDir
-from ultimata.training.run_loop import RunLoop, TrainOutcome, interruptible, progress_bar
+from ultimata.training.run_loop import RunLoop, TrainOutcome
 from ultimata.training.sampler import Rollout
 from ultimata.training.sampler_workers import (
     Batch,
@@ -124,13 +124,12 @@ def _loop(cfg: TrainConfig, run: RunDir, progress: RunProgress, game: Game, mode
     model.set_logger(sb3_utils.configure_logger(0, str(run.tensorboard), "ppo",
                                                 reset_num_timesteps=not progress.latest))
     model.set_random_seed(cfg.seed + model.num_timesteps)
-    bar = progress_bar(console) if show_bar and console.is_terminal else None
-    loop = RunLoop(cfg, run, progress, game, console, bar, sampler.add_snapshot, model.logger.record)
+    loop = RunLoop(cfg, run, progress, game, console, show_bar, sampler.add_snapshot, model.logger.record)
     critic_until = cfg.imitation.critic_steps if cfg.imitation is not None else 0
     target = rollout_size(cfg)
     pipelined = cfg.sampler.workers > 0
     worker_cpu, worker_rss = 0.0, 0.0
-    with interruptible(bar, loop):
+    with loop.interruptible():
         sampler.request(target, policy_weights(model.policy) if pipelined else None)
         while model.num_timesteps < cfg.total_timesteps and not loop.stop_requested:
             batch = sampler.receive()

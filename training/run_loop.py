@@ -65,26 +65,6 @@ def rating_summary(result: ArenaResult) -> dict[str, Any]:
             "x_fair_share": round(me.x_fair, 3), "mean_reward": round(me.mean_reward, 4)}
 
 
-@contextmanager
-def interruptible(bar: Progress | None, flag: Any) -> Iterator[None]:
-    """Ctrl-C and SIGTERM set `flag.stop_requested` instead of killing the run (the loop then saves a
-    checkpoint and stops); the progress bar shows meanwhile. Both handlers are restored afterwards."""
-
-    def stop(signum: int, frame: Any) -> None:
-        flag.stop_requested = True
-
-    previous = signal.signal(signal.SIGINT, stop), signal.signal(signal.SIGTERM, stop)
-    if bar is not None:
-        bar.start()
-    try:
-        yield
-    finally:
-        signal.signal(signal.SIGINT, previous[0])
-        signal.signal(signal.SIGTERM, previous[1])
-        if bar is not None:
-            bar.stop()
-
-
 class RunLoop:
     """Checkpoint and evaluation timing, the progress record and display, and the end of a run.
 
@@ -93,10 +73,10 @@ class RunLoop:
     a backend with another kind overrides `write` and `playing_policy`."""
 
     def __init__(self, cfg: TrainConfig, run: RunDir, record: RunProgress, game: Game, console: Console,
-                 bar: Progress | None, add_snapshot: Callable[[str], None],
-                 log: Callable[[str, float], None]) -> None:
+                 show_bar: bool, add_snapshot: Callable[[str], None], log: Callable[[str, float], None]) -> None:
         self.cfg, self.run, self.record, self.game = cfg, run, record, game
-        self.console, self.bar = console, bar
+        self.console = console
+        bar = self.bar = progress_bar(console) if show_bar and console.is_terminal else None
         self.add_snapshot, self.log = add_snapshot, log
         record.finished = record.finished and record.steps >= cfg.total_timesteps  # a finished run trained longer
         self.task = bar.add_task("training", total=cfg.total_timesteps, completed=record.steps,
@@ -106,12 +86,33 @@ class RunLoop:
         self.report_every = max(1, cfg.total_timesteps // 20)
         self.next_report = (record.steps // self.report_every + 1) * self.report_every
         self.stop_requested = False
-        self._started = time.perf_counter() - record.seconds
-        self._clock = (time.perf_counter(), record.steps)
-        self._session = (time.perf_counter(), time.process_time(), record.steps)
+        now = time.perf_counter()
+        self._started = now - record.seconds
+        self._clock = (now, record.steps)
+        self._session = (now, time.process_time(), record.steps)
         """Where this session's speed and CPU are measured from (the warm start, made before, excluded)."""
         self.steps_per_s = 0.0
         self.rates = ""
+
+    @contextmanager
+    def interruptible(self) -> Iterator[None]:
+        """Ctrl-C and SIGTERM set `stop_requested` instead of killing the run (the trainer then calls
+        `finish`, which saves a checkpoint); the progress bar shows meanwhile. Both handlers are restored
+        afterwards."""
+
+        def stop(signum: int, frame: Any) -> None:
+            self.stop_requested = True
+
+        previous = signal.signal(signal.SIGINT, stop), signal.signal(signal.SIGTERM, stop)
+        if self.bar is not None:
+            self.bar.start()
+        try:
+            yield
+        finally:
+            signal.signal(signal.SIGINT, previous[0])
+            signal.signal(signal.SIGTERM, previous[1])
+            if self.bar is not None:
+                self.bar.stop()
 
     def after(self, model: Any, steps: int) -> None:
         """Called as training advances to `steps` samples: whatever is due now."""

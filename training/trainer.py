@@ -24,7 +24,7 @@ from ultimata.training.config import TrainConfig, load_train_config
 from ultimata.training.model import load_latest_good, new_model, set_policy_frozen, warm_start
 from ultimata.training.run_dir import Progress as RunProgress
 from ultimata.training.run_dir import RunDir
-from ultimata.training.run_loop import RunLoop, TrainOutcome, interruptible, progress_bar
+from ultimata.training.run_loop import RunLoop, TrainOutcome
 from ultimata.training.selfplay_env import SelfPlayEnv
 
 
@@ -127,12 +127,11 @@ def _train_vec_env(cfg: TrainConfig, run_dir: Path, progress: RunProgress, conso
             venv.seed(cfg.seed)
             if cfg.imitation is not None:
                 warm_start(cfg, model, game, console)
-        bar = progress_bar(console) if show_bar and console.is_terminal else None
-        loop = RunLoop(cfg, run, progress, game, console, bar, lambda path: venv.env_method("add_snapshot", path),
+        loop = RunLoop(cfg, run, progress, game, console, show_bar, lambda path: venv.env_method("add_snapshot", path),
                        lambda key, value: model.logger.record(key, value))
         callback = _Callback(loop, cfg.imitation.critic_steps if cfg.imitation is not None else 0)
         remaining = cfg.total_timesteps - model.num_timesteps
-        with interruptible(bar, loop):
+        with loop.interruptible():
             if remaining > 0:
                 model.learn(remaining, callback=callback, reset_num_timesteps=False, tb_log_name="ppo",
                             progress_bar=False)

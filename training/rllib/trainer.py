@@ -24,7 +24,6 @@ from ray.rllib.algorithms.ppo import PPOConfig
 from ray.rllib.core.rl_module.multi_rl_module import MultiRLModuleSpec
 from ray.rllib.core.rl_module.rl_module import RLModuleSpec
 from rich.console import Console
-from rich.progress import Progress
 from torch.utils.tensorboard import SummaryWriter
 
 from ultimata.agents.checkpoint import CheckpointMeta, load_model
@@ -47,7 +46,7 @@ from ultimata.training.rllib.league_env import LeagueAEC, LeagueEnv
 from ultimata.training.rllib.module import MaskedActorCritic
 from ultimata.training.run_dir import Progress as RunProgress
 from ultimata.training.run_dir import RunDir
-from ultimata.training.run_loop import RunLoop, TrainOutcome, interruptible, progress_bar
+from ultimata.training.run_loop import RunLoop, TrainOutcome
 
 KEPT_RLLIB_CHECKPOINTS = 2
 
@@ -159,8 +158,8 @@ class LeagueRunLoop(RunLoop):
     """The shared run loop over an RLlib algorithm (the `model` its methods are handed)."""
 
     def __init__(self, cfg: TrainConfig, run: RunDir, record: RunProgress, game: Game, console: Console,
-                 bar: Progress | None, algo: Algorithm, league: tuple[str, ...], writer: SummaryWriter) -> None:
-        super().__init__(cfg, run, record, game, console, bar, self.join_league, self.log_scalar)
+                 algo: Algorithm, league: tuple[str, ...], writer: SummaryWriter) -> None:
+        super().__init__(cfg, run, record, game, console, True, self.join_league, self.log_scalar)
         self.algo, self.league, self.writer = algo, league, writer
         self.steps = record.steps
 
@@ -264,8 +263,7 @@ def train_rllib(
             console.print(f"resuming {cfg.game} from {progress.latest} at {progress.steps:,} steps")
         elif cfg.imitation is not None:
             _warm_start(cfg, game, algo, console)
-        bar = progress_bar(console) if console.is_terminal else None
-        return _train(LeagueRunLoop(cfg, run, progress, game, console, bar, algo, league, writer))
+        return _train(LeagueRunLoop(cfg, run, progress, game, console, algo, league, writer))
     finally:
         writer.close()
         algo.stop()
@@ -274,7 +272,7 @@ def train_rllib(
 
 
 def _train(loop: LeagueRunLoop) -> TrainOutcome:
-    with interruptible(loop.bar, loop):
+    with loop.interruptible():
         while loop.steps < loop.cfg.total_timesteps and not loop.stop_requested:
             loop.iteration(loop.algo.train())
     return loop.finish(loop.algo, loop.steps)  # remote env runners' own CPU is not counted
