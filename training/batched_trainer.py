@@ -10,7 +10,6 @@ model saved is the same MaskablePPO zip as before, and loads everywhere a checkp
 
 from __future__ import annotations
 
-import time
 from pathlib import Path
 from typing import Any
 
@@ -30,14 +29,13 @@ from ultimata.training.config import TrainConfig
 from ultimata.training.model import load_latest_good, new_model, set_policy_frozen, warm_start
 from ultimata.training.run_dir import Progress as RunProgress
 from ultimata.training.run_dir import RunDir
-from ultimata.training.run_loop import RunLoop, TrainOutcome, interruptible, progress_bar
+from ultimata.training.run_loop import RunLoop, TrainOutcome
 from ultimata.training.sampler import Rollout
 from ultimata.training.sampler_workers import (
     Batch,
     InProcessSampler,
     SamplerSpec,
     WorkerSamplers,
-    peak_rss_mb,
     policy_weights,
 )
 
@@ -126,14 +124,12 @@ def _loop(cfg: TrainConfig, run: RunDir, progress: RunProgress, game: Game, mode
     model.set_logger(sb3_utils.configure_logger(0, str(run.tensorboard), "ppo",
                                                 reset_num_timesteps=not progress.latest))
     model.set_random_seed(cfg.seed + model.num_timesteps)
-    bar = progress_bar(console) if show_bar and console.is_terminal else None
-    loop = RunLoop(cfg, run, progress, game, console, bar, sampler.add_snapshot, model.logger.record)
+    loop = RunLoop(cfg, run, progress, game, console, show_bar, sampler.add_snapshot, model.logger.record)
     critic_until = cfg.imitation.critic_steps if cfg.imitation is not None else 0
     target = rollout_size(cfg)
     pipelined = cfg.sampler.workers > 0
-    start_steps, start, cpu_start = model.num_timesteps, time.perf_counter(), time.process_time()
     worker_cpu, worker_rss = 0.0, 0.0
-    with interruptible(bar, loop):
+    with loop.interruptible():
         sampler.request(target, policy_weights(model.policy) if pipelined else None)
         while model.num_timesteps < cfg.total_timesteps and not loop.stop_requested:
             batch = sampler.receive()
@@ -147,10 +143,7 @@ def _loop(cfg: TrainConfig, run: RunDir, progress: RunProgress, game: Game, mode
             if not pipelined and more:
                 sampler.request(target, None)
             loop.after(model, model.num_timesteps)
-    elapsed = time.perf_counter() - start
-    cpu = time.process_time() - cpu_start + worker_cpu
-    sps = (model.num_timesteps - start_steps) / elapsed if elapsed > 0 else 0.0
-    return loop.finish(model, model.num_timesteps, sps, cpu, peak_rss_mb() + worker_rss)
+    return loop.finish(model, model.num_timesteps, worker_cpu, worker_rss)
 
 
 def update(model: MaskablePPO, batch: Batch, critic_frozen: bool) -> None:

@@ -2,8 +2,9 @@
 evaluation, progress on screen, and the final checkpoint with its rating table.
 
 The batched trainer calls `RunLoop.after` once per update; the SB3 `learn()` path calls it from a
-callback after every env step. Both write the same run folder (training/run_dir.py), so `--resume`,
-the pool and the reports do not care which path trained a run.
+callback after every env step; the RLlib backend once per `algo.train()` iteration, through a subclass
+that saves and evaluates its own kind of model (training/rllib/trainer.py). All write the same run
+folder (training/run_dir.py), so `--resume`, the pool and the reports do not care which path trained a run.
 """
 
 from __future__ import annotations
@@ -28,6 +29,7 @@ from ultimata.training.curves import plot_progress
 from ultimata.training.evaluate import evaluate_policy
 from ultimata.training.run_dir import Progress as RunProgress
 from ultimata.training.run_dir import RunDir
+from ultimata.training.sampler_workers import peak_rss_mb
 
 
 @dataclass
@@ -63,38 +65,20 @@ def rating_summary(result: ArenaResult) -> dict[str, Any]:
             "x_fair_share": round(me.x_fair, 3), "mean_reward": round(me.mean_reward, 4)}
 
 
-@contextmanager
-def interruptible(bar: Progress | None, flag: Any) -> Iterator[None]:
-    """Ctrl-C and SIGTERM set `flag.stop_requested` instead of killing the run (the loop then saves a
-    checkpoint and stops); the progress bar shows meanwhile. Both handlers are restored afterwards."""
-
-    def stop(signum: int, frame: Any) -> None:
-        flag.stop_requested = True
-
-    previous = signal.signal(signal.SIGINT, stop), signal.signal(signal.SIGTERM, stop)
-    if bar is not None:
-        bar.start()
-    try:
-        yield
-    finally:
-        signal.signal(signal.SIGINT, previous[0])
-        signal.signal(signal.SIGTERM, previous[1])
-        if bar is not None:
-            bar.stop()
-
-
 class RunLoop:
     """Checkpoint and evaluation timing, the progress record and display, and the end of a run.
 
-    `add_snapshot(path)` hands each new checkpoint to the opponent pool; `record(key, value)` writes a
-    scalar to the run's tensorboard log."""
+    `add_snapshot(path)` hands each new checkpoint to the opponent pool; `log(key, value)` writes a
+    scalar to the run's tensorboard log. `model` is whatever the trainer learns with: an SB3 model here;
+    a backend with another kind overrides `write` and `playing_policy`."""
 
     def __init__(self, cfg: TrainConfig, run: RunDir, record: RunProgress, game: Game, console: Console,
-                 bar: Progress | None, add_snapshot: Callable[[str], None],
-                 log: Callable[[str, float], None]) -> None:
+                 show_bar: bool, add_snapshot: Callable[[str], None], log: Callable[[str, float], None]) -> None:
         self.cfg, self.run, self.record, self.game = cfg, run, record, game
-        self.console, self.bar = console, bar
+        self.console = console
+        bar = self.bar = progress_bar(console) if show_bar and console.is_terminal else None
         self.add_snapshot, self.log = add_snapshot, log
+        record.finished = record.finished and record.steps >= cfg.total_timesteps  # a finished run trained longer
         self.task = bar.add_task("training", total=cfg.total_timesteps, completed=record.steps,
                                  sps="", rates="") if bar else None
         self.next_checkpoint = (record.steps // cfg.checkpoint_every + 1) * cfg.checkpoint_every
@@ -102,10 +86,33 @@ class RunLoop:
         self.report_every = max(1, cfg.total_timesteps // 20)
         self.next_report = (record.steps // self.report_every + 1) * self.report_every
         self.stop_requested = False
-        self._started = time.perf_counter() - record.seconds
-        self._clock = (time.perf_counter(), record.steps)
+        now = time.perf_counter()
+        self._started = now - record.seconds
+        self._clock = (now, record.steps)
+        self._session = (now, time.process_time(), record.steps)
+        """Where this session's speed and CPU are measured from (the warm start, made before, excluded)."""
         self.steps_per_s = 0.0
         self.rates = ""
+
+    @contextmanager
+    def interruptible(self) -> Iterator[None]:
+        """Ctrl-C and SIGTERM set `stop_requested` instead of killing the run (the trainer then calls
+        `finish`, which saves a checkpoint); the progress bar shows meanwhile. Both handlers are restored
+        afterwards."""
+
+        def stop(signum: int, frame: Any) -> None:
+            self.stop_requested = True
+
+        previous = signal.signal(signal.SIGINT, stop), signal.signal(signal.SIGTERM, stop)
+        if self.bar is not None:
+            self.bar.start()
+        try:
+            yield
+        finally:
+            signal.signal(signal.SIGINT, previous[0])
+            signal.signal(signal.SIGTERM, previous[1])
+            if self.bar is not None:
+                self.bar.stop()
 
     def after(self, model: Any, steps: int) -> None:
         """Called as training advances to `steps` samples: whatever is due now."""
@@ -118,7 +125,7 @@ class RunLoop:
             self.save_checkpoint(model, steps)
             self.next_checkpoint = (steps // self.cfg.checkpoint_every + 1) * self.cfg.checkpoint_every
         if steps >= self.next_eval:
-            self.evaluate(model.policy, steps)
+            self.evaluate(self.playing_policy(model), steps)
             self.next_eval = (steps // self.cfg.eval.every + 1) * self.cfg.eval.every
         if self.bar is not None:
             self.bar.update(self.task, completed=steps, sps=f"{self.steps_per_s:,.0f} steps/s", rates=self.rates)
@@ -128,9 +135,17 @@ class RunLoop:
             self.console.print(f"{steps:,}/{total:,} steps ({steps / total:.0%}), {self.steps_per_s:,.0f} steps/s"
                                + (f", {self.rates}" if self.rates else ""), highlight=False, soft_wrap=True)
 
+    def write(self, model: Any, path: Path, meta: CheckpointMeta) -> Path:
+        """The learner as an ultimata checkpoint (.zip + sidecar) at `path`."""
+        return save_checkpoint(model, path, meta)
+
+    def playing_policy(self, model: Any) -> Any:
+        """The learner's policy as the arena plays it."""
+        return model.policy
+
     def save_checkpoint(self, model: Any, steps: int) -> Path:
         """Write the checkpoint, add it to the pool, then record it (the resume pointer)."""
-        path = save_checkpoint(model, self.run.checkpoint(steps), CheckpointMeta.for_game(self.game, steps))
+        path = self.write(model, self.run.checkpoint(steps), CheckpointMeta.for_game(self.game, steps))
         self.add_snapshot(str(path))
         rel = self.run.rel(path)
         record = self.record
@@ -157,21 +172,26 @@ class RunLoop:
         self.rates = "  ".join(f"vs {spec} {r.agents[0].win_rate:.0%}" for spec, r in results.items())
         plot_progress([(self.run.root.name, self.record)], self.run.curves)
 
-    def finish(self, model: Any, steps: int, steps_per_s: float, cpu_seconds: float = 0.0,
-               peak_rss_mb: float = 0.0) -> TrainOutcome:
-        """The last checkpoint; unless stopped, the final evaluation and `final.zip` with its ratings."""
+    def finish(self, model: Any, steps: int, worker_cpu_seconds: float = 0.0,
+               worker_peak_rss_mb: float = 0.0) -> TrainOutcome:
+        """The session's speed and CPU (this process's, plus the workers' it is told of), the last
+        checkpoint; unless stopped, the final evaluation and `final.zip` with its ratings."""
+        began, cpu_began, first_steps = self._session
+        elapsed = time.perf_counter() - began
+        steps_per_s = (steps - first_steps) / elapsed if elapsed > 0 else 0.0
+        cost = {"cpu_seconds": time.process_time() - cpu_began + worker_cpu_seconds,
+                "peak_rss_mb": peak_rss_mb() + worker_peak_rss_mb}
         self.save_checkpoint(model, steps)
         if self.stop_requested:
             return TrainOutcome(self.run.root, Path(self.run.abs(self.record.latest)), steps, steps_per_s, {},
-                                interrupted=True, cpu_seconds=cpu_seconds, peak_rss_mb=peak_rss_mb)
+                                interrupted=True, **cost)
         cfg = self.cfg
         with self.console.status("final evaluation against random and the scripted bot..."):
-            results = evaluate_policy(model.policy, self.game, eval_opponents(cfg), cfg.eval.final_games,
-                                      seed=cfg.seed + 9_000_000)
+            results = evaluate_policy(self.playing_policy(model), self.game, eval_opponents(cfg),
+                                      cfg.eval.final_games, seed=cfg.seed + 9_000_000)
         meta = CheckpointMeta.for_game(self.game, steps, run=str(self.run.root), steps_per_s=round(steps_per_s))
         meta.rating = {spec: rating_summary(r) for spec, r in results.items()}
-        final = save_checkpoint(model, self.run.final, meta)
+        final = self.write(model, self.run.final, meta)
         self.record.finished = True
         self.run.save_progress(self.record)
-        return TrainOutcome(self.run.root, final, steps, steps_per_s, results, cpu_seconds=cpu_seconds,
-                            peak_rss_mb=peak_rss_mb)
+        return TrainOutcome(self.run.root, final, steps, steps_per_s, results, **cost)

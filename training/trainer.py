@@ -9,7 +9,6 @@ every seat the policy plays a sample. `vec_env` is SB3's own `learn()` over sing
 from __future__ import annotations
 
 import signal
-import time
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
@@ -25,8 +24,7 @@ from ultimata.training.config import TrainConfig, load_train_config
 from ultimata.training.model import load_latest_good, new_model, set_policy_frozen, warm_start
 from ultimata.training.run_dir import Progress as RunProgress
 from ultimata.training.run_dir import RunDir
-from ultimata.training.run_loop import RunLoop, TrainOutcome, interruptible, progress_bar
-from ultimata.training.sampler_workers import peak_rss_mb
+from ultimata.training.run_loop import RunLoop, TrainOutcome
 from ultimata.training.selfplay_env import SelfPlayEnv
 
 
@@ -101,7 +99,6 @@ def train(cfg: TrainConfig, run_dir: Path, progress: RunProgress, *, console: Co
           show_bar: bool = True) -> TrainOutcome:
     """Train until `total_timesteps` samples, on the sampler the config names; Ctrl-C checkpoints and stops."""
     console = console or Console()
-    progress.finished = progress.finished and progress.steps >= cfg.total_timesteps
     if cfg.sampler.kind == "batched":
         from ultimata.training.batched_trainer import train_batched
 
@@ -130,19 +127,14 @@ def _train_vec_env(cfg: TrainConfig, run_dir: Path, progress: RunProgress, conso
             venv.seed(cfg.seed)
             if cfg.imitation is not None:
                 warm_start(cfg, model, game, console)
-        bar = progress_bar(console) if show_bar and console.is_terminal else None
-        loop = RunLoop(cfg, run, progress, game, console, bar, lambda path: venv.env_method("add_snapshot", path),
+        loop = RunLoop(cfg, run, progress, game, console, show_bar, lambda path: venv.env_method("add_snapshot", path),
                        lambda key, value: model.logger.record(key, value))
         callback = _Callback(loop, cfg.imitation.critic_steps if cfg.imitation is not None else 0)
         remaining = cfg.total_timesteps - model.num_timesteps
-        start_steps, start, cpu_start = model.num_timesteps, time.perf_counter(), time.process_time()
-        with interruptible(bar, loop):
+        with loop.interruptible():
             if remaining > 0:
                 model.learn(remaining, callback=callback, reset_num_timesteps=False, tb_log_name="ppo",
                             progress_bar=False)
-        elapsed = time.perf_counter() - start
-        sps = (model.num_timesteps - start_steps) / elapsed if elapsed > 0 else 0.0
-        cpu = time.process_time() - cpu_start  # subproc envs' own CPU is not counted
-        return loop.finish(model, model.num_timesteps, sps, cpu, peak_rss_mb())
+        return loop.finish(model, model.num_timesteps)  # subproc envs' own CPU is not counted
     finally:
         venv.close()

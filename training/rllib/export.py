@@ -43,17 +43,9 @@ def module_weights(model: MaskablePPO) -> dict[str, torch.Tensor]:
     return {f"{part}.{k}": v.detach().clone() for part in PARTS for k, v in getattr(policy, part).state_dict().items()}
 
 
-def export_weights(
-    cfg: TrainConfig,
-    game: Game,
-    weights: dict[str, Any],
-    path: str | Path,
-    steps: int,
-    rating: dict[str, Any] | None = None,
-    **extra: Any,
-) -> Path:
-    """Write the policy as an ultimata checkpoint at `path` (.zip and .json, each atomically)."""
-    model = sb3_model(cfg, game, weights)
-    meta = CheckpointMeta.for_game(game, steps, backend="rllib", **extra)
-    meta.rating = rating
-    return save_checkpoint(model, path, meta, slim=True)
+def export_weights(cfg: TrainConfig, game: Game, weights: dict[str, Any], path: str | Path,
+                   meta: CheckpointMeta) -> Path:
+    """Write the policy as an ultimata checkpoint at `path` (.zip and .json, each atomically), its sidecar
+    marked as RLlib's. Slim: RLlib's own checkpoint is what a run resumes from."""
+    meta.extra["backend"] = "rllib"
+    return save_checkpoint(sb3_model(cfg, game, weights), path, meta, slim=True)

@@ -22,8 +22,15 @@ MAIN = "main"
 
 @dataclass(frozen=True)
 class LeagueMapping:
-    """Role -> module: `main` is always trained; each opponent role drawn among the snapshots (evenly,
-    per episode and role), or `main` itself until the first snapshot exists (mirror self-play)."""
+    """Role -> module: `main` is always trained; each league seat drawn among the snapshots (evenly,
+    per episode and role), or `main` itself until the first snapshot exists (mirror self-play).
+
+    This is the one draw that does not go through `OpponentPool` (training/pool.py), which the league env
+    uses to pick league seats and fixed agents: a snapshot here is an RLlib module inside the algorithm,
+    and RLlib asks this policy_mapping_fn, on each env runner, which module plays an agent; the env never
+    holds the snapshots. Two consequences differ from the SB3 pool: a snapshot seat is main itself until
+    the first snapshot (the SB3 pool hands the weight to the other kinds instead), and the draw is keyed
+    by episode id and role, since RLlib gives this function no random generator of ours."""
 
     snapshots: tuple[str, ...] = ()
 

@@ -3,10 +3,11 @@
 RLlib maps agents to policies by agent id. Our agents are seats, and a learner that always sat in
 seat 0 would learn one seat only. So the AEC env below names its agents by *role*: `main` (the policy
 being trained) and `opponent_1..opponent_{n-1}`, and deals the roles to random seats every episode.
-Each opponent role is, per episode, either a league seat (exposed to RLlib, which plays it with `main`
-itself or a frozen snapshot, see league.py) or a fixed ultimata agent spec from the pool weights
-(`heuristic`, `random`, a checkpoint...), which this env plays itself with the engine state that the
-scripted bots need. RLlib's own `PettingZooEnv` wrapper then turns this AEC env into a MultiAgentEnv.
+Each opponent role is, per episode, drawn from the pool as on the SB3 path (`OpponentPool.sample`,
+training/pool.py): either a league seat (exposed to RLlib, which plays it with `main` itself or a frozen
+snapshot, see league.py) or a fixed ultimata agent spec (`heuristic`, `random`, a checkpoint...), made
+by `OpponentPool.make_agent` and played by this env itself with the engine state that the scripted bots
+need. RLlib's own `PettingZooEnv` wrapper then turns this AEC env into a MultiAgentEnv.
 
 The observation dict is renamed to RLlib's convention, {`observations`, `action_mask`}. The inner env is
 the raw one, so an action outside the mask raises instead of being quietly punished.
@@ -22,12 +23,21 @@ from pettingzoo import AECEnv
 from ray.rllib.env.wrappers.pettingzoo_env import PettingZooEnv
 
 from ultimata.agents.base import Agent
-from ultimata.agents.specs import load_agent
 from ultimata.envs.core.registry import make_raw
+from ultimata.training.pool import MIRROR, SNAPSHOTS, OpponentPool
 from ultimata.training.rllib.module import ACTION_MASK, OBSERVATIONS
 
-LEAGUE = "snapshots"
-"""The pool-weights key for seats RLlib plays (main or a snapshot), as in the SB3 pool."""
+
+def league_pool(weights: dict[str, float]) -> dict[str, float]:
+    """The pool weights as this env draws them: `snapshots` and `mirror` seats are both league seats,
+    drawn as `mirror` (the trained side's seat; which module plays it is RLlib's to say, league.py).
+    Snapshots cannot stay a kind of their own here: they are modules in the algorithm, not files the
+    env's pool could hold, so its `snapshots` kind would always be empty."""
+    pool: dict[str, float] = {}
+    for kind, weight in weights.items():
+        key = MIRROR if kind in (SNAPSHOTS, MIRROR) else kind
+        pool[key] = pool.get(key, 0.0) + weight
+    return pool
 
 
 def role_names(num_players: int) -> list[str]:
@@ -49,9 +59,7 @@ class LeagueAEC(AECEnv):
         vector_index: int = 0,
     ) -> None:
         super().__init__()
-        self.rules = dict(rules or {})
-        self.inner = make_raw(game, **self.rules)
-        self.game_name = game
+        self.inner = make_raw(game, **(rules or {}))
         n = self.inner.game.num_players
         self.possible_agents = role_names(n)
         inner_space = self.inner.observation_space(self.inner.possible_agents[0])
@@ -59,12 +67,10 @@ class LeagueAEC(AECEnv):
             {OBSERVATIONS: inner_space["observation"], ACTION_MASK: inner_space["action_mask"]}
         )
         self._action_space = self.inner.action_space(self.inner.possible_agents[0])
-        weights = dict(pool or {LEAGUE: 1.0})
-        self._kinds = list(weights)
-        total = sum(weights.values())
-        self._p = np.array([weights[k] / total for k in self._kinds])
+        self.pool = OpponentPool(self.inner.game, league_pool(pool or {SNAPSHOTS: 1.0}))
         self._rng = np.random.default_rng([seed, worker_index, vector_index])
-        self._fixed_agents: dict[str, Agent] = {}
+        self._made: dict[tuple[int, str], Agent] = {}
+        """Fixed agents by (seat, spec): made once, reset for every game (as the batched sampler does)."""
         self.seat_of: dict[str, int] = {}
         self.fixed_seats: dict[int, Agent] = {}
 
@@ -91,12 +97,12 @@ class LeagueAEC(AECEnv):
         self.seat_of, self.fixed_seats, self.agents = {}, {}, []
         for index, role in enumerate(self.possible_agents):
             seat = int(seats[index])
-            kind = LEAGUE if role == "main" else self._kinds[self._rng.choice(len(self._kinds), p=self._p)]
-            if kind == LEAGUE:
+            label = MIRROR if role == "main" else self.pool.sample(self._rng)
+            if label == MIRROR:
                 self.seat_of[role] = seat
                 self.agents.append(role)
             else:
-                agent = self._fixed_agent(kind)
+                agent = self._fixed_agent(seat, label)
                 agent.reset(seat, seed=int(self._rng.integers(2**31)))
                 self.fixed_seats[seat] = agent
         self._role_at = {seat: role for role, seat in self.seat_of.items()}
@@ -107,10 +113,10 @@ class LeagueAEC(AECEnv):
         self.infos = {role: {"seat": seat} for role, seat in self.seat_of.items()}
         self._play_fixed_seats()
 
-    def _fixed_agent(self, spec: str) -> Agent:
-        if spec not in self._fixed_agents:
-            self._fixed_agents[spec] = load_agent(spec, self.game_name, self.rules, seed=int(self._rng.integers(2**31)))
-        return self._fixed_agents[spec]
+    def _fixed_agent(self, seat: int, spec: str) -> Agent:
+        if (seat, spec) not in self._made:
+            self._made[seat, spec] = self.pool.make_agent(spec, seed=int(self._rng.integers(2**31)))
+        return self._made[seat, spec]
 
     def observe(self, agent: str) -> dict[str, np.ndarray]:
         obs = self.inner.observe(self.inner.possible_agents[self.seat_of[agent]])
@@ -162,7 +168,7 @@ class LeagueAEC(AECEnv):
 
 class LeagueEnv(PettingZooEnv):
     """RLlib's PettingZoo wrapper over `LeagueAEC`, told every role up front (the first episode may hide
-    some behind fixed opponents). `env_config`: game, rules, pool (weights as in the SB3 pool), seed."""
+    some behind fixed opponents). `env_config`: game, rules, pool (the config's pool weights), seed."""
 
     def __init__(self, env_config: dict[str, Any] | None = None) -> None:
         config = dict(env_config or {})

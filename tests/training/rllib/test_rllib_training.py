@@ -3,6 +3,7 @@ and a tiny run trains, resumes, and leaves a checkpoint the arena loads without 
 
 from __future__ import annotations
 
+import io
 import json
 import os
 import signal
@@ -15,9 +16,11 @@ import torch
 import yaml
 from ray.rllib.core.columns import Columns
 from ray.rllib.core.distribution.torch.torch_distribution import TorchCategorical
+from rich.console import Console
 from typer.testing import CliRunner
 
 from tests.training.rllib.conftest import TINY_RLLIB
+from ultimata.agents.checkpoint import CheckpointMeta
 from ultimata.agents.policy_agent import PolicyAgent
 from ultimata.cli import app
 from ultimata.envs.core.errors import ConfigError
@@ -27,8 +30,18 @@ from ultimata.training.rllib import league_env
 from ultimata.training.rllib import trainer as rllib_trainer
 from ultimata.training.rllib.export import export_weights
 from ultimata.training.rllib.league import MAIN, add_snapshot, learner_weights
-from ultimata.training.rllib.league_env import LeagueAEC
-from ultimata.training.rllib.trainer import algorithm_config, league_pool, module_spec, sb3_only_settings
+from ultimata.training.rllib.league_env import LeagueAEC, league_pool
+from ultimata.training.rllib.trainer import (
+    algorithm_config,
+    module_spec,
+    restore,
+    rllib_dir,
+    save_algorithm,
+    sb3_only_settings,
+)
+from ultimata.training.run_dir import Progress as RunProgress
+from ultimata.training.run_dir import RunDir
+from ultimata.training.trainer import prepare_run
 
 
 def _cfg(game: str = "ultimatum_cards_v2", **extra):
@@ -137,7 +150,8 @@ def test_the_exported_policy_computes_the_modules_logits(tmp_path, game, extra):
     cfg = _cfg(game, **extra)
     game_obj = game_class(game).from_config(cfg.rules)
     module = module_spec(cfg, game_obj).build()
-    path = export_weights(cfg, game_obj, module.get_state(), tmp_path / "exported.zip", steps=7)
+    meta = CheckpointMeta.for_game(game_obj, 7)
+    path = export_weights(cfg, game_obj, module.get_state(), tmp_path / "exported.zip", meta)
     agent = PolicyAgent.from_checkpoint(path, game_obj)
     obs, _ = _observations(game, 40, seed=2)
     with torch.no_grad():
@@ -152,20 +166,20 @@ def test_a_tiny_run_survives_ctrl_c_resumes_and_its_policy_plays_in_the_arena(ra
     config.write_text(yaml.safe_dump(TINY_RLLIB))
     run = tmp_path / "run"
     runner = CliRunner()
-    original = rllib_trainer._Run.checkpoint
+    original = rllib_trainer.LeagueRunLoop.save_checkpoint
     pressed = []
 
-    def checkpoint_then_ctrl_c(self):
-        path = original(self)
+    def checkpoint_then_ctrl_c(self, algo, steps):
+        path = original(self, algo, steps)
         if not pressed:
             pressed.append(True)
             os.kill(os.getpid(), signal.SIGINT)  # as if the user pressed Ctrl-C right after the first checkpoint
         return path
 
-    monkeypatch.setattr(rllib_trainer._Run, "checkpoint", checkpoint_then_ctrl_c)
+    monkeypatch.setattr(rllib_trainer.LeagueRunLoop, "save_checkpoint", checkpoint_then_ctrl_c)
     args = ["train", "ultimatum_cards_v2", "--backend", "rllib"]
     stopped = runner.invoke(app, [*args, "--config", str(config), "--out", str(run)])
-    monkeypatch.setattr(rllib_trainer._Run, "checkpoint", original)
+    monkeypatch.setattr(rllib_trainer.LeagueRunLoop, "save_checkpoint", original)
     assert stopped.exit_code == 130, stopped.output
     assert "--resume" in stopped.output and "--backend rllib" in stopped.output
     interrupted = json.loads((run / "progress.json").read_text())
@@ -202,6 +216,63 @@ def test_a_tiny_run_survives_ctrl_c_resumes_and_its_policy_plays_in_the_arena(ra
     arena = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=300)
     assert arena.returncode == 0, arena.stderr
     assert json.loads(arena.stdout)["games"] == 8
+
+
+def _artifacts(run, outcome) -> dict:
+    """What a finished run leaves, in terms that do not depend on the backend or the step counts."""
+    progress = json.loads((run / "progress.json").read_text())
+    final = json.loads((run / "final.json").read_text())
+    return {
+        "top": sorted(p.name for p in run.iterdir() if p.name != "rllib"),  # rllib/: RLlib's own resume state
+        "progress": sorted(progress),
+        "eval_keys": [sorted(entry) for entry in progress["evals"][:1]],
+        "checkpoints_on_disk": all((run / rel).exists() and (run / rel).with_suffix(".json").exists()
+                                   for rel in progress["checkpoints"]),
+        "snapshots_are_checkpoints": bool(progress["snapshots"]) and set(progress["snapshots"]) <= set(
+            progress["checkpoints"]),
+        "finished": progress["finished"],
+        "curves": (run / "curves.png").read_bytes()[:8],
+        "rating": {spec: sorted(r) for spec, r in final["rating"].items()},
+        "final_extra": sorted(k for k in final["extra"] if k != "backend"),
+        "tensorboard": bool(list((run / "tb").rglob("events.out.tfevents.*"))),
+        "outcome": (outcome.final == run / "final.zip", sorted(outcome.results), outcome.cpu_seconds > 0,
+                    outcome.peak_rss_mb > 0, outcome.interrupted),
+    }
+
+
+def test_an_rllib_run_leaves_the_run_folder_an_sb3_run_does(ray_session, tiny_run, tmp_path):
+    run = tmp_path / "run"
+    cfg, progress = prepare_run("ultimatum_cards_v2", run, overrides={**TINY_RLLIB, "total_timesteps": 512})
+    outcome = rllib_trainer.train_rllib(cfg, run, progress, console=Console(file=io.StringIO()))
+    sb3_run, sb3_outcome = tiny_run
+    assert _artifacts(run, outcome) == _artifacts(sb3_run, sb3_outcome)
+    assert json.loads((run / "final.json").read_text())["extra"]["backend"] == "rllib"
+
+
+def test_resume_after_a_kill_gives_the_newest_snapshot_its_own_weights(ray_session, tmp_path):
+    """A run killed just after a checkpoint: RLlib's state was saved before that checkpoint joined the
+    league, so the snapshot's weights are only in its exported checkpoint."""
+    cfg = _cfg()
+    game = game_class(cfg.game).from_config(cfg.rules)
+    run = RunDir(tmp_path)
+    algo = algorithm_config(cfg, game, num_env_runners=0).build_algo()
+    try:
+        snapshot = {k: torch.as_tensor(np.asarray(v)) + 0.5 for k, v in learner_weights(algo).items()}
+        export_weights(cfg, game, snapshot, run.checkpoint(512), CheckpointMeta.for_game(game, 512))
+        save_algorithm(algo, rllib_dir(run, 512))
+    finally:
+        algo.stop()
+    rel = run.rel(run.checkpoint(512))
+    progress = RunProgress(game=cfg.game, steps=512, checkpoints=[rel], snapshots=[rel])
+    algo = algorithm_config(cfg, game, num_env_runners=0).build_algo()
+    try:
+        league = restore(cfg, run, progress, algo, game, Console())
+        assert league == ("main_000000512",)
+        got = learner_weights(algo, "main_000000512")
+        for key, value in snapshot.items():
+            np.testing.assert_allclose(np.asarray(got[key]), value.numpy(), atol=1e-6)
+    finally:
+        algo.stop()
 
 
 def test_rllib_settings_are_checked_like_the_rest_of_the_config():
@@ -246,7 +317,7 @@ def test_settings_only_the_sb3_backend_applies_are_named():
     mirrored = load_train_config("ultimatum_cards_v2", overrides={"pool": {"weights": {"mirror": 0.5}}})
     assert sb3_only_settings(mirrored) == ["pool.weights.mirror (0.5) is the sb3 batched sampler's; here those seats "
                                            "are league seats (main until the first snapshot, then the snapshots)"]
-    assert league_pool({"mirror": 0.5, "snapshots": 0.2, "random": 0.3}) == {"random": 0.3, "snapshots": 0.7}
+    assert league_pool({"mirror": 0.5, "snapshots": 0.2, "random": 0.3}) == {"mirror": 0.7, "random": 0.3}
     notices = sb3_only_settings(load_train_config("ultra_war_v3"))  # its config sets imitation.critic_steps
     assert len(notices) == 1 and "imitation.critic_steps (40,000)" in notices[0]
     seats = load_train_config("ultimade_v1", overrides={"pool": {"learner_seats": [2, 1]}})
