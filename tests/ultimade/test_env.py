@@ -146,13 +146,14 @@ def test_unwrapped_state_dict_round_trip_through_the_env():
 def test_json_view_and_moves_for_browsers():
     import json
 
-    from ultimata.envs.ultimade.view import moves, view
+    from ultimata.envs.ultimade.view import moves
+    from ultimata.web.views import seat_view
 
     g = UltimadeGame.from_config({})
     state = position(g, ["e5", "e8", "c3", "g7"], ["e6", "d9", "a14", "i16"], offense=0, step="throw")
-    v = view(state, 0)
+    v = seat_view("ultimade_v1", state, 0)
     json.dumps(v)
-    assert "kind" not in v and len(v["players"]) == 8 and v["disc"]["field"] == "e5"
+    assert v["kind"] == "ultimade" and len(v["players"]) == 8 and v["disc"]["field"] == "e5"
     assert {p["id"] for p in v["players"] if p["marked"]} == {"A1", "A2"}
     listed = moves(state)
     assert [m["action"] for m in listed] == state.legal_actions()
