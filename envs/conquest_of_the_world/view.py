@@ -23,7 +23,6 @@ def view(state: ConquestState, seat: int | None) -> dict[str, Any]:
     returns = state.returns() if over else []
     best = max(returns) if returns else 0
     return {
-        "kind": "conquest",
         "seat": seat,
         "zones": [[{"country": c, "name": b.names[c], "value": b.value[c], "holder": state.holder[c],
                     "held_as": KINDS[state.kind[c]]} for c in members] for members in b.zone_members],

@@ -46,7 +46,6 @@ def view(state: WorldState, seat: int | None) -> dict[str, Any]:
             "submarines": state.force[1] if kind == NAVAL else 0,
         }
     return {
-        "kind": "ultimatum_world",
         "seat": seat,
         "nations": [
             {

@@ -91,7 +91,8 @@ def test_hard_resolves_for_every_registered_game(name):
     spec = hard_specs()[game_base_name(name)]
     agent = load_agent("hard", name, seed=1)
     assert isinstance(agent, type(load_agent(spec, name)))
-    assert isinstance(agent, MctsAgent) and agent.options.guide == "pretrained" and agent.options.time == 0.4
+    assert isinstance(agent, MctsAgent) and agent.options.guide == "pretrained"
+    assert agent.options.time <= 0.5, "hard answers within about 0.5 s a move"
 
 
 def test_hard_is_keyed_by_base_name_so_a_version_bump_keeps_it(monkeypatch):
