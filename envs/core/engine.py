@@ -127,6 +127,10 @@ class State(ABC):
         Games whose action names say 'you' override this."""
         return f"player_{self.current_player}: {self.action_to_string(action)}"
 
+    last_event_per_move: ClassVar[bool] = False
+    """True when a game's `last_event` (if it keeps one) tells only what the latest move made happen, so a
+    repeat is news; False when it stays until something new happens (narration.apply_and_tell)."""
+
     FIELDS: ClassVar[tuple[str, ...]] = ()
     """Attributes saved and restored as they are by the default `_to_dict` / `_from_dict`; games with
     derived fields override those hooks instead."""
