@@ -153,6 +153,11 @@ class State(ABC):
         """Raise ValueError naming what is wrong when a loaded state breaks the game's invariants
         (pieces on two places, counts out of range, a phase that does not fit the position)."""
 
+    def hidden_choice_pending(self) -> bool:
+        """True while a choice one seat made waits, unseen by the others, for another seat's (a battle's
+        first weapon): a game saved here would hold it. Games with such choices override this."""
+        return False
+
     def sample_consistent(self, viewer: int, rng: Rng) -> State:
         """A full state that agrees with everything `viewer` may see or remember, with the hidden
         parts (other hands, deck order) drawn at random, and future chance drawn from `rng`: what
