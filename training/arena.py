@@ -292,9 +292,13 @@ def spec_entries(
             check_agent(make(), f"arena agent {label}")
             entries.append((str(label), make))
             continue
-        load_agent(spec, game_name, config, deterministic=deterministic)  # validate now
+        # loaded now, so a bad spec fails before any game; the first seat then plays this very agent,
+        # so a checkpoint (torch's import and a policy's load) is not read a second time
+        checked = [load_agent(spec, game_name, config, seed=seed + i, deterministic=deterministic)]
 
-        def make(spec: str = spec, i: int = i) -> Agent:
+        def make(spec: str = spec, i: int = i, checked: list[Agent] = checked) -> Agent:
+            if checked:
+                return checked.pop()
             return load_agent(spec, game_name, config, seed=seed + i, deterministic=deterministic)
 
         entries.append((spec, make))

@@ -54,8 +54,9 @@ def play_session(
         console.print("you left the game.")
         return None
     finally:
-        if save is not None:
-            Replay.of_game(state, seed, actions, [("you" if p == seat else vs) for p in range(n)]).save(save)
+        if save is not None:  # a game left mid-battle is saved up to its last settled position
+            players = [("you" if p == seat else vs) for p in range(n)]
+            Replay.of_game(state, seed, actions, players).settled().save(save)
     console.print()
     console.print(state.render_text(seat), markup=False)
     returns = state.returns()

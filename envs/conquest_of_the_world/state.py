@@ -243,6 +243,9 @@ class ConquestState(TurnRules, HoldingRules, WarRules, DiplomacyRules, EndGameRu
                 self.phase, "pass the attack option")
         return {A.ACCEPT: "accept the alliance", A.DECLINE: "decline the alliance"}.get(action, "?")
 
+    def hidden_choice_pending(self) -> bool:
+        return self.phase == WEAPON and self.pending >= 0
+
     def narrate(self, action: int) -> str:
         """A battle's first weapon choice is hidden until the battle resolves, so the table hears only
         that one was made; the battle's event then names both choices."""

@@ -127,6 +127,10 @@ class State(ABC):
         Games whose action names say 'you' override this."""
         return f"player_{self.current_player}: {self.action_to_string(action)}"
 
+    last_event_per_move: ClassVar[bool] = False
+    """True when a game's `last_event` (if it keeps one) tells only what the latest move made happen, so a
+    repeat is news; False when it stays until something new happens (narration.apply_and_tell)."""
+
     FIELDS: ClassVar[tuple[str, ...]] = ()
     """Attributes saved and restored as they are by the default `_to_dict` / `_from_dict`; games with
     derived fields override those hooks instead."""
@@ -148,6 +152,11 @@ class State(ABC):
     def _check_consistency(self) -> None:  # noqa: B027 (an optional hook; games override it)
         """Raise ValueError naming what is wrong when a loaded state breaks the game's invariants
         (pieces on two places, counts out of range, a phase that does not fit the position)."""
+
+    def hidden_choice_pending(self) -> bool:
+        """True while a choice one seat made waits, unseen by the others, for another seat's (a battle's
+        first weapon): a game saved here would hold it. Games with such choices override this."""
+        return False
 
     def sample_consistent(self, viewer: int, rng: Rng) -> State:
         """A full state that agrees with everything `viewer` may see or remember, with the hidden

@@ -16,4 +16,6 @@ def apply_and_tell(state: State, action: int, listener: int | None) -> tuple[str
     before = getattr(state, "last_event", None)
     state.apply(action)
     outcome = getattr(state, "last_event", None)
+    if state.last_event_per_move:
+        return words, outcome or None
     return words, (outcome if outcome and outcome != before else None)

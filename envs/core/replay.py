@@ -42,6 +42,22 @@ class Replay:
             returns=list(returns) if returns is not None else list(state.returns()) if state.is_terminal() else None,
         )
 
+    def settled(self) -> Replay:
+        """An unfinished game cut back to its last position where no choice waits hidden: a game left in
+        the middle of a battle must not store the other side's unseen first pick. A finished game, or one
+        left at a settled position, is returned as it is."""
+        if self.returns is not None or self.final_state is None:
+            return self
+        cut = None
+        for step, (state, _) in enumerate(self.states()):
+            if not state.hidden_choice_pending():
+                cut = step
+        if cut is None or cut == len(self.actions):
+            return self
+        settled = record(self.seed, self.game, self.config, self.actions[:cut])
+        settled.players = list(self.players)
+        return settled
+
     @property
     def result(self) -> str:
         """How the game ended, for listings: 'won by player_1', 'draw', 'unfinished', or 'not recorded'

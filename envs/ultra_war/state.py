@@ -48,6 +48,7 @@ from ultimata.envs.ultra_war.power import PowerRules
 from ultimata.envs.ultra_war.turns import TurnRules
 from ultimata.envs.ultra_war.units import Source, Unit
 from ultimata.envs.ultra_war.windows import WindowRules
+from ultimata.envs.ultra_war.words import narration, own_words
 
 if TYPE_CHECKING:
     from ultimata.envs.ultra_war.game import UltraWarGame
@@ -56,6 +57,7 @@ if TYPE_CHECKING:
 class UltraWarState(LegalRules, TurnRules, MovementRules, AttackRules, CardRules, PowerRules, WindowRules, DraftRules,
                     State):
     game: UltraWarGame
+    last_event_per_move = True
 
     def __init__(self, game: UltraWarGame, rng: Rng) -> None:
         super().__init__(game, rng)
@@ -84,6 +86,8 @@ class UltraWarState(LegalRules, TurnRules, MovementRules, AttackRules, CardRules
         self.winner = -1
         """-1 live, 0/1 the winning side, 2 a draw."""
         self.events: list[str] = []
+        self.move_events: list[str] = []
+        """What the latest move made happen, as logged (`last_event`); not saved."""
         self._saved_phase = MAIN
         self._raw: list[int] = []
         self._legal: list[int] | None = None
@@ -145,7 +149,14 @@ class UltraWarState(LegalRules, TurnRules, MovementRules, AttackRules, CardRules
 
     def log(self, text: str) -> None:
         self.events.append(text)
+        self.move_events.append(text)
         del self.events[:-12]
+
+    @property
+    def last_event(self) -> str:
+        """Everything the latest move made happen by itself (damage, a card landing, a turn's end), for the
+        move log under the move's words; empty when it did nothing more than its words say."""
+        return "; ".join(self.move_events)
 
     # -- the contract --------------------------------------------------------------------------
     @property
@@ -191,6 +202,7 @@ class UltraWarState(LegalRules, TurnRules, MovementRules, AttackRules, CardRules
         the method is one of the few mutators that change only the choice in progress, which return so
         (`observation.CHOICE`, or the index of a pawn whose activation ended)."""
         self.changed = ANYTHING
+        self.move_events = []
         seat = self.current_player
         p = self.phase
         to_abs = ORIENT[seat]
@@ -287,6 +299,7 @@ class UltraWarState(LegalRules, TurnRules, MovementRules, AttackRules, CardRules
         self._saved_phase = int(d["saved_phase"])
         self.changed, self.last_view = ANYTHING, LastView()
         self.events = list(map(str, d["events"]))
+        self.move_events = []
 
     def _check_consistency(self) -> None:
         from ultimata.envs.ultra_war.consistency import check
@@ -304,7 +317,7 @@ class UltraWarState(LegalRules, TurnRules, MovementRules, AttackRules, CardRules
         other.hands, other.decks = [list(h) for h in self.hands], [list(d) for d in self.decks]
         other.discards, other.breached, other.hold = list(self.discards), set(self.breached), list(self.hold)
         other.stack, other.attack = [list(x) for x in self.stack], list(self.attack)
-        other.strikes, other.events = list(self.strikes), list(self.events)
+        other.strikes, other.events, other.move_events = list(self.strikes), list(self.events), list(self.move_events)
         other.memo = Memo()
         other._raw = list(self._raw)
         other.last_view = LastView()
@@ -328,26 +341,10 @@ class UltraWarState(LegalRules, TurnRules, MovementRules, AttackRules, CardRules
         return self.last_view.observe(self, player)
 
     def action_to_string(self, action: int) -> str:
-        seat = max(self.current_player, 0)
-        hand = self.hands[seat]
-        if A.PLAY <= action < A.DROP:  # name the card: the player sees its own hand
-            h = action - (A.PLAY if action < A.DISCARD else A.DISCARD)
-            if h < len(hand):
-                verb = "play" if action < A.DISCARD else "discard"
-                return f"{verb} {hand[h]} (hand card {h})"
-        if self.phase == DRAFT and A.SELECT <= action < A.FACE and action - A.SELECT < len(self.roster(seat)):
-            return f"draft {self.roster(seat)[action - A.SELECT]}"
-        return A.describe(action, seat)
+        return own_words(self, action)
 
     def narrate(self, action: int) -> str:
-        """A discarded card is never shown to the table. A played one is shown once it takes effect: a
-        quick card at once (on the stack); any other waits for its target unseen by the opponent, so
-        the table hears only that a card is played, and the log names it once it lands."""
-        if A.DISCARD <= action < A.DROP:
-            return f"player_{self.current_player} discards a card"
-        if A.PLAY <= action < A.DISCARD and self.phase != QUICK:
-            return f"player_{self.current_player} plays a card"
-        return super().narrate(action)
+        return narration(self, action)
 
     def render_text(self, viewer: int | None = None) -> str:
         from ultimata.envs.ultra_war.text import render

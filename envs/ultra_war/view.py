@@ -166,10 +166,9 @@ def moves(state: UltraWarState) -> list[dict[str, Any]]:
             kind = ("step" if action < A.ATTACK else "attack" if action < A.TARGET else "target" if action < A.USE
                     else "use" if action < A.TRANSFER else "transfer")
             move.update(target="field", kind=kind, **_spot(f))
-            move["label"] = _field_label(state, action, kind, f)
         elif action < A.FACE and state.phase != DRAFT:
             u = next(u for u in state.units if u.side == seat and u.slot == action - A.SELECT)
-            move.update(target="unit", kind="select", label=f"activate {u.name}", **_spot(u.pos))
+            move.update(target="unit", kind="select", **_spot(u.pos))
         elif A.FACE <= action < A.END_ACT:
             move.update(target="face", kind="face", facing=DIR_NAMES[A.to_dir(action - A.FACE, seat)])
         elif A.PLAY <= action < A.DROP and (action - A.PLAY) % A.HAND_SLOTS < len(hand):
@@ -179,18 +178,3 @@ def moves(state: UltraWarState) -> list[dict[str, Any]]:
             move.update(target="action", kind="")
         out.append(move)
     return out
-
-
-def _field_label(state: UltraWarState, action: int, kind: str, f: int) -> str:
-    """Names what stands on the field ('attack Vegron (e7) with Longbow'): a field name alone says little."""
-    who = state.unit_at(f)
-    token = state.token_at(f)
-    there = f"{who.name} ({name(f)})" if who else f"{token.name} ({name(f)})" if token else name(f)
-    if kind == "attack":
-        slot = (action - A.ATTACK) // FIELDS
-        attacker = state.attack[0] if state.attack else state.active  # a deviating attack, or the activation's
-        spec = combat.attack_spec(state.units[attacker], slot) if attacker >= 0 else None
-        return f"attack {there}" + (f" with {spec.name}" if spec else f" with attack {slot}")
-    verb = {"step": "step to", "target": "choose", "use": "use the power source at",
-            "transfer": "transfer a point to"}[kind]
-    return f"{verb} {there}"

@@ -87,3 +87,34 @@ def test_terminal_play_never_shows_a_bots_first_weapon_choice_before_the_battle(
     assert picks, "battles were fought"
     for i in picks:  # a bot's shown choice is a battle's second: the first, just before it, is hidden or mine
         assert lines[i - 1].endswith("chooses a weapon") or lines[i - 1].startswith("you: fight with"), lines[i - 1]
+
+
+def test_a_game_left_while_a_bots_first_weapon_choice_waits_is_saved_without_it(tmp_path):
+    """Quitting `play --save` at one's own weapon choice stored the bot's hidden first pick (its action
+    and the state's `pending`); the replay now ends before it, at the last settled position, and still
+    replays to the position it stores."""
+    from rich.console import Console
+
+    from ultimata.envs.conquest_of_the_world.phases import WEAPON
+    from ultimata.envs.core.replay import Replay
+    from ultimata.play import play_session
+
+    console = Console(record=True, width=200, highlight=False)
+    shown = [0]
+
+    def read(prompt: str) -> str:
+        text = console.export_text(clear=False)
+        new, shown[0] = text[shown[0]:], len(text)
+        return "quit" if "a first weapon is chosen (hidden)" in new else "1"
+
+    play_session("conquest_of_the_world_v2", "random", seat=0, seed=4, read=read, console=console,
+                 save=tmp_path / "left.json")
+    printed = console.export_text()
+    assert "you left the game" in printed
+    replay = Replay.load(tmp_path / "left.json")
+    final = replay.final()  # loads, and replays to the stored position
+    assert replay.result == "unfinished" and final.state_dict() == replay.final_state
+    assert replay.final_state["state"]["pending"] == -1 and not final.hidden_choice_pending()
+    made = [line for line in printed.splitlines() if line.startswith(("  you:", "  (random)"))]
+    assert made[-1] == f"  (random) player_{final.current_player} chooses a weapon" and final.current_player != 0
+    assert final.phase == WEAPON and len(replay.actions) == len(made) - 1, "only the hidden pick is cut"

@@ -107,3 +107,27 @@ def test_neighbouring_training_seeds_imitate_different_games():
     game = game_class("ultimatum_cards_v2").from_config({})
     first, second = teacher_samples(game, 200, seed=0)[0], teacher_samples(game, 200, seed=1)[0]
     assert not {row.tobytes() for row in first} & {row.tobytes() for row in second}
+
+
+def test_the_agent_loaded_to_check_a_spec_is_one_that_plays(monkeypatch):
+    """Every spec was loaded once to check it and then again for each seat, so the first arena run read
+    the shipped bot's checkpoint twice; now each agent loaded takes a seat."""
+    import ultimata.training.arena as arena_module
+
+    load, made, seated = arena_module.load_agent, [], set()
+
+    def load_and_watch(*args, **kwargs):
+        agent = load(*args, **kwargs)
+        made.append(agent)
+        reset = agent.reset
+
+        def seat(s, seed=None):
+            seated.add(id(agent))
+            reset(s, seed)
+
+        agent.reset = seat
+        return agent
+
+    monkeypatch.setattr(arena_module, "load_agent", load_and_watch)
+    arena_module.run("ultimatum_cards_v2", ["heuristic", "random"], games=4, seed=1)
+    assert made and all(id(agent) in seated for agent in made), f"{len(made) - len(seated)} loaded but never played"

@@ -183,6 +183,17 @@ def test_round_card_ends_the_round_at_once() -> None:
     assert state.phase == OVER and state.scores == [12, 8, 10, 10]
 
 
+def test_round_may_be_the_very_first_play_of_a_round_and_then_everyone_ties() -> None:
+    """Book: "Beginning to the left of the dealer, the player must play a card and perform the action",
+    and Round "When played, immediately ends the round": no card is barred from the first play."""
+    deck = list(cards.DECK)
+    deck.insert(0, deck.pop(deck.index(cards.kind_from_name("Round"))))  # dealt first: to the dealer's left
+    state = new_game(decks=[list(reversed(deck))], rolls=[0])
+    assert state.decisions == 0 and state.current_player == 1 and "play Round" in legal_names(state)
+    do(state, "play Round")
+    assert state.phase == OVER and state.scores == [10] * 4 and state.returns() == [0.0] * 4
+
+
 def test_round_ends_when_a_player_has_played_all_their_cards() -> None:
     state = position({0: ["Take 2"], 1: ["Round", "Draw"]})
     do(state, "play Take 2", "choose player_1")

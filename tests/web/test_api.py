@@ -413,6 +413,31 @@ def test_the_event_log_keeps_the_whole_game(client) -> None:
     assert tail["events"] == snap["events"][25:] and tail["events_total"] == snap["events_total"]
 
 
+def test_ultra_wars_log_tells_moves_in_words_naming_characters_not_slots(client) -> None:
+    """The log read the action space's terms ('player_1: select slot 2', 'attack g2 with attack 1',
+    'play X (hand card 4)') and never what the moves made happen; the other seat now speaks in the third
+    person and names characters, and the rules' events come under the move that caused them."""
+    snap = new_game(client, "ultra_war_v3", human_seat=0, opponents={"1": "heuristic"})
+    pick, sid = random.Random(0), snap["id"]
+    while not snap["over"] and snap["events_total"] < 150:
+        if snap["waiting_for"] == "bot":
+            snap = client.post(f"/api/sessions/{sid}/advance").json()
+        else:
+            action = pick.choice(snap["moves"])["action"]
+            snap = client.post(f"/api/sessions/{sid}/move", json={"action": action}).json()
+    events = client.get(f"/api/sessions/{sid}").json()["events"]
+    names = {u["name"] for u in snap["view"]["pawns"] + snap["view"]["off_board"]}
+    engine_terms = re.compile(r"slot \d|hand card \d|with attack \d|select|player_\d:")
+    assert not [e["move"] for e in events if engine_terms.search(e["move"])]
+    theirs = [e["move"] for e in events if e["seat"] == 1]
+    assert theirs and all(re.match(r"player_1('s)? ", m) for m in theirs), theirs[:5]
+    activations = [m for m in theirs if " activates " in m]
+    assert activations and all(m.split(" activates ", 1)[1] in names for m in activations)
+    mine = [e["move"] for e in events if e["seat"] == 0 and e["move"].startswith("activate ")]
+    assert mine and all(m.removeprefix("activate ") in names for m in mine)
+    assert any("takes" in e.get("outcome", "") or "plays" in e.get("outcome", "") for e in events)
+
+
 def test_every_game_offers_easy_medium_and_hard_with_their_strength(client) -> None:
     from ultimata.web.opponents import BUILTIN
 
