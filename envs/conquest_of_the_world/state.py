@@ -181,6 +181,11 @@ class ConquestState(TurnRules, HoldingRules, WarRules, DiplomacyRules, EndGameRu
         else:
             self._zone_ally(p, action - A.PICK)
 
+    def _log(self, text: str) -> None:
+        """A sentence for the event log; the move under way tells it too (`move_events`)."""
+        self.events.append(text)
+        self.move_events.append(text)
+
     # -- results -----------------------------------------------------------------------------
     def standing(self) -> list[tuple]:
         """Sort key per seat, higher is better: the target winner, then survivors by record, then the
@@ -222,14 +227,9 @@ class ConquestState(TurnRules, HoldingRules, WarRules, DiplomacyRules, EndGameRu
             i = j + 1
         return out
 
-    # -- text ---------------------------------------------------------------------------------
+    # -- text --------------------------------------------------------------------------------
     def action_to_string(self, action: int) -> str:
         return move_words(self, action)[0]
-
-    def _log(self, text: str) -> None:
-        """A sentence for the event log; the move under way tells it too (`move_events`)."""
-        self.events.append(text)
-        self.move_events.append(text)
 
     def hidden_choice_pending(self) -> bool:
         return self.phase == WEAPON and self.pending >= 0
