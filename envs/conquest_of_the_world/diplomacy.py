@@ -109,12 +109,12 @@ class DiplomacyRules(_Base):
         self.proposal = [p, q]
         self.answers = self.group(q) + self.group(p)[1:]
         self.phase = RESPOND
-        self.events.append(f"player_{p} proposes a player alliance to player_{q}")
+        self._log(f"player_{p} proposes a player alliance to player_{q}")
 
     def _respond(self, r: int, accept: bool) -> None:
         p, q = self.proposal
         if accept:
-            self.events.append(f"player_{r} accepts the alliance of player_{p} with player_{q}")
+            self._log(f"player_{r} accepts the alliance of player_{p} with player_{q}")
             self.answers.pop(0)
             if self.answers:
                 return
@@ -122,9 +122,9 @@ class DiplomacyRules(_Base):
             for x in members:
                 for y in members:
                     self.allied[x][y] = x != y
-            self.events.append("now allied: " + ", ".join(f"player_{x}" for x in sorted(members)))
+            self._log("now allied: " + ", ".join(f"player_{x}" for x in sorted(members)))
         else:
-            self.events.append(f"player_{r} declines the alliance of player_{p} with player_{q}")
+            self._log(f"player_{r} declines the alliance of player_{p} with player_{q}")
         self.proposal, self.answers = [-1, -1], []
         self._resume_window()
 
@@ -134,5 +134,5 @@ class DiplomacyRules(_Base):
         for x in left:
             self.allied[p][x] = self.allied[x][p] = False
             self.broken[p][x] = self.broken[x][p] = True
-        self.events.append(f"player_{p} breaks the alliance with " + ", ".join(f"player_{x}" for x in left))
+        self._log(f"player_{p} breaks the alliance with " + ", ".join(f"player_{x}" for x in left))
         self._resume_window()

@@ -26,7 +26,7 @@ class EndGameRules(_Base):
         reached = [q for q in range(self.n) if self.alive[q] and self.record[q] >= 2 * goal]
         if reached:
             self.target_winner = max(reached, key=lambda q: (self.record[q], -q))
-            self.events.append(f"player_{self.target_winner} reaches {goal} on the record and wins")
+            self._log(f"player_{self.target_winner} reaches {goal} on the record and wins")
             self._clear_fight()
             self.phase, self.window, self.round_left = OVER, -1, []
             self.proposal, self.answers = [-1, -1], []
@@ -37,7 +37,7 @@ class EndGameRules(_Base):
             if self.alive[q]:
                 self.record[q] += round_to(self.chips[q], 500) // 500
                 self.chips[q] = 0
-        self.events.append("the chips are counted onto the record")
+        self._log("the chips are counted onto the record")
         self.window, self.round_left = -1, []
         self._check_target()
         if self.phase == OVER:
@@ -59,7 +59,7 @@ class EndGameRules(_Base):
         foe = next((q for q in self.ladder if not self.allied[c][q]), -1)
         if foe >= 0:
             for q in self.ladder[:self.ladder.index(foe)]:
-                self.events.append(f"player_{q} is an ally of player_{c}: passed over for now")
+                self._log(f"player_{q} is an ally of player_{c}: passed over for now")
             self.ladder.remove(foe)
             self._duel(c, foe)
             return
@@ -70,7 +70,7 @@ class EndGameRules(_Base):
                 self.challenger = q
                 self._duel(q, foe)
                 return
-            self.events.append(f"player_{q} has no one to fight: every living player is its ally")
+            self._log(f"player_{q} has no one to fight: every living player is its ally")
         self.phase = OVER
 
     def _nearest_foe(self, q: int) -> int:
@@ -88,7 +88,7 @@ class EndGameRules(_Base):
     def _duel(self, c: int, q: int) -> None:
         """Rule 21C: each side's energy is its record x 100 (records are kept in half spaces)."""
         per = self.cfg.endgame_energy_per_space
-        self.events.append(f"end game: player_{c} challenges player_{q}")
+        self._log(f"end game: player_{c} challenges player_{q}")
         self._start_fight(DUEL, -1, c, q, self.record[c] * per // 2, self.record[q] * per // 2)
 
     def _after_duel_battle(self, hit: list[bool], w: list[int]) -> None:

@@ -59,7 +59,7 @@ class HoldingRules(_Base):
         self.zone_paid[p][z] = True
         bonus = 1000 * sum(1 for c in members if self.kind[c] != HOME)
         self.chips[p] += bonus
-        self.events.append(f"player_{p} dominates zone {z + 1}: {bonus} in chips")
+        self._log(f"player_{p} dominates zone {z + 1}: {bonus} in chips")
 
     def _lose(self, q: int, c: int) -> None:
         """q loses country c: the record drops by the full value (conquest) or half (ally), rule 16C."""

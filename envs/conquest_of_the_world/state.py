@@ -26,6 +26,7 @@ from ultimata.envs.conquest_of_the_world.phases import DIPLOMACY, HOMELAND, OVER
 from ultimata.envs.conquest_of_the_world.terms import DUEL, NONE, PLAY, WAR
 from ultimata.envs.conquest_of_the_world.turns import TurnRules
 from ultimata.envs.conquest_of_the_world.wars import WarRules
+from ultimata.envs.conquest_of_the_world.words import move_words
 from ultimata.envs.core.engine import State
 from ultimata.envs.core.rng import Rng
 
@@ -50,6 +51,8 @@ _WEAPON_LEGAL = tuple(tuple(np.flatnonzero(mask).tolist()) for mask in _WEAPON_M
 
 
 class ConquestState(TurnRules, HoldingRules, WarRules, DiplomacyRules, EndGameRules, State):
+    last_event_per_move = True
+
     def __init__(self, game: Any, rng: Rng) -> None:
         super().__init__(game, rng)
         cfg = game.config
@@ -93,6 +96,8 @@ class ConquestState(TurnRules, HoldingRules, WarRules, DiplomacyRules, EndGameRu
         self.pending = -1
         self.last_battle = [-1, -1, -1, -1, 0]
         """The last battle fought, as everyone saw it: its two directors, their choices, wooded (0/1)."""
+        self.move_events: list[str] = []
+        """What the latest move made happen, in order (`State.last_event_per_move`); not saved."""
         self.events: list[str] = [f"player_{self.first} won the draw and chooses a homeland first"]
         self.last_view = LastView()
         """The observation's, not the rules': what its seldom-changing parts were built from."""
@@ -159,6 +164,7 @@ class ConquestState(TurnRules, HoldingRules, WarRules, DiplomacyRules, EndGameRu
 
     # -- applying ----------------------------------------------------------------------------
     def _apply(self, action: int) -> None:
+        self.move_events = []
         phase, p = self.phase, self.current_player
         if phase == WEAPON:
             self._choose_weapon(action - A.WEAPON)
@@ -174,6 +180,11 @@ class ConquestState(TurnRules, HoldingRules, WarRules, DiplomacyRules, EndGameRu
             self._next_zone_chooser()
         else:
             self._zone_ally(p, action - A.PICK)
+
+    def _log(self, text: str) -> None:
+        """A sentence for the event log; the move under way tells it too (`move_events`)."""
+        self.events.append(text)
+        self.move_events.append(text)
 
     # -- results -----------------------------------------------------------------------------
     def standing(self) -> list[tuple]:
@@ -218,30 +229,7 @@ class ConquestState(TurnRules, HoldingRules, WarRules, DiplomacyRules, EndGameRu
 
     # -- text --------------------------------------------------------------------------------
     def action_to_string(self, action: int) -> str:
-        p = max(self.current_player, 0)
-        if action < A.BUY:
-            c = action - A.PICK
-            what = "choose homeland" if self.phase == HOMELAND else "ally in the home zone with"
-            return f"{what} {BOARD.names[c]} ({BOARD.value[c]})"
-        if action < A.ATTACK:
-            c = action - A.BUY
-            return f"buy an alliance with {BOARD.names[c]} for {BOARD.value[c] * 500}"
-        if action < A.WEAPON:
-            c = action - A.ATTACK
-            cost = 0 if self.holder[c] < 0 else BOARD.value[c] * 1000
-            return f"attack {BOARD.names[c]}" + (f" paying {cost}" if cost else "")
-        if action < A.PROPOSE:
-            k = action - A.WEAPON
-            return f"fight with a {WEAPONS[k // len(SPENDS)]}, spending {SPENDS[k % len(SPENDS)].replace('_', '-')}"
-        if action < A.BREAK:
-            return f"propose a player alliance to player_{(p + action - A.PROPOSE + 1) % self.n}"
-        if action == A.BREAK:
-            allies = ", ".join(f"player_{q}" for q in self.group(p)[1:]) or "no one"
-            return f"break the player alliance with {allies} for good"
-        if action == A.DONE:
-            return {ZONE_ALLY: "done allying in the home zone", DIPLOMACY: "no more diplomacy now"}.get(
-                self.phase, "pass the attack option")
-        return {A.ACCEPT: "accept the alliance", A.DECLINE: "decline the alliance"}.get(action, "?")
+        return move_words(self, action)[0]
 
     def hidden_choice_pending(self) -> bool:
         return self.phase == WEAPON and self.pending >= 0
@@ -251,7 +239,7 @@ class ConquestState(TurnRules, HoldingRules, WarRules, DiplomacyRules, EndGameRu
         that one was made; the battle's event then names both choices."""
         if self.phase == WEAPON and self.pending < 0:
             return f"player_{self.current_player} chooses a weapon"
-        return super().narrate(action)
+        return move_words(self, action)[1]
 
     def render_text(self, viewer: int | None = None) -> str:
         from ultimata.envs.conquest_of_the_world.text import render

@@ -56,7 +56,7 @@ class TurnRules(_Base):
         """Rule 3: homelands in turn order from the first player, clockwise."""
         self.homeland[p] = c
         self.holder[c], self.kind[c] = p, HOME
-        self.events.append(f"player_{p} chooses {BOARD.names[c]} as homeland")
+        self._log(f"player_{p} chooses {BOARD.names[c]} as homeland")
         self.chooser += 1
         if self.chooser == self.n:
             self.phase, self.chooser = ZONE_ALLY, 0
@@ -64,7 +64,7 @@ class TurnRules(_Base):
     def _zone_ally(self, p: int, c: int) -> None:
         """Rule 4: a free alliance with a country of the home zone, within the homeland's value."""
         self._gain(p, c, ALLY)
-        self.events.append(f"player_{p} allies with {BOARD.names[c]} in its home zone")
+        self._log(f"player_{p} allies with {BOARD.names[c]} in its home zone")
 
     def _next_zone_chooser(self) -> None:
         """Rule 4: each player makes its in-zone alliances in turn; then rule 8: the last chooser attacks first."""
@@ -86,12 +86,12 @@ class TurnRules(_Base):
         nxt = self.left_of(self.option)
         if self.stage == PLAY and (self.board_filled() or self.turn >= self.cfg.max_turns):
             if self.turn >= self.cfg.max_turns:
-                self.events.append("the turn cap is reached")
+                self._log("the turn cap is reached")
                 self._finish_play()
                 return
             self.stage = FINAL
             self.final_left = [(nxt + k) % self.n for k in range(self.n) if self.alive[(nxt + k) % self.n]]
-            self.events.append("the board is filled: each player has one more chance to attack")
+            self._log("the board is filled: each player has one more chance to attack")
         if self.stage == FINAL:
             self.final_left = [q for q in self.final_left if self.alive[q]]
             if not self.final_left:
@@ -102,14 +102,14 @@ class TurnRules(_Base):
 
     def _turn_action(self, p: int, action: int) -> None:
         if action == A.DONE:
-            self.events.append(f"player_{p} passes the attack option")
+            self._log(f"player_{p} passes the attack option")
             self._end_turn()
         elif action < A.ATTACK:
             c = action - A.BUY
             self._pay(p, BOARD.value[c] * 500)
             self.buys -= 1
             self._gain(p, c, ALLY)
-            self.events.append(f"player_{p} buys an alliance with {BOARD.names[c]}")
+            self._log(f"player_{p} buys an alliance with {BOARD.names[c]}")
             if self.phase != OVER:
                 self._open_diplomacy(p, new_turn=False)
         else:

@@ -73,7 +73,7 @@ class WarRules(_Base):
             self.defender_ptr = q
         else:
             self._pay(p, BOARD.value[c] * 1000)  # rule 15A, 19B: no refund (16D)
-        self.events.append(f"player_{p} attacks {BOARD.names[c]}, defended by player_{q}")
+        self._log(f"player_{p} attacks {BOARD.names[c]}, defended by player_{q}")
         energy = self.cfg.war_energy
         self._start_fight(WAR, c, p, q, energy, energy)
 
@@ -144,7 +144,7 @@ class WarRules(_Base):
 
     def _narrate_battle(self, who: list[int], picks: list[int], wooded: bool, result: str) -> None:
         where = " in the woods" if wooded else ""
-        self.events.append(f"player_{who[0]} {CHOICES[picks[0]]} vs player_{who[1]} {CHOICES[picks[1]]}{where}: "
+        self._log(f"player_{who[0]} {CHOICES[picks[0]]} vs player_{who[1]} {CHOICES[picks[1]]}{where}: "
                            + result)
 
     def _after_war_battle(self, hit: list[bool], w: list[int]) -> None:
@@ -182,7 +182,7 @@ class WarRules(_Base):
         winner, c = self.fighters[won], self.target
         prize = round_to(self.energy[1 - won], 100)
         self._share(winner, prize)
-        self.events.append(f"player_{winner} wins the war for {BOARD.names[c]} and takes {prize} in chips")
+        self._log(f"player_{winner} wins the war for {BOARD.names[c]} and takes {prize} in chips")
         self.phase = TURN
         self._clear_fight()
         if won == 0:
@@ -230,7 +230,7 @@ class WarRules(_Base):
         for r in range(self.n):
             self.allied[loser][r] = self.allied[r][loser] = False
         taken = ", ".join(f"player_{q} {shares[k]}" for k, q in enumerate(members) if len(members) > 1)
-        self.events.append(f"player_{victor} conquers the homeland of player_{loser}, who is out"
+        self._log(f"player_{victor} conquers the homeland of player_{loser}, who is out"
                            + (f" (booty values: {taken})" if taken else ""))
         for q in members:
             for z in range(len(BOARD.zone_members)):

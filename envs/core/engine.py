@@ -128,8 +128,10 @@ class State(ABC):
         return f"player_{self.current_player}: {self.action_to_string(action)}"
 
     last_event_per_move: ClassVar[bool] = False
-    """True when a game's `last_event` (if it keeps one) tells only what the latest move made happen, so a
-    repeat is news; False when it stays until something new happens (narration.apply_and_tell)."""
+    """How a game tells what its rules did by themselves after a move (narration.py, `apply_and_tell`).
+    True: it keeps `move_events: list[str]`, every sentence its rules logged during the latest move, in
+    order and uncapped, emptied as each move starts (in `_apply`), not saved and not observed. False: it
+    may keep `last_event`, one sentence that stays until something new happens (told when it changes)."""
 
     FIELDS: ClassVar[tuple[str, ...]] = ()
     """Attributes saved and restored as they are by the default `_to_dict` / `_from_dict`; games with

@@ -41,6 +41,7 @@ from ultimata.envs.ultimatum_world.phases import (
 from ultimata.envs.ultimatum_world.pieces import PieceRules
 from ultimata.envs.ultimatum_world.placement import PlacementRules
 from ultimata.envs.ultimatum_world.turns import TurnRules
+from ultimata.envs.ultimatum_world.words import move_words
 
 W = world()
 EVENTS_KEPT = 12
@@ -53,6 +54,8 @@ def _copied(items: list) -> list:
 
 
 class WorldState(LegalRules, TurnRules, MoneyRules, PlacementRules, AttackRules, CardRules, PieceRules, State):
+    last_event_per_move = True
+
     def __init__(self, game: Any, rng: Rng) -> None:
         super().__init__(game, rng)
         cfg = game.config
@@ -120,11 +123,14 @@ class WorldState(LegalRules, TurnRules, MoneyRules, PlacementRules, AttackRules,
         """Blockades the player on turn conquered this turn by sinking their last vessel, still vacant."""
         self.winners: list[int] = []
         self.events: list[str] = [f"player_{self.setup_first} rolled highest and picks first"]
+        self.move_events: list[str] = []
+        """What the latest move made happen, in order and all of it (`State.last_event_per_move`); not saved."""
         self.changed = ANYTHING
         """What the last decision changed, for the observation (`_apply`); not saved."""
         self.last_view = LastView()
         if cfg.setup == "dealt":
             self._deal_setup()
+            self.move_events = []  # the dealt set-up is in `events`; no move made it happen
 
     # -- queries -----------------------------------------------------------------------------
     @property
@@ -177,6 +183,7 @@ class WorldState(LegalRules, TurnRules, MoneyRules, PlacementRules, AttackRules,
         """The action, as the call of one rule method. `changed` records what it changed: anything, unless
         it only chose a verb or a place (nothing but `pending` or `place_at` changed)."""
         self.changed = ANYTHING
+        self.move_events = []
         if self.pending:
             self.pending.append(action)
             if len(self.pending) > self.chain_length(self.pending[0]):
@@ -213,8 +220,11 @@ class WorldState(LegalRules, TurnRules, MoneyRules, PlacementRules, AttackRules,
             self.phase = ACT  # nothing more to buy with the bank's money: the purchases are over
 
     def _log(self, text: str) -> None:
+        """A sentence for the event log, which keeps the latest `EVENTS_KEPT`; the move under way tells
+        every one (`move_events`)."""
         self.events.append(text)
         del self.events[:-EVENTS_KEPT]
+        self.move_events.append(text)
 
     def _do(self, verb: int, args: list[int]) -> None:
         if A.BUY_TROOPS_1 <= verb <= A.BUY_LASER:
@@ -252,9 +262,10 @@ class WorldState(LegalRules, TurnRules, MoneyRules, PlacementRules, AttackRules,
 
     # -- text ----------------------------------------------------------------------------------
     def action_to_string(self, action: int) -> str:
-        from ultimata.envs.ultimatum_world.text import action_text
+        return move_words(self, action)[0]
 
-        return action_text(self, action)
+    def narrate(self, action: int) -> str:
+        return move_words(self, action)[1]
 
     def render_text(self, viewer: int | None = None) -> str:
         from ultimata.envs.ultimatum_world.text import render

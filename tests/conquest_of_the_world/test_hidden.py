@@ -69,7 +69,7 @@ def test_the_first_weapon_choice_is_narrated_without_its_content_until_the_battl
     told = s.clone()
     assert apply_and_tell(told, A.weapon_action(2, 2), defender) == (f"player_{attacker} chooses a weapon", None)
     fight(s, [0, 0, 99], (2, 2))
-    assert s.narrate(A.weapon_action(0, 1)) == f"player_{defender}: fight with a tank, spending steady"
+    assert s.narrate(A.weapon_action(0, 1)) == f"player_{defender} fights with a tank, spending steady"
     s.apply(A.weapon_action(0, 1))
     assert s.events[-1] == (f"player_{attacker} plane (all_out) vs player_{defender} tank (steady) in the woods: "
                             f"player_{attacker} wins")
@@ -83,7 +83,7 @@ def test_terminal_play_never_shows_a_bots_first_weapon_choice_before_the_battle(
     console = Console(record=True, width=200, highlight=False)
     play_session("conquest_of_the_world_v2", "random", seat=0, seed=4, read=lambda prompt: "1", console=console)
     lines = [line.strip() for line in console.export_text().splitlines() if line.startswith(("  you:", "  (random)"))]
-    picks = [i for i, line in enumerate(lines) if line.startswith("(random)") and "fight with" in line]
+    picks = [i for i, line in enumerate(lines) if line.startswith("(random)") and " fights with " in line]
     assert picks, "battles were fought"
     for i in picks:  # a bot's shown choice is a battle's second: the first, just before it, is hidden or mine
         assert lines[i - 1].endswith("chooses a weapon") or lines[i - 1].startswith("you: fight with"), lines[i - 1]
