@@ -247,14 +247,18 @@ class State(ABC):
             )
         if d["config"] != self.game.config.model_dump(mode="json"):
             raise UltimataError("state dict was saved under another rule config; build the env with that config")
+        decisions = d.get("decisions", 0)
+        if not isinstance(decisions, int) or isinstance(decisions, bool) or decisions < 0:
+            raise UltimataError(f"state dict for {self.game.name} refused: decisions must be a whole number "
+                                f"0 or more, got {decisions!r}")
         fresh = self.game.new_initial_state(Rng(0))
         try:
             fresh.rng = Rng.from_state_dict(copy.deepcopy(d["rng"]))
-            fresh.decisions = int(d.get("decisions", 0))
+            fresh.decisions = decisions
             fresh._from_dict(copy.deepcopy(d["state"]))  # the caller's dict stays theirs: nothing shared
             fresh._mask = None
             fresh._check_consistency()
-        except (KeyError, TypeError, ValueError, IndexError, AttributeError) as err:
+        except (KeyError, TypeError, ValueError, IndexError, AttributeError, OverflowError, RecursionError) as err:
             raise UltimataError(f"state dict for {self.game.name} refused: {err}") from None
         if not fresh.is_terminal() and not fresh.legal_actions():
             raise UltimataError(f"inconsistent state dict for {self.game.name}: the game is live but nothing is legal")

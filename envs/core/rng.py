@@ -33,13 +33,34 @@ class Rng:
         return {"kind": "pcg64", "state": self._gen.bit_generator.state}
 
     def load_state_dict(self, d: dict[str, Any]) -> None:
-        self._gen.bit_generator.state = d["state"]
+        self._gen.bit_generator.state = _checked_pcg64(d.get("state") if isinstance(d, dict) else None)
 
     @staticmethod
     def from_state_dict(d: dict[str, Any]) -> Rng:
-        rng = ScriptedRng() if d.get("kind") == "scripted" else Rng()
+        """The generator a state dict saved, or ValueError naming what is wrong with it."""
+        if not isinstance(d, dict) or d.get("kind") not in ("pcg64", "scripted"):
+            raise ValueError("rng must be a mapping with kind 'pcg64' or 'scripted' and the generator's state")
+        rng = ScriptedRng() if d["kind"] == "scripted" else Rng()
         rng.load_state_dict(d)
         return rng
+
+
+def _whole(value: Any, bits: int) -> bool:
+    return isinstance(value, int) and not isinstance(value, bool) and 0 <= value < 2**bits
+
+
+def _checked_pcg64(state: Any) -> dict[str, Any]:
+    """numpy's PCG64 state, checked field by field: numpy itself crashes or wraps on bad values."""
+    keys = {"bit_generator", "state", "has_uint32", "uinteger"}
+    ok = isinstance(state, dict) and state.keys() == keys and state["bit_generator"] == "PCG64"
+    inner = state.get("state") if ok else None
+    ok = ok and isinstance(inner, dict) and inner.keys() == {"state", "inc"}
+    ok = ok and _whole(inner["state"], 128) and _whole(inner["inc"], 128) and inner["inc"] % 2 == 1
+    ok = ok and state["has_uint32"] in (0, 1) and not isinstance(state["has_uint32"], bool)
+    if not (ok and _whole(state["uinteger"], 32)):
+        raise ValueError("rng state must be numpy's PCG64 state: bit_generator 'PCG64', state and inc "
+                         "(odd) below 2**128, has_uint32 0 or 1, uinteger below 2**32")
+    return state
 
 
 class ScriptedRng(Rng):
@@ -84,8 +105,13 @@ class ScriptedRng(Rng):
 
     def load_state_dict(self, d: dict[str, Any]) -> None:
         super().load_state_dict(d)
-        self.rolls = list(d.get("rolls", []))
-        self.decks = [list(x) for x in d.get("decks", [])]
+        rolls, decks = d.get("rolls", []), d.get("decks", [])
+        if not (isinstance(rolls, list) and all(_whole(r, 31) for r in rolls)):
+            raise ValueError("scripted rng rolls must be a list of non-negative integers")
+        if not (isinstance(decks, list) and all(isinstance(x, list) for x in decks)):
+            raise ValueError("scripted rng decks must be a list of lists")
+        self.rolls = list(rolls)
+        self.decks = [list(x) for x in decks]
 
 
 def derived_seeds(*keys: int, count: int = 1) -> list[int]:
