@@ -18,12 +18,17 @@ a seat, they are its reward since its last decision. A finished game restarts by
 shows the new game's first decision, `done[i]` is True and `info` holds how it ended.
 
 Every game is reproducible alone: game `k` (counted from 1) of row `i` is dealt from
-`derived_seed(seed, i, k)`, the seed an AEC env given the same `reset(seed=...)` plays it from, whatever
-the number of rows beside it.
+`derived_seed(seed, ids[i], k)` (`ids` default to the row numbers), the seed an AEC env given the same
+`reset(seed=...)` plays it from, whatever the number of rows beside it. Two BatchEnvs with ids [0, 2, 4]
+and [1, 3, 5] play the games of one with six rows, so a batch can be split over processes.
+
+Drivers that do not need every row's observation after every move (a row waiting on a scripted bot)
+use the lower-level pair `apply(actions)` and `observe(rows)` that `step` is made of.
 """
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import Any
 
 import numpy as np
@@ -44,11 +49,15 @@ def _checked_seed(seed: Any) -> int:
 class BatchEnv:
     """`num_games` games of one rule variant, each row waiting on one seat's decision."""
 
-    def __init__(self, game: Game, num_games: int, *, seed: int = 0) -> None:
+    def __init__(self, game: Game, num_games: int, *, seed: int = 0, ids: Sequence[int] | None = None) -> None:
         if isinstance(num_games, bool) or not isinstance(num_games, (int, np.integer)) or num_games < 1:
             raise ConfigError(f"num_games must be a whole number 1 or more, got {num_games!r}")
         self.game = game
         self.num_games = int(num_games)
+        self.ids = list(range(self.num_games)) if ids is None else [_checked_seed(i) for i in ids]
+        """The game id of each row: what its games are seeded by."""
+        if len(self.ids) != self.num_games or len(set(self.ids)) != self.num_games:
+            raise ConfigError(f"ids must be {self.num_games} distinct whole numbers, one per game; got {ids!r}")
         self.num_players = game.num_players
         self.num_actions = game.num_actions
         self.max_decisions = game.config.max_decisions
@@ -67,7 +76,7 @@ class BatchEnv:
     def game_seed(self, row: int, episode: int | None = None) -> int:
         """The seed game `episode` (default: the current one) of `row` is dealt from: an AEC env reset with
         it plays the same game."""
-        return derived_seed(self.seed, row, int(self.episodes[row] if episode is None else episode))
+        return derived_seed(self.seed, self.ids[row], int(self.episodes[row] if episode is None else episode))
 
     def _deal(self, row: int) -> State:
         self.episodes[row] += 1
@@ -83,6 +92,13 @@ class BatchEnv:
         self._potentials = [s.potentials() for s in self.states] if self._dense else []
         return self._view()
 
+    def redeal(self, rows: Sequence[int]) -> None:
+        """Abandon the games in `rows` and deal each its next game (an episode reset of those rows alone)."""
+        for row in rows:
+            self.states[row] = self._deal(row)
+            if self._dense:
+                self._potentials[row] = self.states[row].potentials()
+
     # -- one step ----------------------------------------------------------------------------
     def step(self, actions: Any) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray, dict[str, Any]]:
         """Apply one action per row, for that row's waiting seat. Returns `(obs, action_mask, seat,
@@ -90,9 +106,12 @@ class BatchEnv:
         result, zeros elsewhere), `truncated [N]` (cut at max_decisions), `length [N]` (its decisions)
         and `final_state` (row -> the finished game's State). Every action is checked before any is
         applied: an illegal one raises IllegalActionError naming its row, and no game moves."""
-        chosen = self._checked_actions(actions)
-        rewards, done, extra = self._apply(chosen)
+        rewards, done, extra = self.apply(actions)
         return (*self._view(), rewards, done, extra)
+
+    def apply(self, actions: Any) -> tuple[np.ndarray, np.ndarray, dict[str, Any]]:
+        """`step` without the view: `(rewards, done, info)`. Read what you need with `observe`."""
+        return self._apply(self._checked_actions(actions))
 
     def _checked_actions(self, actions: Any) -> np.ndarray:
         chosen = np.asarray(actions)
@@ -108,9 +127,9 @@ class BatchEnv:
     def _apply(self, chosen: np.ndarray) -> tuple[np.ndarray, np.ndarray, dict[str, Any]]:
         """Apply checked actions, restart finished games; what `step` returns besides the view."""
         n, players = self.num_games, self.num_players
-        rewards = np.zeros((n, players), np.float32)
+        rewards = np.zeros((n, players))
         done = np.zeros(n, bool)
-        returns = np.zeros((n, players), np.float32)
+        returns = np.zeros((n, players))
         truncated = np.zeros(n, bool)
         length = np.zeros(n, np.int64)
         final: dict[int, State] = {}
@@ -135,16 +154,25 @@ class BatchEnv:
         return rewards, done, {"returns": returns, "truncated": truncated, "length": length, "final_state": final}
 
     # -- what the rows show ------------------------------------------------------------------
-    def _view(self) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-        seats = np.fromiter((s.current_player for s in self.states), np.int64, self.num_games)
-        obs = np.empty((self.num_games, *self.single_observation_space.shape), self.single_observation_space.dtype)
-        for row, (state, seat) in enumerate(zip(self.states, seats.tolist())):
-            obs[row] = state.observation(seat)
-        masks = np.stack([s.legal_action_mask() for s in self.states])
+    def seats(self) -> np.ndarray:
+        """The seat each row waits on."""
+        return np.fromiter((s.current_player for s in self.states), np.int64, self.num_games)
+
+    def observe(self, rows: Sequence[int] | None = None) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        """`(obs, action_mask, seat)` of the given rows (default: all), each row seen by its waiting seat."""
+        states = self.states if rows is None else [self.states[row] for row in rows]
+        seats = np.fromiter((s.current_player for s in states), np.int64, len(states))
+        obs = np.empty((len(states), *self.single_observation_space.shape), self.single_observation_space.dtype)
+        for k, (state, seat) in enumerate(zip(states, seats.tolist())):
+            obs[k] = state.observation(seat)
+        masks = np.stack([s.legal_action_mask() for s in states]) if states else \
+            np.zeros((0, self.num_actions), np.int8)
         return obs, masks, seats
 
+    _view = observe
 
-def batch(game: str, num_games: int, *, seed: int = 0, **rules: Any) -> BatchEnv:
+
+def batch(game: str, num_games: int, *, seed: int = 0, ids: Sequence[int] | None = None, **rules: Any) -> BatchEnv:
     """`num_games` games of `game` (an env name such as 'ultimatum_cards_v2') under the rule variant
     `**rules` (validated as for `make`), stepped together; call `reset()` before `step`."""
-    return BatchEnv(game_class(game).from_config(rules), num_games, seed=seed)
+    return BatchEnv(game_class(game).from_config(rules), num_games, seed=seed, ids=ids)
