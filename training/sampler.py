@@ -3,10 +3,10 @@
 The games and their seating are `training/seating.py`'s `Tables`: every tick, the learning policy answers
 all the decisions of its own seats in one forward pass, and the tables play the rest (each network
 opponent in one pass, scripted and other agents one by one). Each seat the learning policy plays, the
-designated learner seat or a "mirror" seat drawn from the pool, is a trajectory of its own: its decisions are the samples, its reward is the change of its own
-potential between its decisions (when shaping) plus its own final return, credited even when another
-seat's move ends the game (PettingZoo issue #1147). Samples of seats the learner did not play never
-enter a rollout.
+designated learner seat or a "mirror" seat drawn from the pool, is a trajectory of its own: its
+decisions are the samples, its reward is the change of its own potential between its decisions (when
+shaping) plus its own final return, credited even when another seat's move ends the game (PettingZoo
+issue #1147). Samples of seats the learner did not play never enter a rollout.
 
 Randomness is per game slot: the deal, the seat assignment, the opponents drawn and every sampled
 action come from generators seeded by (seed, slot), so a game plays the same alone or among others.
