@@ -36,16 +36,13 @@ __all__ = ["BatchedSampler", "EpisodeStats", "Rollout", "policy_outputs", "sampl
 
 
 def policy_outputs(policy: Any, obs: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-    """Logits and values of SB3's actor-critic policy for a batch of observations, in one pass."""
+    """Logits and values of SB3's actor-critic policy for a batch of observations, in one pass, wherever the
+    policy's weights are."""
+    from ultimata.training.ppo_update import logits_and_values
+
     with torch.no_grad():
-        features = policy.extract_features(torch.as_tensor(obs))
-        if policy.share_features_extractor:
-            latent_pi, latent_vf = policy.mlp_extractor(features)
-        else:
-            pi_features, vf_features = features
-            latent_pi = policy.mlp_extractor.forward_actor(pi_features)
-            latent_vf = policy.mlp_extractor.forward_critic(vf_features)
-        return policy.action_net(latent_pi).numpy(), policy.value_net(latent_vf).numpy()[:, 0]
+        logits, values = logits_and_values(policy, torch.as_tensor(obs, device=policy.device))
+        return logits.float().cpu().numpy(), values.float().cpu().numpy()
 
 
 @dataclass
