@@ -12,10 +12,12 @@ from typing import Any
 
 import numpy as np
 
+from ultimata.envs.core.errors import ConfigError
+
 
 class Rng:
     def __init__(self, seed: int | None = None) -> None:
-        self._gen = np.random.Generator(np.random.PCG64(seed))
+        self._gen = np.random.Generator(np.random.PCG64(checked_seed(seed)))
 
     def roll(self, sides: int) -> int:
         """A fair die: 1..sides."""
@@ -40,6 +42,20 @@ class Rng:
         rng = ScriptedRng() if d.get("kind") == "scripted" else Rng()
         rng.load_state_dict(d)
         return rng
+
+
+def checked_seed(seed: Any) -> int | None:
+    """A seed is None (fresh entropy) or a non-negative integer. numpy would take True as 1 and a list as
+    entropy, so `reset(seed=True)` would quietly be seed 1: refuse it, naming what is allowed."""
+    if seed is None:
+        return None
+    allowed = "seed must be None or an integer 0 or more"
+    if isinstance(seed, (bool, np.bool_)) or not isinstance(seed, (int, np.integer)):
+        shown = repr(seed) if isinstance(seed, (bool, np.bool_, float, str)) and len(str(seed)) <= 40 else "a value"
+        raise ConfigError(f"{allowed}, got {shown} of type {type(seed).__name__}")
+    if seed < 0:
+        raise ConfigError(f"{allowed}, got a negative number")
+    return int(seed)
 
 
 class ScriptedRng(Rng):
