@@ -108,6 +108,8 @@ def derived_seeds(*keys: int, count: int = 1) -> list[int]:
     """`count` seeds drawn from a tuple of integers (a run's seed, a game's index, a seat) by numpy's
     SeedSequence. Why not `seed + game`: then a run at seed 2025 replays the games of seed 2024 shifted
     by one, so two "independent" measurements share almost every game."""
+    if any(isinstance(k, (bool, np.bool_)) or not isinstance(k, (int, np.integer)) for k in keys):
+        raise ConfigError(f"a seed must be an integer; got {', '.join(type(k).__name__ for k in keys)}")
     entropy = [int(k) % 2**64 for k in keys]  # SeedSequence takes non-negative integers only
     return [int(x) for x in np.random.SeedSequence(entropy).generate_state(count)]
 

@@ -98,6 +98,21 @@ def test_a_seed_that_is_not_a_non_negative_integer_is_refused(seed) -> None:
         env.reset(seed=seed)
 
 
+@pytest.mark.parametrize("seed", [True, np.bool_(False), 1.5, "1"], ids=repr)
+def test_derived_seeds_refuse_a_seed_that_is_no_integer(seed) -> None:
+    from ultimata.envs.core.rng import derived_seed
+
+    with pytest.raises(ConfigError, match="seed must be an integer"):
+        derived_seed(seed, 0)
+
+
+def test_the_single_agent_env_refuses_seed_true() -> None:
+    """gymnasium's own seeding refuses 1.5 and "1" but takes True as 1; the game's seed refuses it."""
+    env = envs.single_agent("ultimatum_cards_v2", opponents=["random"])
+    with pytest.raises(ConfigError, match="seed"):
+        env.reset(seed=True)
+
+
 def test_integer_seeds_of_every_kind_still_work() -> None:
     for seed in (None, 0, 7, np.int64(7), np.uint32(7), 2**64 + 3):
         Rng(seed).below(10)
