@@ -13,7 +13,8 @@ from typer.testing import CliRunner
 from ultimata.cli import app as cli
 from ultimata.envs.core import safe_json
 from ultimata.envs.core.errors import ReplayError
-from ultimata.envs.core.replay import MAX_NAME, Replay, record
+from ultimata.envs.core.replay import Replay, record
+from ultimata.envs.core.replay_checks import MAX_NAME
 from ultimata.web.app import create_app
 
 from ..web.client import local_client

@@ -26,23 +26,18 @@ LOCAL = "localhost"
 
 
 @pytest.fixture()
-def folder(tmp_path):
-    replays = tmp_path / "private-server-folder" / "replays"
-    replays.mkdir(parents=True)
-    return replays
+def client(tmp_path):
+    """The server's folders live under tmp_path, which no answer may show."""
+    (tmp_path / "replays").mkdir()
+    return local_client(create_app(replays=tmp_path / "replays", checkpoints=tmp_path / "checkpoints"))
 
 
-@pytest.fixture()
-def client(folder):
-    return local_client(create_app(replays=folder, checkpoints=folder.parent / "checkpoints"))
-
-
-def answered(res, folder, *allowed: int) -> dict:
+def answered(res, tmp_path, *allowed: int) -> dict:
     """A refusal as every refusal must be: one of `allowed`, never a 5xx, one line without a path."""
     assert res.status_code in allowed and res.status_code < 500, (res.status_code, res.text[:300])
     detail = res.json()["detail"]
     assert isinstance(detail, str) and "\n" not in detail and len(detail) <= 1000
-    assert str(folder.parent) not in res.text and "Traceback" not in res.text
+    assert str(tmp_path) not in res.text and "Traceback" not in res.text
     return res.json()
 
 
@@ -56,17 +51,17 @@ def on_your_turn(client, game: str) -> dict:
 # -- moves ------------------------------------------------------------------------------------------
 
 @pytest.mark.parametrize("game", list(GAMES))
-def test_a_negative_or_huge_action_on_your_turn_is_a_422_and_changes_nothing(client, folder, game) -> None:
+def test_a_negative_or_huge_action_on_your_turn_is_a_422_and_changes_nothing(client, tmp_path, game) -> None:
     """The probe: {"action": -100} was a 500 in the card game, the world game and Conquest, whose move
     descriptions ran before the move was checked."""
     snap = on_your_turn(client, game)
     n = game_class(game).from_config({}).num_actions
     for action in (-100, -1, -10**6, n, 10**6, 10**40):
         res = client.post(f"/api/sessions/{snap['id']}/move", json={"action": action})
-        assert "0.." in answered(res, folder, 422)["detail"], action
+        assert "0.." in answered(res, tmp_path, 422)["detail"], action
     huge = client.post(f"/api/sessions/{snap['id']}/move", content=b'{"action": ' + b"9" * 5000 + b"}",
                        headers={"Content-Type": "application/json"})
-    answered(huge, folder, 400, 422)
+    answered(huge, tmp_path, 400, 422)
     assert client.get(f"/api/sessions/{snap['id']}").json() == snap
 
 
@@ -74,9 +69,9 @@ def test_a_negative_or_huge_action_on_your_turn_is_a_422_and_changes_nothing(cli
 
 @pytest.mark.parametrize(("field", "value"), [("human_seat", "0"), ("human_seat", 1.0), ("human_seat", True),
                                               ("seed", "1"), ("seed", 1.0), ("seed", True), ("seed", 2**64)])
-def test_seats_and_seeds_must_be_json_integers(client, folder, field, value) -> None:
+def test_seats_and_seeds_must_be_json_integers(client, tmp_path, field, value) -> None:
     res = client.post("/api/sessions", json={"game": CARDS, field: value})
-    assert answered(res, folder, 422)["detail"].startswith(f"{field}:")
+    assert answered(res, tmp_path, 422)["detail"].startswith(f"{field}:")
     assert len(client.app.state.store) == 0
 
 
@@ -101,18 +96,18 @@ BAD_BODIES = {
 
 
 @pytest.mark.parametrize("name", list(BAD_BODIES))
-def test_a_malformed_new_game_is_a_4xx_with_one_readable_line(client, folder, name) -> None:
+def test_a_malformed_new_game_is_a_4xx_with_one_readable_line(client, tmp_path, name) -> None:
     res = client.post("/api/sessions", content=BAD_BODIES[name], headers={"Content-Type": "application/json"})
-    answered(res, folder, 400, 404, 413, 422)
+    answered(res, tmp_path, 400, 404, 413, 422)
     assert len(client.app.state.store) == 0
 
 
-def test_an_oversized_body_is_a_413_on_every_route(client, folder) -> None:
+def test_an_oversized_body_is_a_413_on_every_route(client, tmp_path) -> None:
     sid = on_your_turn(client, CARDS)["id"]
     body = b'{"game": "' + b"x" * 100_000 + b'"}'
     for path in ("/api/sessions", f"/api/sessions/{sid}/move", f"/api/sessions/{sid}/advance"):
         res = client.post(path, content=body, headers={"Content-Type": "application/json"})
-        assert "64 KB" in answered(res, folder, 413)["detail"]
+        assert "64 KB" in answered(res, tmp_path, 413)["detail"]
 
 
 # -- queries and paths ------------------------------------------------------------------------------
@@ -128,9 +123,9 @@ def test_an_oversized_body_is_a_413_on_every_route(client, folder) -> None:
     "not json",
     '{"bogus": 1}',
 ])
-def test_a_bad_config_query_is_a_422(client, folder, config) -> None:
+def test_a_bad_config_query_is_a_422(client, tmp_path, config) -> None:
     res = client.get(f"/api/games/{CARDS}/opponents", params={"config": config})
-    answered(res, folder, 422)
+    answered(res, tmp_path, 422)
 
 
 @pytest.mark.parametrize("path", [
@@ -149,18 +144,18 @@ def test_a_bad_config_query_is_a_422(client, folder, config) -> None:
     "/static/%2e%2e/app.py",
     "/api/nothing-here",
 ])
-def test_unknown_paths_traversal_and_bad_query_values_are_4xx(client, folder, path) -> None:
-    (folder.parent / "secret.json").write_text("{}")
+def test_unknown_paths_traversal_and_bad_query_values_are_4xx(client, tmp_path, path) -> None:
+    (tmp_path / "secret.json").write_text("{}")
     res = client.get(path)
-    assert 400 <= res.status_code < 500 and str(folder.parent) not in res.text, (path, res.status_code)
+    assert 400 <= res.status_code < 500 and str(tmp_path) not in res.text, (path, res.status_code)
 
 
 @pytest.mark.parametrize("query", ["perspective=" + "9" * 50, "perspective=-1", "events_from=-1",
                                    "events_from=" + "9" * 5000, "perspective=1.5"])
-def test_bad_session_queries_are_422(client, folder, query) -> None:
+def test_bad_session_queries_are_422(client, tmp_path, query) -> None:
     snap = client.post("/api/sessions", json={"game": CARDS, "human_seat": None}).json()
     for method, path in (("GET", ""), ("POST", "/advance")):
-        answered(client.request(method, f"/api/sessions/{snap['id']}{path}?{query}"), folder, 422)
+        answered(client.request(method, f"/api/sessions/{snap['id']}{path}?{query}"), tmp_path, 422)
     assert client.get(f"/api/sessions/{snap['id']}").json()["events_total"] == 0
 
 
@@ -168,13 +163,13 @@ def test_bad_session_queries_are_422(client, folder, query) -> None:
 
 @pytest.mark.parametrize("host", ["evil.example", "evil.example:8000", "127.0.0.1.evil.example", "localhost.evil",
                                   "", "[::1", "127.0.0.1:notaport", "user@localhost", "localhost/x"])
-def test_a_request_for_a_foreign_host_is_refused_before_any_route(client, folder, host) -> None:
+def test_a_request_for_a_foreign_host_is_refused_before_any_route(client, tmp_path, host) -> None:
     """A page on evil.example rebound to 127.0.0.1 sends Host: evil.example. It may neither read nor play."""
-    (folder / "game.json").write_text("{}")
+    (tmp_path / "replays" / "game.json").write_text("{}")
     for method, path in (("GET", "/api/replays"), ("GET", "/"), ("GET", "/static/app.js"),
                          ("POST", "/api/sessions"), ("DELETE", "/api/sessions/x")):
         res = client.request(method, path, headers={"Host": host}, json={"game": CARDS})
-        assert "does not answer to the host" in answered(res, folder, 400)["detail"]
+        assert "does not answer to the host" in answered(res, tmp_path, 400)["detail"]
         assert res.headers["x-frame-options"] == "DENY"
     assert len(client.app.state.store) == 0
 
@@ -184,8 +179,8 @@ def test_loopback_hosts_are_served(client, host) -> None:
     assert client.get("/api/games", headers={"Host": host}).status_code == 200
 
 
-def test_the_operator_adds_host_names_and_the_bound_host_is_served(folder) -> None:
-    app = create_app(replays=folder, hosts=("10.1.2.3", "games.example.org", "fe80::1"))
+def test_the_operator_adds_host_names_and_the_bound_host_is_served(tmp_path) -> None:
+    app = create_app(replays=tmp_path, hosts=("10.1.2.3", "games.example.org", "fe80::1"))
     client = local_client(app)
     for host in ("10.1.2.3:8000", "games.example.org", "GAMES.example.org:80", "[fe80::1]:8000"):
         assert client.get("/api/games", headers={"Host": host}).status_code == 200, host
@@ -202,7 +197,7 @@ def test_a_bad_allow_host_stops_serve_with_one_line(bad, monkeypatch) -> None:
 
 # -- the Origin of requests that change state --------------------------------------------------------
 
-def test_a_foreign_page_cannot_create_play_or_delete_a_game(client, folder) -> None:
+def test_a_foreign_page_cannot_create_play_or_delete_a_game(client, tmp_path) -> None:
     snap = on_your_turn(client, CARDS)
     sid, move = snap["id"], snap["moves"][0]["action"]
     for origin in ("http://evil.example", "http://localhost.evil.example", "null", "http://localhost:9999",
@@ -213,13 +208,13 @@ def test_a_foreign_page_cannot_create_play_or_delete_a_game(client, folder) -> N
                                    ("POST", f"/api/sessions/{sid}/advance", None),
                                    ("DELETE", f"/api/sessions/{sid}", None)):
             res = client.request(method, path, json=body, headers=foreign)
-            assert "this server's own page" in answered(res, folder, 403)["detail"], (origin, path)
+            assert "this server's own page" in answered(res, tmp_path, 403)["detail"], (origin, path)
     assert len(client.app.state.store) == 1 and client.get(f"/api/sessions/{sid}").json() == snap
 
 
-def test_a_cross_site_request_without_origin_is_refused(client, folder) -> None:
+def test_a_cross_site_request_without_origin_is_refused(client, tmp_path) -> None:
     res = client.post("/api/sessions", json={"game": CARDS}, headers={"Sec-Fetch-Site": "cross-site"})
-    answered(res, folder, 403)
+    answered(res, tmp_path, 403)
     assert len(client.app.state.store) == 0
 
 

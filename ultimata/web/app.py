@@ -18,10 +18,9 @@ from ultimata.agents.base import Agent, game_base_name
 from ultimata.envs.core import safe_json
 from ultimata.envs.core.errors import IllegalActionError, UltimataError
 from ultimata.envs.core.registry import GAMES, game_class
-from ultimata.envs.core.replay import MAX_SEED
-from ultimata.envs.core.safe_json import nesting_depth
+from ultimata.envs.core.replay_checks import MAX_RULES_DEPTH, MAX_SEED
 from ultimata.web.difficulty import load_difficulty
-from ultimata.web.guards import MAX_BODY, BodyLimit, SecurityHeaders, refuse_malformed
+from ultimata.web.guards import MAX_BODY, BodyLimit, SecurityHeaders, quoted, refuse_malformed
 from ultimata.web.hosts import HostGuard, allowed_hosts
 from ultimata.web.opponents import Opponents, UnknownOpponent
 from ultimata.web.page import STATIC, index_html
@@ -69,8 +68,6 @@ class Move(BaseModel):
 EventsFrom = Query(0, ge=0, description="Send the game's events from this index on (default: all of them).")
 MAX_CONFIG_QUERY = 4096
 """Characters of a `config` query: a rule variant is a few keys."""
-MAX_RULES_DEPTH = 4
-"""Nesting of a rule variant: the games' rules are flat keys (a list at most); deeper is not rules."""
 
 
 def create_app(
@@ -230,7 +227,7 @@ def create_app(
         try:
             return library.page(name, start, count, perspective)
         except KeyError:
-            raise HTTPException(404, f"no replay named {_quoted(name)} in the replay folder") from None
+            raise HTTPException(404, f"no replay named {quoted(name)} in the replay folder") from None
         except UltimataError as err:
             raise HTTPException(422, _public(str(err))) from None
 
@@ -262,14 +259,10 @@ def _public(message: str, limit: int = 1000) -> str:
     return message if len(message) <= limit else message[: limit - 3] + "..."
 
 
-def _quoted(value: str) -> str:
-    return repr(value if len(value) <= 64 else value[:61] + "...")
-
-
 def _shallow(rules: dict[str, Any]) -> dict[str, Any]:
     """Rules nested deeper than any game's are refused before a validator walks them (a 1,000-deep value
     would exhaust the stack of the code that prints it)."""
-    if nesting_depth(rules, MAX_RULES_DEPTH) > MAX_RULES_DEPTH:
+    if safe_json.nesting_depth(rules, MAX_RULES_DEPTH) > MAX_RULES_DEPTH:
         raise ValueError(f"a rule variant is a mapping of keys to plain values, nested at most {MAX_RULES_DEPTH} deep")
     return rules
 
@@ -296,4 +289,4 @@ def _seat_in_range(seat: int, players: int) -> None:
 
 def _known_game(game: str) -> None:
     if game not in GAMES:
-        raise HTTPException(404, f"unknown game {_quoted(game)}; games: {', '.join(GAMES)}")
+        raise HTTPException(404, f"unknown game {quoted(game)}; games: {', '.join(GAMES)}")

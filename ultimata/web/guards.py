@@ -104,3 +104,8 @@ def _line(error: dict[str, Any]) -> str:
     got = repr(error.get("input"))
     got = got if len(got) <= 60 else got[:57] + "..."
     return f"{where}: {message} (got {got})"
+
+
+def quoted(value: str, limit: int = 64) -> str:
+    """A value from the request, quoted for a refusal and cut short: a refusal never echoes a large input."""
+    return repr(value if len(value) <= limit else value[: limit - 3] + "...")

@@ -16,6 +16,7 @@ from fastapi.responses import JSONResponse
 from starlette.types import ASGIApp, Receive, Scope, Send
 
 from ultimata.envs.core.errors import ConfigError
+from ultimata.web.guards import quoted
 
 LOOPBACK = ("localhost", "127.0.0.1", "::1")
 SAFE_METHODS = frozenset({"GET", "HEAD", "OPTIONS"})
@@ -72,7 +73,7 @@ class HostGuard:
     def refusal(self, method: str, headers: dict[str, str], scheme: str = "http") -> tuple[int, str] | None:
         host = headers.get("host", "")
         if host_name(host) not in self.hosts:
-            return 400, (f"this server does not answer to the host {_quoted(host)}; it answers to "
+            return 400, (f"this server does not answer to the host {quoted(host)}; it answers to "
                          f"{', '.join(sorted(self.hosts))} (the operator adds names with serve --allow-host)")
         if method in SAFE_METHODS:
             return None
@@ -91,7 +92,7 @@ class HostGuard:
         if _origin_of(origin) == _origin_of(f"{scheme}://{host}"):
             return None
         return 403, (f"a request that changes a game must come from this server's own page, not from "
-                     f"{_quoted(origin)}")
+                     f"{quoted(origin)}")
 
 
 def _origin_of(url: str) -> tuple[str, str, int] | None:
@@ -104,7 +105,3 @@ def _origin_of(url: str) -> tuple[str, str, int] | None:
     if not parts.hostname or port is None:
         return None
     return parts.scheme.lower(), parts.hostname, port
-
-
-def _quoted(value: str) -> str:
-    return repr(value if len(value) <= 80 else value[:77] + "...")
