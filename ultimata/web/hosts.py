@@ -73,8 +73,9 @@ class HostGuard:
     def refusal(self, method: str, headers: dict[str, str], scheme: str = "http") -> tuple[int, str] | None:
         host = headers.get("host", "")
         if host_name(host) not in self.hosts:
-            return 400, (f"this server does not answer to the host {quoted(host)}; it answers to "
-                         f"{', '.join(sorted(self.hosts))} (the operator adds names with serve --allow-host)")
+            names = ", ".join(sorted(f"[{h}]" if ":" in h else h for h in self.hosts))
+            return 400, (f"this server does not answer to the host {quoted(host)}; it answers to {names} "
+                         "(the operator adds names with serve --allow-host)")
         if method in SAFE_METHODS:
             return None
         origin = headers.get("origin")
