@@ -26,7 +26,7 @@ from ray.rllib.core.rl_module.rl_module import RLModuleSpec
 from rich.console import Console
 from torch.utils.tensorboard import SummaryWriter
 
-from ultimata.agents.checkpoint import CheckpointMeta, load_model
+from ultimata.agents.checkpoint import CheckpointMeta, load_policy
 from ultimata.envs.core.engine import Game
 from ultimata.envs.core.errors import CheckpointError
 from ultimata.envs.core.registry import game_class
@@ -137,7 +137,7 @@ def restore(cfg: TrainConfig, run: RunDir, progress: RunProgress, algo: Algorith
     league: tuple[str, ...] = ()
     if plays_snapshots(cfg):
         for rel in progress.snapshots:
-            weights = module_weights(load_model(run.abs(rel), game)[0])
+            weights = module_weights(load_policy(run.abs(rel), game)[0])
             league = add_snapshot(algo, snapshot_id(steps_of(rel)), weights, league).snapshots
     for index in range(len(progress.checkpoints) - 1, -1, -1):
         steps = steps_of(progress.checkpoints[index])
@@ -285,4 +285,4 @@ def _warm_start(cfg: TrainConfig, game: Game, algo: Algorithm, console: Console)
 
     model = sb3_model(cfg, game, learner_weights(algo))
     warm_start(cfg, model, game, console)
-    push_weights(algo, MAIN, module_weights(model))
+    push_weights(algo, MAIN, module_weights(model.policy))
