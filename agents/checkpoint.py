@@ -38,6 +38,10 @@ FORMAT = "ultimata-checkpoint/2"
 """/2 added `policy`, the architecture and spaces the network is built from without unpickling."""
 FORMAT_V1 = "ultimata-checkpoint/1"
 """Still read: the description is then inferred from the weights (agents/policy_net.py)."""
+NOT_RULES = ("max_decisions", "dense_reward")
+"""Config keys a policy does not depend on, left out when a checkpoint is matched to the rules in play:
+`max_decisions` only cuts an episode short and `dense_reward` only adds a shaping reward; neither reaches
+the engine's state or observation (both are read by the PettingZoo adapter alone)."""
 
 
 @dataclass
@@ -153,7 +157,7 @@ def read_meta(path: str | Path) -> CheckpointMeta:
 def check_compatible(meta: CheckpointMeta, game: Game, where: str) -> None:
     """Refuse a checkpoint trained for another game, version, rule config or spaces. A later version
     listed in the sidecar's `also_fits` is accepted; a rule key that version added counts as matching
-    when it is at its default (the checkpoint predates the key)."""
+    when it is at its default (the checkpoint predates the key). `NOT_RULES` keys are not compared."""
     claimed = game.name in meta.also_fits
     if meta.game != game.name and not claimed:
         if meta.game.rsplit("_v", 1)[0] == game.name.rsplit("_v", 1)[0]:
@@ -170,7 +174,7 @@ def check_compatible(meta: CheckpointMeta, game: Game, where: str) -> None:
     config = game.config.model_dump(mode="json")
     defaults = type(game.config)().model_dump(mode="json") if claimed else {}
     trained = {**{k: v for k, v in defaults.items() if k not in meta.config}, **meta.config}
-    diff = sorted(k for k in set(config) | set(trained) if config.get(k) != trained.get(k))
+    diff = sorted(k for k in set(config) | set(trained) if config.get(k) != trained.get(k) and k not in NOT_RULES)
     if diff:
         shown = ", ".join(f"{k}: checkpoint {trained.get(k)!r} vs now {config.get(k)!r}" for k in diff)
         raise CheckpointError(f"{where} was trained under another rule config ({shown})")

@@ -118,11 +118,11 @@ def test_a_later_version_the_sidecar_claims_loads(tiny_checkpoint, tmp_path):
 def test_a_claimed_version_accepts_a_new_rule_key_only_at_its_default(tiny_checkpoint, tmp_path):
     path = copy(tiny_checkpoint, tmp_path)
     config = read_meta(path).config
-    del config["max_decisions"]  # as if the key came with the new version
+    del config["give_to_self"]  # as if the key came with the new version
     edit_sidecar(path, game="ultimatum_cards_v0", version=0, also_fits=["ultimatum_cards_v2"], config=config)
     load_policy(path, cards_game())
-    with pytest.raises(CheckpointError, match="max_decisions: checkpoint"):
-        load_policy(path, cards_game(max_decisions=1234))
+    with pytest.raises(CheckpointError, match="give_to_self: checkpoint"):
+        load_policy(path, cards_game(give_to_self=True))
 
 
 def test_the_sidecar_describes_the_network(tiny_checkpoint):
