@@ -32,6 +32,7 @@ from ultimata.envs.core.errors import CheckpointError
 from ultimata.envs.core.registry import game_class
 from ultimata.training.config import TrainConfig
 from ultimata.training.features import features_policy_kwargs
+from ultimata.training.model import keep_intact_snapshots
 from ultimata.training.pool import MIRROR, SNAPSHOTS
 from ultimata.training.rllib.export import export_weights, module_weights, sb3_model
 from ultimata.training.rllib.league import (
@@ -135,6 +136,7 @@ def restore(cfg: TrainConfig, run: RunDir, progress: RunProgress, algo: Algorith
     Each snapshot starts from its exported checkpoint's weights: RLlib's state is saved before the
     checkpoint it belongs to joins the league, so after a kill it lacks the newest snapshot."""
     league: tuple[str, ...] = ()
+    keep_intact_snapshots(run, progress, game, console)
     if plays_snapshots(cfg):
         for rel in progress.snapshots:
             weights = module_weights(load_policy(run.abs(rel), game)[0])
