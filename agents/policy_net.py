@@ -121,7 +121,10 @@ def describe(policy: MaskableActorCriticPolicy) -> dict[str, Any]:
                         "low": _bound(low[0]), "high": _bound(high[0])},
         "num_actions": int(policy.action_space.n),
     }
-    return parse_spec(data, "the policy being saved").model_dump(mode="json")
+    described = parse_spec(data, "the policy being saved").model_dump(mode="json")
+    if features["kind"] == "flat":
+        described["features"] = features  # a flat input has no other settings to show
+    return described
 
 
 def _bound(value: float) -> float | None:

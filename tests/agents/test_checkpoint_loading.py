@@ -128,8 +128,7 @@ def test_a_claimed_version_accepts_a_new_rule_key_only_at_its_default(tiny_check
 def test_the_sidecar_describes_the_network(tiny_checkpoint):
     side = read_meta(tiny_checkpoint)
     assert side.policy == {
-        "net_arch": {"pi": [8], "vf": [8]}, "activation": "Tanh", "features": {
-            "kind": "flat", "planes": None, "channels": [], "out_channels": 0, "scalars": "broadcast"},
+        "net_arch": {"pi": [8], "vf": [8]}, "activation": "Tanh", "features": {"kind": "flat"},
         "share_features_extractor": True, "num_actions": cards_game().num_actions,
         "observation": {"shape": list(cards_game().observation_shape), "dtype": "float32", "low": 0.0, "high": None},
     }
