@@ -136,14 +136,15 @@ def read_weights(archive: bytes, where: str) -> dict[str, torch.Tensor]:
     try:
         with zipfile.ZipFile(io.BytesIO(archive)) as zf:
             info = zf.getinfo(WEIGHTS_MEMBER)
-            if info.file_size > MAX_WEIGHTS_BYTES:
-                raise CheckpointError(f"{where}: its {WEIGHTS_MEMBER} is {info.file_size:,} bytes, over the "
-                                      f"{MAX_WEIGHTS_BYTES:,} allowed")
-            raw = zf.read(info)
+            too_big = info.file_size > MAX_WEIGHTS_BYTES
+            raw = b"" if too_big else zf.read(info)
     except KeyError:
         raise CheckpointError(f"{where} has no {WEIGHTS_MEMBER}: it is not an SB3 policy checkpoint") from None
     except (zipfile.BadZipFile, OSError, EOFError, RuntimeError, ValueError) as err:
         raise CheckpointError(f"{where} is corrupt: {err}") from None
+    if too_big:
+        raise CheckpointError(f"{where}: its {WEIGHTS_MEMBER} is {info.file_size:,} bytes, over the "
+                              f"{MAX_WEIGHTS_BYTES:,} allowed")
     try:
         weights = torch.load(io.BytesIO(raw), map_location="cpu", weights_only=True)
     except Exception as err:  # torch raises UnpicklingError, RuntimeError, ... on a hostile or damaged file
@@ -272,8 +273,8 @@ def build_policy(spec: PolicySpec, weights: dict[str, torch.Tensor], where: str)
                  f"unexpected {', '.join(extra[:5])}" if extra else "",
                  "; ".join(f"{k} is {list(weights[k].shape)}, the architecture needs {list(expected[k])}"
                            for k in wrong[:5])]
-        raise CheckpointError(f"{where}: its weights do not fit the architecture its sidecar describes "
-                              f"({'; '.join(s for s in shown if s)})")
+        raise CheckpointError(f"{where}: its weights do not fit the architecture (the sidecar's description, or "
+                              f"for an old sidecar the one its weights suggest): {'; '.join(s for s in shown if s)}")
     if any(not v.is_floating_point() for v in weights.values()):
         raise CheckpointError(f"{where}: its weights must be floating-point tensors")
     policy = _construct(spec)

@@ -293,3 +293,11 @@ def test_integer_weights_are_refused(tiny_checkpoint, tmp_path):
 def test_the_observation_space_is_the_described_one(tiny_checkpoint):
     policy, _ = load_policy(tiny_checkpoint, cards_game())
     assert policy.observation_space == gym.spaces.Box(0.0, np.inf, cards_game().observation_shape, np.float32)
+
+
+def test_weights_over_the_size_limit_are_refused_before_they_are_read(tiny_checkpoint, monkeypatch):
+    import ultimata.agents.policy_net as policy_net
+
+    monkeypatch.setattr(policy_net, "MAX_WEIGHTS_BYTES", 100)
+    with pytest.raises(CheckpointError, match=r"policy.pth is [\d,]+ bytes, over the 100 allowed"):
+        load_policy(tiny_checkpoint, cards_game())
