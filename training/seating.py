@@ -20,8 +20,10 @@ agents' seeds from a generator seeded by (seed, id), so a game plays the same al
 
 from __future__ import annotations
 
+import warnings
 from collections.abc import Sequence
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import Any
 
 import numpy as np
@@ -30,7 +32,7 @@ from ultimata.agents.base import Agent, as_action
 from ultimata.agents.policy_agent import PolicyAgent, action_logits
 from ultimata.envs.batch import BatchEnv
 from ultimata.envs.core.engine import Game, State
-from ultimata.envs.core.errors import ConfigError, IllegalActionError
+from ultimata.envs.core.errors import CheckpointError, ConfigError, IllegalActionError
 from ultimata.training.pool import MIRROR, OpponentPool
 
 OUTSIDE = "learner"
@@ -152,9 +154,7 @@ class Tables:
             designated = int(rng.choice(n, p=self.seat_weights))
         seating = Seating([], designated)
         for p in range(n):
-            label = OUTSIDE if p == designated else self.pool.label_for((p - designated) % n, rng)
-            if label == MIRROR:
-                label = OUTSIDE
+            label = OUTSIDE if p == designated else self._draw((p - designated) % n, rng)
             seating.labels.append(label)
             agent_seed, reset_seed = int(rng.integers(2**31)), int(rng.integers(2**31))
             if label != OUTSIDE and not self._is_network(label):
@@ -164,6 +164,24 @@ class Tables:
                 agent.reset(p, reset_seed)
                 seating.agents[p] = agent
         return seating
+
+    def _draw(self, offset: int, rng: np.random.Generator) -> str:
+        """The label of the seat `offset` seats after the designated one, its kind resolved. A pool snapshot
+        that no longer loads is dropped, with a warning, and the seat drawn again: a run must not stop
+        because an old checkpoint file went bad."""
+        while True:
+            label = self.pool.label_for(offset, rng)
+            if label == MIRROR:
+                return OUTSIDE
+            try:
+                self._is_network(label)
+                return label
+            except CheckpointError as err:
+                if label not in self.pool.snapshots:
+                    raise
+                self.pool.drop_snapshot(label)
+                warnings.warn(f"pool snapshot {Path(label).name} no longer loads and leaves the pool: {err}",
+                              stacklevel=2)
 
     def _is_network(self, label: str) -> bool:
         if label not in self._networks:  # resolved once per label, whatever it turns out to be
