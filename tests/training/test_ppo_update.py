@@ -43,7 +43,8 @@ def _rollout(game, n: int = 512, seed: int = 0) -> Rollout:
     actions = np.array([rng.choice(np.flatnonzero(m)) for m in masks])
     return Rollout(obs=rng.random((n, *game.observation_shape)).astype(np.float32), masks=masks, actions=actions,
                    values=rng.standard_normal(n).astype(np.float32),
-                   log_probs=-rng.random(n).astype(np.float32) * 2, advantages=rng.standard_normal(n).astype(np.float32),
+                   log_probs=-rng.random(n).astype(np.float32) * 2,
+                   advantages=rng.standard_normal(n).astype(np.float32),
                    returns=rng.standard_normal(n).astype(np.float32), rewards=np.zeros(n, np.float32),
                    episode_starts=np.zeros(n, np.float32))
 
@@ -113,9 +114,8 @@ def test_a_checkpoint_saved_on_another_device_plays_on_the_cpu(tmp_path, monkeyp
     path = save_checkpoint(model, tmp_path / "gpu.zip", CheckpointMeta.for_game(game, 512))
     monkeypatch.undo()
     assert tagged
-    with zipfile.ZipFile(path) as archive:
-        with pytest.raises(RuntimeError, match="CUDA"):  # the file really says cuda
-            torch.load(io.BytesIO(archive.read("policy.pth")), weights_only=True)
+    with zipfile.ZipFile(path) as archive, pytest.raises(RuntimeError, match="CUDA"):  # the file says cuda
+        torch.load(io.BytesIO(archive.read("policy.pth")), weights_only=True)
     agent = PolicyAgent.from_checkpoint(path, game)
     assert next(agent.policy.parameters()).device.type == "cpu"
     obs = np.zeros(game.observation_shape, np.float32)
