@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from ultimata.envs.conquest_of_the_world.battle import SPENDS, WEAPONS, battle_model
+from ultimata.envs.conquest_of_the_world.battle import SPEND_WORDS, SPENDS, WEAPONS, battle_model
 from ultimata.envs.conquest_of_the_world.board import board
 from ultimata.envs.conquest_of_the_world.phases import OVER, TURN, WEAPON
 from ultimata.envs.conquest_of_the_world.terms import ALLY, CONQUEST, DUEL, HOME, NONE, PLAY, WAR, round_to
@@ -18,7 +18,7 @@ else:
 
 BOARD = board()
 MODEL = battle_model()
-CHOICES = tuple(f"{weapon} ({spend})" for weapon in WEAPONS for spend in SPENDS)
+CHOICES = tuple(f"{weapon} ({spend})" for weapon in WEAPONS for spend in SPEND_WORDS)
 """A weapon choice as the events name it, by its index (3 x weapon + spend)."""
 
 

@@ -71,7 +71,7 @@ def test_the_first_weapon_choice_is_narrated_without_its_content_until_the_battl
     fight(s, [0, 0, 99], (2, 2))
     assert s.narrate(A.weapon_action(0, 1)) == f"player_{defender} fights with a tank, spending steady"
     s.apply(A.weapon_action(0, 1))
-    assert s.events[-1] == (f"player_{attacker} plane (all_out) vs player_{defender} tank (steady) in the woods: "
+    assert s.events[-1] == (f"player_{attacker} plane (all-out) vs player_{defender} tank (steady) in the woods: "
                             f"player_{attacker} wins")
 
 
