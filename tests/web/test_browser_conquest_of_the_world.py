@@ -4,8 +4,6 @@ homeland says why the homeland is not on it."""
 
 from __future__ import annotations
 
-import pytest
-
 from ultimata.envs.conquest_of_the_world import actions as A
 
 from .browser import chromium, new_page, running_server
@@ -13,18 +11,6 @@ from .names import env_name
 from .test_browser import start_game
 
 GAME = env_name("conquest_of_the_world")
-
-
-@pytest.fixture(scope="module")
-def url(tmp_path_factory):
-    with running_server(tmp_path_factory.mktemp("replays")) as address:
-        yield address
-
-
-@pytest.fixture(scope="module")
-def browser():
-    with chromium() as launched:
-        yield launched
 
 
 def _click(page, target, action: str | None = None) -> None:
@@ -58,8 +44,8 @@ def _play_one_move(page) -> None:
     page.wait_for_function("n => document.getElementById('main').dataset.moves !== n", arg=before)
 
 
-def test_the_log_names_the_spend_level_in_words_and_the_record_leaves_out_the_homeland(url, browser):
-    with new_page(browser) as (page, errors):
+def test_the_log_names_the_spend_level_in_words_and_the_record_leaves_out_the_homeland(tmp_path):
+    with running_server(tmp_path) as url, chromium() as browser, new_page(browser) as (page, errors):
         start_game(page, url, GAME, seed=7)
         log = page.locator("ol.events")
         for _ in range(400):
