@@ -74,7 +74,7 @@ def test_buys_the_one_alliance_that_reaches_the_target_record_in_conquest():
 
     assert [a for a in legal if wins_at_once(a)] == [A.BUY + c("China")]
     # Plain UCB needs about ten visits for each of the 74 moves here: 200 simulations were not enough.
-    agent = MctsAgent("conquest_of_the_world_v2", MctsOptions(sims=1000, time=30, **PLAIN), seed=0)
+    agent = MctsAgent("conquest_of_the_world_v3", MctsOptions(sims=1000, time=30, **PLAIN), seed=0)
     assert agent.act(None, s.legal_action_mask(), s) == A.BUY + c("China")
 
 

@@ -406,7 +406,7 @@ def test_a_double_submission_while_bots_load_makes_one_game() -> None:
 # -- the event log, difficulty ------------------------------------------------------------------------
 
 def test_the_event_log_keeps_the_whole_game(client) -> None:
-    conquest = "conquest_of_the_world_v2"  # hundreds of moves with random bots
+    conquest = "conquest_of_the_world_v3"  # hundreds of moves with random bots
     snap = finish(client, new_game(client, conquest, human_seat=None, opponents={str(i): "random" for i in range(3)}))
     assert snap["events_total"] > 30, "the game must outlast the old 30-event window"
     assert [e["n"] for e in snap["events"]] == list(range(1, snap["events_total"] + 1))
