@@ -292,6 +292,7 @@ class UltimatumCardsState(State):
             moved = amount
             self.last_event = f"player_{me} plays Steal: takes all {amount} chips of player_{self.p1}"
         elif kind == DRAW:
+            last_card = not any(self.hands[me])  # the Draw was its player's last card (config last_card_ends_round)
             count = min(self.game.config.draw_count, len(self.pile))
             for _ in range(count):
                 self.hands[self.p1][self.pile.pop()] += 1
@@ -308,6 +309,9 @@ class UltimatumCardsState(State):
                 f"{share} to player_{responder} and {total - share} to player_{proposer}"
             )
         self._log(RESOLVED, moved)
+        if kind == DRAW and last_card and self.game.config.last_card_ends_round:
+            self._end_round()
+            return
         self._end_turn()
 
     def _end_turn(self) -> None:
