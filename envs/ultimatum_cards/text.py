@@ -6,8 +6,7 @@ from typing import TYPE_CHECKING
 
 from ultimata.envs.ultimatum_cards import cards
 from ultimata.envs.ultimatum_cards.cards import SWAP, ULTIMATUM
-from ultimata.envs.ultimatum_cards.phases import BLOCKS, COUNTERS, OFFER, OVER, PHASES
-from ultimata.envs.ultimatum_cards.state import ENDED, RESOLVED
+from ultimata.envs.ultimatum_cards.phases import BLOCKS, COUNTERS, ENDED, OFFER, OVER, PHASES, RESOLVED
 
 if TYPE_CHECKING:
     from ultimata.envs.ultimatum_cards.state import UltimatumCardsState

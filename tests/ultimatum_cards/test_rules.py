@@ -10,8 +10,7 @@ from ultimata.envs import IllegalActionError, game_class
 from ultimata.envs.core.errors import UltimataError
 from ultimata.envs.core.rng import ScriptedRng
 from ultimata.envs.ultimatum_cards import cards
-from ultimata.envs.ultimatum_cards.phases import OVER, PLAY, RESPOND
-from ultimata.envs.ultimatum_cards.state import RESOLVED
+from ultimata.envs.ultimatum_cards.phases import OVER, PLAY, RESOLVED, RESPOND
 
 from .positions import do, legal_names, position
 
