@@ -135,7 +135,7 @@ class BatchEnv:
         final: dict[int, State] = {}
         for row, action in enumerate(chosen.tolist()):
             state = self.states[row]
-            state.apply(action)
+            state._apply_checked(action)  # every action was checked against its mask before any applied
             if self._dense:
                 now = state.potentials()
                 rewards[row] = np.subtract(now, self._potentials[row])

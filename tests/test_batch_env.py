@@ -92,7 +92,7 @@ def test_a_draw_ends_with_equal_results() -> None:
 
 
 def test_a_game_cut_at_max_decisions_is_done_and_truncated_with_no_result() -> None:
-    env = batch("ultimatum_world_v2", 3, seed=1, max_decisions=40)
+    env = batch("ultimatum_world_v3", 3, seed=1, max_decisions=40)
     history = _play(env, 40)
     *_, rewards, done, info = history[40]
     assert done.all() and info["truncated"].all()
@@ -104,8 +104,8 @@ def test_a_game_cut_at_max_decisions_is_done_and_truncated_with_no_result() -> N
 
 @pytest.mark.parametrize("num_games", [1, 256])
 def test_a_game_plays_the_same_alone_as_among_many(num_games: int) -> None:
-    reference = _play(batch("conquest_of_the_world_v2", 2, seed=9), 60)
-    env = batch("conquest_of_the_world_v2", num_games, seed=9)
+    reference = _play(batch("conquest_of_the_world_v3", 2, seed=9), 60)
+    env = batch("conquest_of_the_world_v3", num_games, seed=9)
     rng = np.random.default_rng(0)
     obs, mask, seat = env.reset()
     np.testing.assert_array_equal(obs[0], reference[0][0][0])
