@@ -82,15 +82,14 @@ def test_the_module_never_samples_a_masked_action():
 def test_training_only_ever_sends_legal_actions(ray_session, monkeypatch):
     cfg = _cfg()
     sent: list[bool] = []
-    original = LeagueAEC._inner_step
+    original = LeagueAEC._league_move
 
     def checked(self, action):
-        if action is not None:
-            mask = self.inner.state.legal_action_mask()
-            sent.append(bool(mask[int(action)]))
-        original(self, action)
+        mask = self.tables.states[0].legal_action_mask()
+        sent.append(bool(mask[int(action)]))
+        return original(self, action)
 
-    monkeypatch.setattr(league_env.LeagueAEC, "_inner_step", checked)
+    monkeypatch.setattr(league_env.LeagueAEC, "_league_move", checked)
     algo = algorithm_config(cfg, game_class(cfg.game).from_config(cfg.rules), num_env_runners=0).build_algo()
     try:
         algo.train()
