@@ -41,6 +41,11 @@ if TYPE_CHECKING:
     from ultimata.envs.ultra_war.units import Source, Unit
 
 
+STUN_TURN_STARTS = 2
+"""A stun lasts "one full round": it counts down at every turn start, both players', so it wears off when the
+turn of the side that stunned comes round again (turns._start_turn)."""
+
+
 def roll_pair(state: UltraWarState, dice: int) -> tuple[int, list[int]]:
     """Roll `dice` d6; with three dice (initiative) the best two count (Gap (ours): initiative_mode)."""
     rolled = sorted((state.rng.roll(6) for _ in range(dice)), reverse=True)
@@ -174,7 +179,7 @@ def resolve(state: UltraWarState, u: Unit, spec: AttackSpec, slot: int, target_p
     if d_crit:
         if a_crit:
             damage = state.rng.roll(6)
-        if defender is not None and defender.can_strike and can_reach(state, defender, u):
+        if defender is not None and state.can_strike(defender) and can_reach(state, defender, u):
             back_damage = state.rng.roll(6)
             state.log(f"{defender.name} critical: {back_damage} damage back")
             state.damage(u, back_damage)
@@ -189,19 +194,19 @@ def resolve(state: UltraWarState, u: Unit, spec: AttackSpec, slot: int, target_p
         state.log(f"{u.name} is spent (Kamikaze)")
         state.defeat(u)
     if (defender is not None and defender.has(STRIKE_BACK) and not counter and SNEAK_ATTACK not in spec.tags
-            and defender.on_map and u.on_map and state.phase != OVER and defender.can_strike):
-        back_spec = next((s for s in defender.ch.attacks if s.kind == "melee" and state.attackable(defender, s, u)
-                          and chebyshev(defender.pos, u.pos) == 1), None)
-        if back_spec is not None:
+            and defender.on_map and u.on_map and state.phase != OVER and state.can_strike(defender)
+            and chebyshev(defender.pos, u.pos) == 1):
+        back_slot = state.strike_slot(defender, u)
+        if back_slot is not None:
             state.log(f"{defender.name} strikes back")
-            resolve(state, defender, back_spec, defender.ch.attacks.index(back_spec), u.pos, counter=True)
+            resolve(state, defender, attack_spec(defender, back_slot), back_slot, u.pos, counter=True)
     return damage
 
 
 def apply_effects(state: UltraWarState, u: Unit, spec: AttackSpec, defender: Unit, damage: int) -> None:
     tags = spec.tags
     if STUN in tags:
-        defender.stun, defender.turned = 2, True
+        defender.stun, defender.turned = STUN_TURN_STARTS, True
         state.log(f"{defender.name} is stunned")
         return
     if POWER_DOWN in tags and defender.is_droid:

@@ -15,6 +15,7 @@ from ultimata.envs.ultra_war.phases import ACTIVE, CARD_TARGET, DEVIATE, DRAFT, 
 
 if TYPE_CHECKING:
     from ultimata.envs.ultra_war.state import UltraWarState
+    from ultimata.envs.ultra_war.units import Unit
 
 def own_words(state: UltraWarState, action: int) -> str:
     """The move as its mover reads it: a command naming its own cards too."""
@@ -75,7 +76,7 @@ def _words(state: UltraWarState, action: int) -> tuple[str, str]:
     if action == A.END_ACT:
         return f"end {active}'s activation", f"{who} ends {active}'s activation"
     if action == A.CHARGE:
-        return f"charge with {active}", f"{who}'s {active} charges"
+        return _charge_words(state, unit, who)
     if action == A.FLY:
         lands = unit is not None and unit.flying
         return ((f"land {active}", f"{who} lands {active}") if lands
@@ -103,6 +104,20 @@ def _words(state: UltraWarState, action: int) -> tuple[str, str]:
     if phase == DEVIATE:
         return "let the attack go where it was aimed", f"{who} does not deviate the attack"
     return "pass", f"{who} passes"
+
+
+def _charge_words(state: UltraWarState, unit: Unit | None, who: str) -> tuple[str, str]:
+    """A plain charge, or a Charge Attack character's choice between its Charge Attack and the plain one."""
+    from ultimata.envs.ultra_war.abilities import CHARGE_ATTACK
+
+    active = unit.name if unit is not None else ""
+    if unit is not None and unit.charging:
+        return (f"charge {active} the plain way instead (double movement, no attack, turned)",
+                f"{who}'s {active} charges the plain way instead")
+    if unit is not None and unit.has(CHARGE_ATTACK):
+        return (f"charge attack with {active} (movement +2, may still attack)",
+                f"{who}'s {active} makes a charge attack")
+    return (f"charge with {active} (double movement, no attack, turned)", f"{who}'s {active} charges")
 
 
 def _attack(state: UltraWarState, action: int, f: int, who: str) -> tuple[str, str]:
