@@ -289,6 +289,9 @@ class UltraWarState(LegalRules, TurnRules, MovementRules, AttackRules, CardRules
         }
 
     def _from_dict(self, d: dict[str, Any]) -> None:
+        from ultimata.envs.ultra_war.saved import check_shape
+
+        check_shape(d)  # strict types first: nothing below may turn 1.5, True or "1" into a number
         self.units = [Unit.from_dict(x) for x in d["units"]]
         self.sources = [Source.from_dict(x) for x in d["sources"]]
         self.hands = [list(map(str, h)) for h in d["hands"]]
