@@ -308,6 +308,7 @@ class AttackRules(_Base):
             self.phase, self.active, self.disengaged = MAIN, -1, []
             return
         if not self.free_after_attacking(u) and not any(self.attack_targets(u, k) for k in range(A.ATTACK_SLOTS)):
+            self.log(f"{u.name}'s activation ends: its attack turns it, facing its target")
             self._end_activation(u)
 
     def deviate_targets(self, u: Unit, slot: int, hit: int) -> list[int]:
@@ -345,22 +346,23 @@ class AttackRules(_Base):
         self.log(f"{u.name}'s {spec.name} deviates to {self.unit_at(g).name}")
         self._open_window(ui, slot, g, DEVIATED)
 
-    def damage(self, u: Unit, amount: int) -> None:
+    def damage(self, u: Unit, amount: int, cause: str) -> None:
+        """`amount` damage to `u`, logged with its cause ("Vegron's Warblade", "burning", "Holy Fire")."""
         if amount <= 0 or not u.on_map:
             return
         u.life = max(0, u.life - amount)
-        self.log(f"{u.name} takes {amount} damage ({u.life} left)")
+        self.log(f"{u.name} takes {amount} damage from {cause} ({u.life} left)")
         if u.life == 0:
             self.defeat(u)
 
     def damage_token(self, s: Source, amount: int) -> None:
         s.life = max(0, s.life - amount)
-        self.log(f"a {s.kind} takes {amount} damage")
+        self.log(f"the {s.name} takes {amount} damage ({s.life} left)")
         if s.life == 0:  # it generates no more; its stored points stay, unless `destroyed_source_points: lost`
             s.pos = -1
             if self.game.config.destroyed_source_points == "lost":
                 s.points = 0
-            self.log(f"a {s.kind} is destroyed")
+            self.log(f"the {s.name} is destroyed: it generates no more power")
 
     def defeat(self, u: Unit) -> None:
         """The character leaves the board; the crystals it bears drop where it fell, losing their points."""

@@ -218,7 +218,7 @@ class CardRules(_Base):
             if c.stun:
                 target.stun, target.turned = combat.STUN_TURN_STARTS, True
             if c.damage:
-                self.damage(target, c.damage)
+                self.damage(target, c.damage, name)
             if c.void and target.on_map:
                 self._send_to_void(target, c.void)
         return ok

@@ -173,18 +173,34 @@ def resolve(state: UltraWarState, u: Unit, spec: AttackSpec, slot: int, target_p
     a_fumble = a_dice.count(1) >= 2
     d_crit = d_dice.count(6) >= 2
     total = a_total + score
-    state.log(f"{u.name} attacks ({spec.name}) {total} vs {dscore}"
-              f" [{'+'.join(map(str, a_dice))} vs {'+'.join(map(str, d_dice))}]")
+    target = defender.name if defender is not None else f"the {token.name}"
+    notes = _notes(state, u, spec, defender, free_strike, adice, ring)
+    ddice = 2 if defender is None else defense_dice(u, spec, defender)
+    state.log(f"{u.name} attacks {target} with {spec.name}: rolls {_dice(a_dice, adice)} + attack {score} = {total}"
+              f" against {target}'s {_dice(d_dice, ddice)} + defence {dscore - d_total} = {dscore}"
+              + (f" ({'; '.join(notes)})" if notes else ""))
     damage = 0
     if d_crit:
         if a_crit:
             damage = state.rng.roll(6)
+            state.log(f"both roll double six (critical strikes): {target} takes a d6, {damage}, and deals one back")
+        else:
+            state.log(f"{target} rolls double six (a critical): the attack fails")
         if defender is not None and state.can_strike(defender) and can_reach(state, defender, u):
             back_damage = state.rng.roll(6)
-            state.log(f"{defender.name} critical: {back_damage} damage back")
-            state.damage(u, back_damage)
-    elif not a_fumble:
-        damage = max(0, total - dscore) + (state.rng.roll(6) if a_crit else 0)
+            state.log(f"{defender.name}'s critical deals a d6 back: {back_damage}")
+            state.damage(u, back_damage, f"{defender.name}'s critical")
+    elif a_fumble:
+        state.log(f"{u.name} rolls double one: a critical miss, no damage")
+    else:
+        damage = max(0, total - dscore)
+        if a_crit:
+            extra = state.rng.roll(6)
+            why = "double six" if a_dice.count(6) >= 2 else f"{a_dice[0] + a_dice[1]} with a weapon (Weapon Specialist)"
+            state.log(f"{u.name}'s {why} is a critical strike: {damage} + a d6 of {extra} = {damage + extra} damage")
+            damage += extra
+        elif damage == 0:
+            state.log(f"no damage: {target}'s defence {dscore} is as high as the attack {total}")
     if damage > 0:
         if token is not None:
             state.damage_token(token, damage)
@@ -203,6 +219,34 @@ def resolve(state: UltraWarState, u: Unit, spec: AttackSpec, slot: int, target_p
     return damage
 
 
+def _dice(kept: list[int], rolled: int) -> str:
+    """'5+5', or '6+5 (best two of three)' when a third die was rolled and the best two kept."""
+    shown = "+".join(map(str, kept))
+    return f"{shown} (best two of {rolled})" if rolled > len(kept) else shown
+
+
+def _notes(state: UltraWarState, u: Unit, spec: AttackSpec, defender: Unit | None, free_strike: bool,
+           adice: int, ring: int) -> list[str]:
+    """The modifiers a person would not guess from the numbers: why the attack or defence is what it is."""
+    out = []
+    if free_strike:
+        out.append("free strike +2")
+    if defender is not None:
+        if is_back_stab(u, defender):
+            out.append("back stab +2")
+        if SNEAK_ATTACK in spec.tags and not sneak_refused(spec, defender):
+            out.append("sneak attack +2")
+        if defender.stun:
+            out.append(f"{defender.name} is stunned: defence -3")
+        if defense_dice(u, spec, defender) == 3:
+            out.append(f"{defender.name} rolls a third die (Defense Initiative)")
+    if adice == 3:
+        out.append(f"{u.name} rolls a third die (Initiative)")
+    if ring:
+        out.append(f"{ring} space{'s' if ring > 1 else ''} from the blast: attack -{ring}")
+    return out
+
+
 def apply_effects(state: UltraWarState, u: Unit, spec: AttackSpec, defender: Unit, damage: int) -> None:
     tags = spec.tags
     if STUN in tags:
@@ -213,7 +257,7 @@ def apply_effects(state: UltraWarState, u: Unit, spec: AttackSpec, defender: Uni
         defender.powered_down, defender.turned = True, True
         state.log(f"{defender.name} is powered down")
         return
-    state.damage(defender, damage)
+    state.damage(defender, damage, f"{u.name}'s {spec.name}")
     if not defender.on_map:
         return
     if FIRE in tags or MAGICAL_FIRE in tags:

@@ -131,7 +131,7 @@ class TurnRules(_Base):
                     u.weapon2, u.disarmed2 = u.disarmed2, ""
             if u.burning:
                 u.burning = False
-                self.damage(u, combat.fire_damage(self.rng.roll(6)))
+                self.damage(u, combat.fire_damage(self.rng.roll(6)), "burning (a Fire Attack last turn)")
                 if self.phase == OVER:
                     return
                 if not u.on_map:

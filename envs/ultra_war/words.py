@@ -58,9 +58,12 @@ def _words(state: UltraWarState, action: int) -> tuple[str, str]:
         if action < A.USE:
             return _target(state, seat, f, who)
         if action < A.TRANSFER:
+            from ultimata.envs.ultra_war.view import source_ability_text
+
             source = state.source_at(seat, f)
             ability = source.spec.ability.name if source.spec.ability else "ability"
-            return f"use {source.name}'s {ability}", f"{who} uses {source.name}'s {ability}"
+            return (f"use {source.name}'s {source_ability_text(source.spec)}",
+                    f"{who} uses {source.name}'s {ability}")
         return f"transfer a point to {there(state, f)}", f"{who} transfers a point to {there(state, f)}"
     if action < A.FACE:
         slot = action - A.SELECT

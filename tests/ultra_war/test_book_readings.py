@@ -23,9 +23,9 @@ def attacks_logged(st, who: str) -> list[str]:
 
 # -- free strikes: the equipped weapon, or base Offense ---------------------------------------------------
 @pytest.mark.parametrize(("weapon", "logged"), [
-    ("Excalibur", "Justice attacks (Excalibur) 14 vs 6"),  # 1+2 +5 offense +3 Excalibur +1 general +2 free; 1+1 +3 +1
-    ("", "Justice attacks (Sword) 11 vs 6"),  # no weapon: base Offense, "used in Melee combat if no Weapon"
-    ("Crossbow", "Justice attacks (Sword) 11 vs 6"),  # a ranged weapon is no melee weapon in effect
+    ("Excalibur", "Justice attacks Maxian Trooper with Excalibur: rolls 2+1 + attack 11 = 14"),  # 5 +3 +1 general +2
+    ("", "Justice attacks Maxian Trooper with Sword: rolls 2+1 + attack 8 = 11"),  # no weapon: base Offense
+    ("Crossbow", "Justice attacks Maxian Trooper with Sword: rolls 2+1 + attack 8 = 11"),  # ranged: none in effect
 ])
 def test_a_free_strike_is_made_with_the_equipped_melee_weapon_else_base_offense(weapon, logged):
     """"The opposing Character gets a free Attack against the Character with a +2", and base Offense "is used
@@ -49,7 +49,8 @@ def test_strike_back_is_made_with_the_equipped_melee_weapon():
     force(st, 1, 1, 6, 5, 2, 2, 1, 1)  # the trooper fumbles; Justice strikes back 2+2 +5 +3 +1 = 13
     combat.resolve(st, trooper, trooper.ch.attacks[0], 0, justice.pos)
     assert "Justice strikes back" in st.events
-    assert [e[:35] for e in attacks_logged(st, "Justice")] == ["Justice attacks (Excalibur) 13 vs 6"]
+    assert [e[:67] for e in attacks_logged(st, "Justice")] == [
+        "Justice attacks Maxian Trooper with Excalibur: rolls 2+2 + attack 9"]
 
 
 # -- one free strike per engagement -----------------------------------------------------------------------

@@ -309,7 +309,7 @@ def test_front_arch_attacks_three_consecutive_front_spaces():
     st.active = 0
     force(st, *([1, 2, 1, 2] * 3))
     st._resolve_attack(st.units[0], 1, field(6, 4), 0, {})
-    assert sum("attacks (Sweep)" in e for e in st.events) == 3
+    assert sum("with Sweep:" in e for e in st.events) == 3
 
 
 def test_gigantic_blocks_sight_even_for_flyers():
@@ -615,7 +615,7 @@ def test_linear_attacks_every_character_in_a_straight_line():
     st.active = 0
     force(st, *([1, 2, 1, 2] * 3))
     st._resolve_attack(st.units[0], 1, field(6, 2), 0, {})
-    assert sum("attacks (Lance of Light)" in e for e in st.events) == 3  # friend and foe alike, range 4
+    assert sum("with Lance of Light:" in e for e in st.events) == 3  # friend and foe alike, range 4
 
 
 def test_retreat_moves_the_victim_straight_back():

@@ -284,7 +284,7 @@ def test_back_stab_nullifies_defense_initiative_on_a_free_strike_too():
     force(st, 2, 1, 1, 2, 6)  # Justice 2+1 + 5 + 1 + 2 + 2 = 13; Vegron 1+2 (not the 6) + 5 + 1 = 9
     step(st, 10, 11)
     vegron = at(st, 10, 11)
-    assert any("[2+1 vs 2+1]" in e for e in st.events), st.events
+    assert any("rolls 2+1 + attack 10 = 13 against Vegron's 2+1 + defence 6 = 9" in e for e in st.events), st.events
     assert vegron.life == 9 - 4
 
 

@@ -188,7 +188,7 @@ def back_stab_example():
     force(st, 1, 2, 6, 5)  # 3 + 4 + 2 (back stab) = 9 against 11 + 3: Fogg unhurt
     st.apply(A.ATTACK + A.to_field(field(6, 3), 1))
     rayna = at(st, 7, 3)
-    assert rayna.turned and not rayna.flying and any("vs" in e for e in st.events)
+    assert rayna.turned and not rayna.flying and any("back stab +2" in e for e in st.events)
     st.apply(A.END_TURN)
     select(st, 6, 3)
     st.events.clear()
