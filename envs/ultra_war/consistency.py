@@ -241,6 +241,8 @@ def _phase(st: UltraWarState) -> None:
     goal = st.game.scenario.hold_points if st.game.scenario.objective == "hold" else 0
     if any(not 0 <= h <= goal for h in st.hold) or (st.phase != OVER and goal and max(st.hold) >= goal):
         raise ValueError(f"hold points {st.hold} outside 0..{goal} (reaching {goal} ends the game)")
+    if sum(st.hold) > st.round - (st.phase != OVER):
+        raise ValueError(f"hold points {st.hold} in round {st.round}: a round's end scores at most one")
     if any(f < 0 or f >= FIELDS or not (st.board.breachable[f] or st.board.door[f]) for f in st.breached):
         raise ValueError("a breach where there is no door or breachable wall")
 
