@@ -5,20 +5,19 @@ player would, and clicks."""
 
 from __future__ import annotations
 
-import threading
-import time
 from collections.abc import Iterator
 from contextlib import contextmanager
+from unittest.mock import patch
 
 import numpy as np
 import pytest
-import uvicorn
 
 from tests.ultra_war.positions import E, N, S, W, crystal, force, position
 from ultimata.envs.ultra_war import actions as A
 from ultimata.web.app import create_app
 
-from .browser import chromium, free_port, new_page
+from . import browser as browser_helpers
+from .browser import chromium, new_page, running_server
 from .names import env_name
 
 GAME = env_name("ultra_war")
@@ -38,29 +37,22 @@ class EndsItsTurn:
 
 
 @contextmanager
-def server() -> Iterator[tuple[str, object]]:
-    """A real server on a free loopback port, with its game store at hand (browser.py's server hides it)."""
-    port = free_port()
-    app = create_app(replays=None, max_per_client=32)
-    config = uvicorn.Config(app, host="127.0.0.1", port=port, log_level="warning")
-    running = uvicorn.Server(config)
-    thread = threading.Thread(target=running.run, daemon=True)
-    thread.start()
-    deadline = time.monotonic() + 20
-    while not running.started:
-        if time.monotonic() > deadline:
-            raise RuntimeError("the test server did not start")
-        time.sleep(0.05)
-    try:
-        yield f"http://127.0.0.1:{port}", app.state.store
-    finally:
-        running.should_exit = True
-        thread.join(timeout=10)
+def server(replays) -> Iterator[tuple[str, object]]:
+    """browser.py's real server on a free loopback port, with its game store at hand (the app it makes is
+    kept as it is made)."""
+    made = []
+
+    def keep(**options):
+        made.append(create_app(**options))
+        return made[-1]
+
+    with patch.object(browser_helpers, "create_app", keep), running_server(replays) as url:
+        yield url, made[0].state.store
 
 
 @pytest.fixture(scope="module")
-def site():
-    with server() as (url, store):
+def site(tmp_path_factory):
+    with server(tmp_path_factory.mktemp("replays")) as (url, store):
         yield url, store
 
 
