@@ -182,8 +182,9 @@ class TurnRules(_Base):
             if u.is_droid and u.on_map and not u.powered_down and not u.imprisoned and not self.controlled(u):
                 u.powered_down, u.turned, lost = True, True, True
                 self.log(f"{u.name} is out of control range and powers down")
-        if lost and self.phase in (ACTIVE, PAUSE) and self.units[self.active].powered_down:
-            self._end_activation(self.units[self.active])
+        if self.phase in (ACTIVE, PAUSE) and self.units[self.active].powered_down:  # (also once a window
+            self._end_activation(self.units[self.active])  # that opened on its step has closed)
+            lost = True
         return lost
 
     def can_activate(self, u: Unit) -> bool:

@@ -232,3 +232,20 @@ def test_every_scenarios_droids_start_in_control_range(scenario):
     droids = [u for u in st.units if u.is_droid]
     assert all(st.controlled(u) and not u.powered_down for u in droids)
     assert len(droids) == (5 if scenario == "relay_hold" else 0)
+
+
+def test_a_droid_powered_down_by_its_step_ends_its_activation_after_the_free_strike_window():
+    """The step out of range draws a free strike whose window waits for player_0's answer; once it closes the
+    powered-down droid's activation is over, as it is when no window waits."""
+    st = relay(("Edward Blackstone", 0, (11, 0), N), ("Vigil Droid", 0, (5, 6), N), ("Fogg", 1, (4, 6), N))
+    tripod = Source(0, "Tripod Entity", 3)
+    tripod.pos = field(11, 1)
+    st.sources.append(tripod)
+    st.hands[0] = ["Emergency Shield"]
+    droid = st.units[1]
+    select(st, 5, 6)
+    force(st, 1, 1, 1, 2)  # Fogg's strike: a critical miss
+    step(st, 5, 7)  # out of Blackstone's range, and out of Fogg's front and sides
+    assert droid.powered_down and st.current_player == 0 and A.PASS in legal(st)
+    st.apply(A.PASS)
+    assert st.phase == MAIN and st.active == -1 and droid.acted
