@@ -16,7 +16,7 @@ from ultimata.envs.core.errors import ConfigError
 GAMES: dict[str, str] = {
     "ultimatum_cards_v2": "ultimata.envs.ultimatum_cards_v2",
     "ultimade_v1": "ultimata.envs.ultimade_v1",
-    "ultra_war_v3": "ultimata.envs.ultra_war_v3",
+    "ultra_war_v4": "ultimata.envs.ultra_war_v4",
     "conquest_of_the_world_v3": "ultimata.envs.conquest_of_the_world_v3",
     "ultimatum_world_v3": "ultimata.envs.ultimatum_world_v3",
 }
@@ -62,7 +62,7 @@ def game_base_name(game_name: str) -> str:
 
 
 def env_name(base: str) -> str:
-    """The registered env of a game by its name without version: 'ultra_war' -> 'ultra_war_v3'. Code
+    """The registered env of a game by its name without version: 'ultra_war' -> 'ultra_war_v4'. Code
     that means "this game, whatever its version" stays valid across version bumps."""
     found = [name for name in GAMES if game_base_name(name) == base]
     if not found:
