@@ -19,7 +19,8 @@ def test_bench_train_times_every_path_on_a_tiny_budget(tmp_path):
     assert result.exit_code == 0, result.output
     report = json.loads(result.output)
     paths = {row["path"]: row for row in report["paths"]}
-    assert set(paths) == {"vec_env (SB3 learn)", "batched, in-process", "batched, 1 worker"}
+    assert set(paths) == {"vec_env (SB3 learn)", "batched, 1 worker, SB3 update", "batched, in-process",
+                          "batched, 1 worker"}
     for row in paths.values():
         assert row["samples"] >= 128 and row["samples_per_cpu_s"] > 0 and row["peak_rss_mb"] > 0
     assert report["connect_four_random_steps_per_cpu_s"] > 0
