@@ -16,7 +16,7 @@ names = zipfile.ZipFile(sys.argv[1]).namelist()
 top = {n.split("/")[0] for n in names if not n.split("/")[0].endswith(".dist-info")}
 assert top == {"ultimata"}, f"the wheel must install only the ultimata package, not {sorted(top)}"
 for needed in ("ultimata/web/static/index.html", "ultimata/web/static/app.js", "ultimata/configs/ultimade.yaml", "ultimata/configs/hard.yaml",
-               "ultimata/agents/pretrained/ultimade_v1.zip", "ultimata/agents/pretrained/ultimade_v1.json",
+               "ultimata/agents/pretrained/ultimade_v2.zip", "ultimata/agents/pretrained/ultimade_v2.json",
                "ultimata/envs/ultra_war/data/maps.yaml",
                "ultimata/envs/conquest_of_the_world/data/board.yaml",
                "ultimata/envs/ultimatum_world/data/map.yaml", "ultimata/envs/ultimatum_world/data/rules.yaml", "ultimata/web/static/svg.js", "ultimata/web/static/games/ultimade.js"):
@@ -44,10 +44,10 @@ for name in envs.GAMES:
     envs.make(name).reset(seed=1)
 print(f"made every env from the wheel: {', '.join(envs.GAMES)}")
 PY
-"$work/venv/bin/ultimata" arena ultimade_v1 pretrained heuristic --games 2 --seed 1 --replays "$work/arena" > "$work/arena.txt"
+"$work/venv/bin/ultimata" arena ultimade_v2 pretrained heuristic --games 2 --seed 1 --replays "$work/arena" > "$work/arena.txt"
 grep -q pretrained "$work/arena.txt"
 "$work/venv/bin/ultimata" replay "$work/arena/game_00000.json" --no-pause < /dev/null > "$work/replay.txt"
-"$work/venv/bin/ultimata" bench --steps 2000 --game ultimade_v1 --json > "$work/bench.json"
+"$work/venv/bin/ultimata" bench --steps 2000 --game ultimade_v2 --json > "$work/bench.json"
 "$work/venv/bin/ultimata" train ultimatum_cards_v2 --preset quick --steps 256 --out "$work/run" > "$work/train.txt"
 test -f "$work/run/final.zip"
 echo "wheel runs the README's commands: arena, replay, bench, train"

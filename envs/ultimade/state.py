@@ -149,22 +149,39 @@ class UltimadeState(State):
             ends &= BALL[self.disc][self.chase]
         return ends
 
+    def _open_lane(self, origin: int, target: int, team: int) -> bool:
+        """A throw of `team` from `origin` to `target` obeys the book: a straight line at least two fields
+        long, no opponent on the way and (by default) at least one empty field passed over."""
+        lane = BETWEEN[origin][target]
+        if not lane or lane & self.team_bb[1 - team]:
+            return False
+        return not self.game.config.throw_needs_free_field or bool(lane & self._empty())
+
     def receivers(self) -> list[int]:
-        """Team-mates the holder can reach with a legal throw: on a straight line, at least two
-        fields away, no opponent on the way and (by default) at least one empty field passed."""
+        """Team-mates the holder can reach with a legal throw."""
         h = self.holder
         if h < 0:
             return []
-        from_f = self.pos[h]
-        opp = self.team_bb[1 - self.offense]
-        empty = self._empty() if self.game.config.throw_needs_free_field else FULL
-        base = self.offense * 4
-        out = []
-        for q in range(base, base + 4):
-            lane = BETWEEN[from_f][self.pos[q]]
-            if lane and not lane & opp and lane & empty:
-                out.append(q)
-        return out
+        from_f, team = self.pos[h], self.offense
+        return [q for q in range(team * 4, team * 4 + 4) if self._open_lane(from_f, self.pos[q], team)]
+
+    def pull_targets(self, origin: int | None = None) -> int:
+        """Where a pull from `origin` (default: the puller's field) may land: an empty field of the receiving
+        endzone, and with `straight_pull` one a legal throw reaches (book: 'always thrown straight-lined')."""
+        zone = self.game.endzone[self.offense] & self._empty()
+        if not self.game.config.straight_pull:
+            return zone
+        origin = self.pos[self.holder] if origin is None else origin
+        puller_team = 1 - self.offense
+        return sum(BIT[t] for t in fields_of(zone) if self._open_lane(origin, t, puller_team))
+
+    def place_fields(self, team: int) -> int:
+        """Where `team` may put its next player: an empty field of its own endzone. Under `straight_pull`
+        the pulling team's first player (who holds the disc) must stand where some pull can fly."""
+        fields = self.game.endzone[team] & self._empty()
+        if not self.game.config.straight_pull or team == self.offense or self.pos[4 * team] >= 0:
+            return fields
+        return sum(BIT[f] for f in fields_of(fields) if self.pull_targets(f))
 
     def _markers_of(self, p: int) -> list[int]:
         """Players of the other team standing in the 8 fields around player p."""
@@ -206,9 +223,9 @@ class UltimadeState(State):
         if phase == SELECT:
             return self._select_actions()
         if phase == PLACE:
-            return fields_of(self.game.endzone[seat] & self._empty(), seat)
+            return fields_of(self.place_fields(seat), seat)
         if phase == PULL:
-            return fields_of(self.game.endzone[1 - seat] & self._empty(), seat)
+            return fields_of(self.pull_targets(), seat)
         if phase == THROW:
             return [from_field(pos[q], seat) for q in self.receivers()]
         if phase == MONSTER:
@@ -253,7 +270,7 @@ class UltimadeState(State):
             self._end_step()
         elif action == NO_ROLL:
             self.last_event = f"{TEAMS[seat]} does not roll the Monster-Defense die"
-            self._start_cycle()
+            self._after_catch()
         else:
             f = to_field(action, seat)
             if phase == RUN:
@@ -381,26 +398,44 @@ class UltimadeState(State):
         self.holder = q
         self.disc = self.pos[q]
         self.last_event = f"{PLAYER_NAMES[thrower]} throws to {PLAYER_NAMES[q]} at {NAMES[self.disc]}"
-        if BIT[self.disc] & self.game.attack_zone[self.offense]:
-            self._score()
-        elif self.game.config.monster_defense and NEIGHBOURS[self.disc] & self.team_bb[self.defense]:
+        cfg = self.game.config
+        contested = cfg.monster_defense and NEIGHBOURS[self.disc] & self.team_bb[self.defense]
+        if contested and (cfg.monster_defense_in_endzone or not self._catch_scores()):
             self.phase = MONSTER
             self.to_move = self.defense
+        else:
+            self._after_catch()
+
+    def _catch_scores(self) -> bool:
+        """The disc holder stands in the endzone his team attacks (only a caught pass gets him there)."""
+        return bool(BIT[self.disc] & self.game.attack_zone[self.offense])
+
+    def _after_catch(self) -> None:
+        """A catch that stands: a point in the attacking endzone, else the next cycle."""
+        if self._catch_scores():
+            self._score()
         else:
             self._start_cycle()
 
     def _monster(self, marker: int) -> None:
         roll = self.rng.roll(6)
         self.last_roll = roll
+        who, catcher = PLAYER_NAMES[marker], PLAYER_NAMES[self.holder]
+        faces = " or ".join(str(f) for f in self.game.config.monster_turn_faces)
         if roll in self.game.config.monster_turn_faces:
-            who = PLAYER_NAMES[marker]
             self.last_event = f"Monster-Defense: {who} rolls {roll}, turn! {who} has the disc"
             self._turn_to(marker)
+            self._start_cycle()
+        elif self._catch_scores():
+            self.last_event = f"Monster-Defense: {who} rolls {roll}, no turn (that needs {faces}): the catch stands"
+            self._score()
         else:
-            who = PLAYER_NAMES[marker]
-            self.last_event = f"Monster-Defense: {who} rolls {roll}, only {who} may run"
+            self.last_event = (
+                f"Monster-Defense: {who} rolls {roll}, no turn (that needs {faces}): {catcher} keeps the disc, "
+                f"and in the defense's next step only {who} may run"
+            )
             self.marker_only = marker
-        self._start_cycle()
+            self._start_cycle()
 
     def _score(self) -> None:
         team = self.offense

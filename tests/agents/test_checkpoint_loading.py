@@ -53,15 +53,15 @@ def test_sidecar_records_what_the_policy_was_trained_for(tiny_checkpoint):
 
 def test_wrong_game_is_refused(tiny_checkpoint, tmp_path):
     path = copy(tiny_checkpoint, tmp_path)
-    edit_sidecar(path, game="ultimade_v1")
-    with pytest.raises(CheckpointError, match="trained for ultimade_v1, not ultimatum_cards_v2"):
+    edit_sidecar(path, game="ultimade_v2")
+    with pytest.raises(CheckpointError, match="trained for ultimade_v2, not ultimatum_cards_v2"):
         load_model(path, cards_game())
 
 
-@pytest.mark.skipif("ultimade_v1" not in GAMES, reason="ultimade not registered")
+@pytest.mark.skipif("ultimade_v2" not in GAMES, reason="ultimade not registered")
 def test_a_card_game_checkpoint_is_refused_by_another_game(tiny_checkpoint):
-    with pytest.raises(CheckpointError, match="trained for ultimatum_cards_v2, not ultimade_v1"):
-        load_agent(str(tiny_checkpoint), "ultimade_v1")
+    with pytest.raises(CheckpointError, match="trained for ultimatum_cards_v2, not ultimade_v2"):
+        load_agent(str(tiny_checkpoint), "ultimade_v2")
 
 
 def test_wrong_version_is_refused(tiny_checkpoint, tmp_path):
