@@ -17,6 +17,7 @@ import numpy as np
 
 from ultimata.envs.core.engine import State
 from ultimata.envs.core.rng import Rng
+from ultimata.envs.ultimade import consistency
 from ultimata.envs.ultimade.actions import DONE, NO_ROLL, from_field, to_field
 from ultimata.envs.ultimade.board import (
     BALL,
@@ -38,7 +39,6 @@ from ultimata.envs.ultimade.observation import encode
 from ultimata.envs.ultimade.phases import (
     MONSTER,
     OVER,
-    PHASES,
     PLACE,
     PULL,
     RUN,
@@ -221,7 +221,7 @@ class UltimadeState(State):
         if phase == RUN:
             return fields_of(self.destinations(self.runner), seat)
         if phase == SELECT:
-            return self._select_actions()
+            return self.select_actions()
         if phase == PLACE:
             return fields_of(self.place_fields(seat), seat)
         if phase == PULL:
@@ -232,7 +232,7 @@ class UltimadeState(State):
             return [from_field(pos[d], seat) for d in self._markers_of(self.holder)] + [NO_ROLL]
         return []
 
-    def _select_actions(self) -> list[int]:
+    def select_actions(self) -> list[int]:
         """Fields of the team's players who can still run, and DONE unless a rule forbids stopping.
         A cheap test first (an open neighbour field), the full run search only when boxed in."""
         team, pos, moved = self.to_move, self.pos, self.moved
@@ -291,7 +291,7 @@ class UltimadeState(State):
     def _settle(self) -> None:
         """End a running step by itself when nobody of the team can run any more."""
         while self.phase == SELECT:
-            legal = self._select_actions()
+            legal = self.select_actions()
             if len(legal) == 1 and legal[0] == DONE:
                 self._end_step()
             else:
@@ -495,62 +495,27 @@ class UltimadeState(State):
         return d
 
     def _from_dict(self, d: dict[str, Any]) -> None:
-        values = {k: d[k] for k in self._FIELDS}
-        pos = [int(x) for x in values["pos"]]
-        placed = [f for f in pos if f >= 0]
-        if len(pos) != 8 or len(set(placed)) != len(placed) or any(f >= FIELDS for f in pos):
-            raise ValueError("pos must be 8 fields (-1 = not yet placed), no two players on one field")
-        if not 0 <= int(values["phase"]) < len(PHASES):
-            raise ValueError(f"phase must be 0..{len(PHASES) - 1}")
-        for key, value in values.items():
+        cfg = self.game.config
+        for key, value in consistency.read(d, self._FIELDS, cfg.max_cycles, cfg.points_to_win).items():
             setattr(self, key, value)
-        self.pos = pos
-        self.score = [int(x) for x in values["score"]]
-        self.last_throw = list(values["last_throw"]) if values["last_throw"] is not None else None
-        self.team_bb = [sum(BIT[f] for f in pos[4 * t : 4 * t + 4] if f >= 0) for t in (0, 1)]
+        self.team_bb = [sum(BIT[f] for f in self.pos[4 * t : 4 * t + 4] if f >= 0) for t in (0, 1)]
         self._legal = None
 
     def _check_consistency(self) -> None:
-        """Refuse positions the rules cannot reach, naming the broken rule; recompute `chase`."""
-        cfg, phase, pos = self.game.config, self.phase, self.pos
-        for team in (0, 1):
-            placed = [f >= 0 for f in pos[4 * team : 4 * team + 4]]
-            if placed != sorted(placed, reverse=True):
-                raise ValueError(f"team {TEAMS[team]} sets up in player order: placed players come first")
-        if phase not in (PLACE, OVER) and min(pos) < 0:
-            raise ValueError(f"all 8 players must be on the pitch in phase {PHASES[phase]!r}")
-        if self.offense not in (0, 1) or (self.to_move not in (0, 1)) != (phase == OVER):
-            raise ValueError("offense is team 0 or 1; to_move is a team, or -1 exactly when the game is over")
-        if not (-1 <= self.holder < 8 and -1 <= self.disc < FIELDS and -1 <= self.runner < 8):
-            raise ValueError("holder and runner are players 0..7 or -1; disc is a field or -1")
-        if self.holder >= 0 and pos[self.holder] != self.disc:
-            raise ValueError(f"the holder {PLAYER_NAMES[self.holder]} must stand on the disc's field")
-        if phase in (SELECT, RUN, THROW, MONSTER):
-            if self.disc < 0 or (self.holder >= 0 and self.holder >> 2 != self.offense):
-                raise ValueError("in play, the disc is on the pitch and held by the offense if held")
-            if self.holder < 0 and any(f == self.disc for f in pos):
-                raise ValueError("a disc on the ground lies on an empty field")
-        if phase in (THROW, MONSTER) and self.holder < 0:
-            raise ValueError(f"phase {PHASES[phase]!r} needs a disc holder")
-        if (phase == THROW and self.to_move != self.offense) or (phase == MONSTER and self.to_move != self.defense):
-            raise ValueError("the offense throws; the defense rolls the Monster-Defense die")
-        if phase == RUN and (self.runner < 0 or self.runner >> 2 != self.to_move or self.moved >> self.runner & 1):
-            raise ValueError("a runner is a player of the moving team who has not run this step")
-        if not 0 <= self.moved < 256 or not (self.marker_only == -1 or self.marker_only >> 2 == self.defense):
-            raise ValueError("moved is an 8-bit set; marker_only is -1 or a defender")
-        if min(self.score) < 0 or (max(self.score) >= cfg.points_to_win and phase != OVER):
-            raise ValueError(f"scores are 0..{cfg.points_to_win - 1} until a team wins")
-        a, b = self.score
-        if phase == OVER and self.winner != (0 if a > b else 1 if b > a else -1):
-            raise ValueError("the winner of a finished game is the team with more points")
-        if not 0 <= self.cycle <= cfg.max_cycles or self.winner not in (-1, 0, 1):
-            raise ValueError(f"cycle is 0..{cfg.max_cycles}; winner is -1, 0 or 1")
-        throw = self.last_throw
-        if throw is not None and (len(throw) != 2 or not all(0 <= f < FIELDS for f in throw)):
-            raise ValueError("last_throw is two fields or null")
+        """Refuse positions the rules cannot reach, naming the broken rule (envs/ultimade/consistency.py)."""
+        consistency.check(self)
+
+    def expected_chase(self) -> int:
+        """What `chase` is in this position: set while the offense's first run of a step must go toward a
+        disc on the ground (recomputed from the position alone, whatever `chase` holds now)."""
         offense_ran = self.moved >> (4 * self.offense) & 15
-        chasing = phase in (SELECT, RUN) and self.to_move == self.offense and self.holder < 0 and not offense_ran
-        self.chase = self._chase_distance() if chasing else -1
+        if self.phase not in (SELECT, RUN) or self.to_move != self.offense or self.holder >= 0 or offense_ran:
+            return -1
+        saved, self.chase = self.chase, -1
+        try:
+            return self._chase_distance()
+        finally:
+            self.chase = saved
 
     def clone(self) -> UltimadeState:
         other = object.__new__(type(self))
