@@ -35,6 +35,7 @@ from ultimata.envs.ultimade.board import (
     fields_of,
     reach,
 )
+from ultimata.envs.ultimade.explain import no_free_team_mate
 from ultimata.envs.ultimade.observation import encode
 from ultimata.envs.ultimade.phases import (
     MONSTER,
@@ -149,21 +150,28 @@ class UltimadeState(State):
             ends &= BALL[self.disc][self.chase]
         return ends
 
-    def _open_lane(self, origin: int, target: int, team: int) -> bool:
+    def _open_lane(self, origin: int, target: int, team: int, team_bb: list[int] | None = None) -> bool:
         """A throw of `team` from `origin` to `target` obeys the book: a straight line at least two fields
         long, no opponent on the way and (by default) at least one empty field passed over."""
+        bb = team_bb or self.team_bb
         lane = BETWEEN[origin][target]
-        if not lane or lane & self.team_bb[1 - team]:
+        if not lane or lane & bb[1 - team]:
             return False
-        return not self.game.config.throw_needs_free_field or bool(lane & self._empty())
+        return not self.game.config.throw_needs_free_field or bool(lane & ~(bb[0] | bb[1]))
 
-    def receivers(self) -> list[int]:
-        """Team-mates the holder can reach with a legal throw."""
+    def receivers(self, run: tuple[int, int] | None = None) -> list[int]:
+        """Team-mates the holder can reach with a legal throw; with `run` = (player, field), as if that
+        player stood there (the move labels warn of a run that leaves the holder no free team-mate)."""
         h = self.holder
         if h < 0:
             return []
-        from_f, team = self.pos[h], self.offense
-        return [q for q in range(team * 4, team * 4 + 4) if self._open_lane(from_f, self.pos[q], team)]
+        pos, bb, team = self.pos, self.team_bb, self.offense
+        if run is not None:
+            p, f = run
+            pos, bb = pos[:], bb[:]
+            bb[p >> 2] ^= BIT[pos[p]] | BIT[f]
+            pos[p] = f
+        return [q for q in range(team * 4, team * 4 + 4) if self._open_lane(pos[h], pos[q], team, bb)]
 
     def pull_targets(self, origin: int | None = None) -> int:
         """Where a pull from `origin` (default: the puller's field) may land: an empty field of the receiving
@@ -365,9 +373,18 @@ class UltimadeState(State):
             self.to_move = self.offense
             self._legal = [from_field(self.pos[q], self.offense) for q in catchers]
             return
-        thrower = self.pos[self.holder]
-        base = self.defense * 4
+        taker = self.turn_taker()
+        self.last_event = (
+            f"turn: {PLAYER_NAMES[self.holder]} on {NAMES[self.disc]} finds no free team-mate "
+            f"({no_free_team_mate(self)}), so {PLAYER_NAMES[taker]}, the nearest defender, takes the disc"
+        )
+        self._turn_to(taker)
+        self._start_cycle()
 
+    def turn_taker(self) -> int:
+        """The defender who takes the disc if the holder finds no free team-mate (book: 'the next player of
+        the other team'; gap: the nearest)."""
+        thrower = self.pos[self.holder]
         frame = FLIP if self.defense == 1 else _IDENTITY  # the new offense's view of the pitch
 
         def nearness(d: int) -> tuple[int, int, int, int, int]:
@@ -378,12 +395,8 @@ class UltimadeState(State):
             distance = (ROW[f] - ROW[thrower]) ** 2 + (COL[f] - COL[thrower]) ** 2
             return chebyshev(f, thrower), distance, COL[seen], ROW[seen], d
 
-        taker = min(range(base, base + 4), key=nearness)
-        self.last_event = (
-            f"turn: {PLAYER_NAMES[self.holder]} finds no free team-mate, {PLAYER_NAMES[taker]} takes the disc"
-        )
-        self._turn_to(taker)
-        self._start_cycle()
+        base = self.defense * 4
+        return min(range(base, base + 4), key=nearness)
 
     def _turn_to(self, p: int) -> None:
         self.offense = p >> 2

@@ -550,7 +550,8 @@ def test_action_strings_read_like_the_book():
     state = position(game(), ["e7", "b8", "g11", "i1"], ["a16", "c16", "g16", "i16"], offense=0)
     assert state.action_to_string(field_action(state, "b8")) == "pick A2 at b8 to run"
     do(state, "b8")
-    assert state.action_to_string(field_action(state, "c10")) == "run A2 b8->c10"
+    assert state.action_to_string(field_action(state, "c9")) == "run A2 b8->c9"  # A1 on e7 can throw to c9
+    assert state.action_to_string(field_action(state, "c10")) == "run A2 b8->c10 - then A1 has no free team-mate"
     state = position(game(), ["e7", "b8", "g9", "i1"], ["a16", "c16", "g16", "i16"], step="throw")
     assert state.action_to_string(field_action(state, "g9")) == "throw A1 -> A3 at g9"
     assert state.action_to_string(DONE).startswith("done")
