@@ -52,6 +52,14 @@ def no_free_team_mate(state: UltimadeState) -> str:
     return "; ".join(parts)
 
 
+def run_warning(state: UltimadeState, f: int) -> str:
+    """' - then A1 has no free team-mate' when the picked runner's run to `f` leaves the disc holder with
+    nobody to throw to ('' otherwise): the throw, or the turn, follows by itself."""
+    if state.holder < 0 or state.receivers(run=(state.runner, f)):
+        return ""
+    return f" - then {PLAYER_NAMES[state.holder]} has no free team-mate"
+
+
 def roll_rule(state: UltimadeState) -> str:
     """What the Monster-Defense die does, as the rules of this game have it."""
     cfg = state.game.config

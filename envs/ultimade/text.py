@@ -6,6 +6,7 @@ from typing import TYPE_CHECKING
 
 from ultimata.envs.ultimade.actions import DONE, NO_ROLL, to_field
 from ultimata.envs.ultimade.board import COLUMNS, FIELDS, LENGTH, WIDTH, name
+from ultimata.envs.ultimade.explain import run_warning
 from ultimata.envs.ultimade.phases import MONSTER, OVER, PHASES, PLACE, PULL, RUN, SELECT, THROW
 from ultimata.envs.ultimade.players import PLAYER_NAMES, TEAMS
 
@@ -40,10 +41,7 @@ def describe_action(state: UltimadeState, action: int) -> str:
     if phase == SELECT:
         return f"pick {who} at {where} to run"
     if phase == RUN and state.runner >= 0:
-        label = f"run {PLAYER_NAMES[state.runner]} {name(state.pos[state.runner])}->{where}"
-        if state.holder >= 0 and not state.receivers(run=(state.runner, f)):
-            label += f" - then {PLAYER_NAMES[state.holder]} has no free team-mate"
-        return label
+        return f"run {PLAYER_NAMES[state.runner]} {name(state.pos[state.runner])}->{where}" + run_warning(state, f)
     if phase == THROW and state.holder >= 0:
         return f"throw {PLAYER_NAMES[state.holder]} -> {who} at {where}"
     if phase == MONSTER and state.holder >= 0:

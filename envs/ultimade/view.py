@@ -8,7 +8,7 @@ from typing import TYPE_CHECKING, Any
 
 from ultimata.envs.ultimade.actions import DONE, NO_ROLL, to_field
 from ultimata.envs.ultimade.board import COL, FIELDS, LENGTH, NAMES, NEIGHBOURS, ROW, WIDTH
-from ultimata.envs.ultimade.explain import roll_rule, why_not
+from ultimata.envs.ultimade.explain import roll_rule, run_warning, why_not
 from ultimata.envs.ultimade.phases import MONSTER, OVER, PHASES, PLACE, PULL, RUN, SELECT, THROW
 from ultimata.envs.ultimade.players import PLAYER_NAMES, TEAMS
 
@@ -104,7 +104,10 @@ def moves(state: UltimadeState) -> list[dict[str, Any]]:
     for action in state.legal_actions():
         move: dict[str, Any] = {"action": action, "label": state.action_to_string(action)}
         if action < FIELDS:
-            move.update(target="field", kind=kind, **_spot(to_field(action, seat)))
+            f = to_field(action, seat)
+            move.update(target="field", kind=kind, **_spot(f))
+            if state.phase == RUN and run_warning(state, f):
+                move["leaves_no_free_team_mate"] = True
         else:
             move.update(target="button", kind="done" if action == DONE else "no_roll" if action == NO_ROLL else "")
         out.append(move)

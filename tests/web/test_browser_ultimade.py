@@ -112,9 +112,12 @@ def test_a_run_that_leaves_the_holder_no_free_team_mate_warns_and_the_turn_says_
     page.locator(".board .prompt", has_text="Your offense step").wait_for()
     assert "A1 (disc) could throw now to: A2 on e8" in info(page)
     click_field(page, "e8")  # pick A2 to run
-    warned = page.locator(".board rect.clickable[data-field=f10] title").text_content()
-    assert warned == "run A2 e8->f10 - then A1 has no free team-mate"
-    assert "no free team-mate" not in page.locator(".board rect.clickable[data-field=e10] title").text_content()
+    warned, safe = (page.locator(f".board rect.clickable[data-field={f}]") for f in ("f10", "e10"))
+    assert warned.locator("title").text_content() == "run A2 e8->f10 - then A1 has no free team-mate"
+    assert warned.get_attribute("data-warning") == "no-free-team-mate" and safe.get_attribute("data-warning") is None
+    assert "no free team-mate" not in safe.locator("title").text_content()
+    prompt = page.locator(".board .prompt").inner_text()
+    assert "A dashed orange square leaves A1 (disc) with no free team-mate" in prompt
     click_field(page, "f10")
     assert "A1 (disc) has no free team-mate now" in info(page)
     done = page.locator(".moves > button", has_text="done")

@@ -31,6 +31,7 @@
         { fill: "#3f8f3f", text: "the field of play" },
         { fill: "#2e6e30", text: `endzones (${v.endzone_depth} rows each, behind the thick white lines)` },
         { stroke: "#ffe45c", width: 2, fill: "#ffffff30", text: "yellow square: click it (pick, run, throw, place...)" },
+        { stroke: "#ff8c1a", width: 2, fill: "#ffffff30", text: "dashed orange square: a run that leaves the disc holder with no free team-mate" },
         { stroke: "#ffe45c", shape: "text", mark: "→", ink: "#b09000", text: "dashed arrow: the last throw" },
       ];
     },
@@ -97,7 +98,8 @@
       r.addEventListener("click", () => { why.textContent = `Not ${field}: ${reason}.`; });
     }
     for (const m of moves.filter((m) => m.target === "field")) {
-      const r = add("rect", { x: x(m.col) + 2, y: y(m.row) + 2, width: cell - 4, height: cell - 4, rx: 5, fill: "#ffffff30", stroke: "#ffe45c", "stroke-width": 2, class: "clickable", "data-action": m.action, "data-field": m.field });
+      const warn = m.leaves_no_free_team_mate ? { stroke: "#ff8c1a", "stroke-dasharray": "4 3", "data-warning": "no-free-team-mate" } : { stroke: "#ffe45c" };
+      const r = add("rect", { x: x(m.col) + 2, y: y(m.row) + 2, width: cell - 4, height: cell - 4, rx: 5, fill: "#ffffff30", "stroke-width": 2, class: "clickable", "data-action": m.action, "data-field": m.field, ...warn });
       r.style.cursor = "pointer";
       const title = document.createElementNS(NS, "title");
       title.textContent = m.label;
@@ -134,9 +136,10 @@
     };
     const ask = {
       place: "Set-up: click a yellow field of your endzone to place your next player.",
-      pull: "Pull: click a yellow field of the other endzone where the disc lands (a straight throwing line from your puller).",
+      pull: "Pull: click a yellow field of the other endzone where the disc lands.",
       select: selectAsk(),
-      run: v.must_run_to_disc ? "Click the field he runs to: as close to the disc as any run can get." : "Click the field he runs to (up to the yellow squares).",
+      run: v.must_run_to_disc ? "Click the field he runs to: as close to the disc as any run can get."
+        : `Click the field he runs to (up to the yellow squares).${moves.some((m) => m.leaves_no_free_team_mate) ? ` A dashed orange square leaves ${v.holder} (disc) with no free team-mate: a turn follows unless a lane opens before the throw.` : ""}`,
       throw: "Throw: click the team-mate who catches the disc.",
       monster: `Monster-Defense: click the marker who rolls the die, or decline. ${v.roll_rule}.`,
     }[v.phase_key];
