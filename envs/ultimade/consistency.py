@@ -102,6 +102,7 @@ def _set_up(s: UltimadeState) -> None:
     pullers_placed = sum(f >= 0 for f in pos[4 * puller_team : 4 * puller_team + 4])
     _require(receivers_placed == 4 or pullers_placed == 0, "pos: the receiving team sets up first")
     _require(s.moved == 0 and s.marker_only == -1 and not s.surplus, "moved, marker_only, surplus are clear at set-up")
+    _require(s.cycle < s.game.config.max_cycles, "cycle: a point in the last allowed cycle ends the game")
     if s.phase == PULL:
         _require(receivers_placed == pullers_placed == 4, "the pull comes after all eight players are set up")
         _require(s.to_move == puller_team, "to_move: the pulling team pulls")
