@@ -16,7 +16,7 @@ names = zipfile.ZipFile(sys.argv[1]).namelist()
 top = {n.split("/")[0] for n in names if not n.split("/")[0].endswith(".dist-info")}
 assert top == {"ultimata"}, f"the wheel must install only the ultimata package, not {sorted(top)}"
 for needed in ("ultimata/web/static/index.html", "ultimata/web/static/app.js", "ultimata/configs/ultimade.yaml", "ultimata/configs/hard.yaml",
-               "ultimata/agents/pretrained/ultimade_v2.zip", "ultimata/agents/pretrained/ultimade_v2.json",
+               "ultimata/agents/pretrained/ultimade.zip", "ultimata/agents/pretrained/ultimade.json",
                "ultimata/envs/ultra_war/data/maps.yaml",
                "ultimata/envs/conquest_of_the_world/data/board.yaml",
                "ultimata/envs/ultimatum_world/data/map.yaml", "ultimata/envs/ultimatum_world/data/rules.yaml", "ultimata/web/static/svg.js", "ultimata/web/static/games/ultimade.js"):

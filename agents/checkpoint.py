@@ -1,9 +1,15 @@
 """Checkpoints: SB3's MaskablePPO .zip plus a JSON sidecar that says what the policy was trained for.
 
 The sidecar (`<name>.json` next to `<name>.zip`) records the game id and version, the rule config,
-the observation and action sizes, training steps, an optional rating and the zip's sha256. Loading
-checks all of them first, so a policy from another game, version or rule variant, or a damaged file,
-is refused with a message saying which and why instead of producing silent nonsense.
+the observation and action sizes, training steps, an optional rating, the zip's sha256 and (format /2)
+the policy's architecture. Loading checks all of them first, so a policy from another game, version or
+rule variant, or a damaged file, is refused with a message saying which and why instead of producing
+silent nonsense.
+
+Playing a checkpoint never unpickles it (`load_policy`): the zip's weights are read as tensors only and
+the network is built from the sidecar's description (agents/policy_net.py). The zip stays SB3's own, so
+`MaskablePPO.load` still opens it for whoever trusts the file; ultimata does that only to resume a run
+from the run folder the user named (training/model.py).
 """
 
 from __future__ import annotations
@@ -17,15 +23,25 @@ from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from pydantic import ConfigDict, TypeAdapter, ValidationError
+
 from ultimata.envs.core.errors import CheckpointError
 from ultimata.envs.core.io import atomic_write_bytes, atomic_write_json
 
 if TYPE_CHECKING:
     from sb3_contrib import MaskablePPO
+    from sb3_contrib.common.maskable.policies import MaskableActorCriticPolicy
 
     from ultimata.envs.core.engine import Game
 
-FORMAT = "ultimata-checkpoint/1"
+FORMAT = "ultimata-checkpoint/2"
+"""/2 added `policy`, the architecture and spaces the network is built from without unpickling."""
+FORMAT_V1 = "ultimata-checkpoint/1"
+"""Still read: the description is then inferred from the weights (agents/policy_net.py)."""
+NOT_RULES = ("max_decisions", "dense_reward")
+"""Config keys a policy does not depend on, left out when a checkpoint is matched to the rules in play:
+`max_decisions` only cuts an episode short and `dense_reward` only adds a shaping reward; neither reaches
+the engine's state or observation (both are read by the PettingZoo adapter alone)."""
 
 
 @dataclass
@@ -45,6 +61,9 @@ class CheckpointMeta:
     """Later versions of the game (e.g. 'ultra_war_v3') this policy was checked to still play: the
     version bump changed rules but neither the spaces nor what the policy's inputs mean. A shipped bot
     keeps its training record and claims the new version here instead of being retrained at once."""
+    policy: dict[str, Any] | None = None
+    """The network's description (agents/policy_net.PolicySpec); None in a format /1 sidecar."""
+    __pydantic_config__ = ConfigDict(strict=True)  # a sidecar's field of the wrong type is refused, not coerced
 
     @classmethod
     def for_game(cls, game: Game, steps: int, **extra: Any) -> CheckpointMeta:
@@ -69,9 +88,13 @@ def zip_path(path: str | Path) -> Path:
 
 
 def save_checkpoint(model: MaskablePPO, path: str | Path, meta: CheckpointMeta, *, slim: bool = False) -> Path:
-    """Write `<path>.zip` then its sidecar, each atomically. `slim` drops the optimizer state and the
-    training envs' last observations and episode stats: a file to ship and play with, not to resume from
-    (Ultra War's last observations alone were 210 KB of a 1.16 MB bot)."""
+    """Write `<path>.zip` then its sidecar, each atomically; the sidecar describes the network, so the zip
+    plays without being unpickled. `slim` drops the optimizer state and the training envs' last
+    observations and episode stats: a file to ship and play with, not to resume from (Ultra War's last
+    observations alone were 210 KB of a 1.16 MB bot)."""
+    from ultimata.agents.policy_net import describe
+
+    meta.policy = describe(model.policy)
     target = zip_path(path)
     buffer = io.BytesIO()
     if slim:
@@ -79,8 +102,7 @@ def save_checkpoint(model: MaskablePPO, path: str | Path, meta: CheckpointMeta, 
         saved = policy.optimizer
         policy.optimizer = policy.optimizer_class(policy.parameters(), lr=1e-4, **policy.optimizer_kwargs)
         try:
-            model.save(buffer, exclude=["_last_obs", "_last_original_obs", "_last_episode_starts",
-                                        "ep_info_buffer", "ep_success_buffer"])
+            model.save(buffer, exclude=list(SLIM_EXCLUDED))
         finally:
             policy.optimizer = saved
     else:
@@ -92,6 +114,10 @@ def save_checkpoint(model: MaskablePPO, path: str | Path, meta: CheckpointMeta, 
     return target
 
 
+SLIM_EXCLUDED = ("_last_obs", "_last_original_obs", "_last_episode_starts", "ep_info_buffer", "ep_success_buffer")
+"""What a slim checkpoint leaves out of SB3's `data`: training state a player never reads."""
+
+
 def _deflated(data: bytes) -> bytes:
     """SB3 stores its zip uncompressed; a shipped copy is rewritten deflated (SB3 reads either)."""
     out = io.BytesIO()
@@ -101,8 +127,11 @@ def _deflated(data: bytes) -> bytes:
     return out.getvalue()
 
 
+_SIDECAR = TypeAdapter(CheckpointMeta)
+
+
 def read_meta(path: str | Path) -> CheckpointMeta:
-    """The sidecar of a checkpoint, checked for shape but not yet against a game."""
+    """The sidecar of a checkpoint, checked for shape and types but not yet against a game."""
     target = zip_path(path)
     side = sidecar_path(target)
     if not target.exists():
@@ -110,23 +139,25 @@ def read_meta(path: str | Path) -> CheckpointMeta:
     if not side.exists():
         raise CheckpointError(f"checkpoint {target} has no sidecar {side.name}; was it saved by ultimata?")
     try:
-        data = json.loads(side.read_text())
-    except (OSError, UnicodeDecodeError, json.JSONDecodeError) as err:
+        text = side.read_text()
+        data = json.loads(text)
+    except (OSError, UnicodeDecodeError, json.JSONDecodeError, RecursionError) as err:
         raise CheckpointError(f"checkpoint sidecar {side} is corrupt: {err}") from None
-    if not isinstance(data, dict) or data.get("format") != FORMAT:
+    if not isinstance(data, dict) or data.get("format") not in (FORMAT, FORMAT_V1):
         raise CheckpointError(f"{side} is not an ultimata checkpoint sidecar (expected format {FORMAT!r})")
+    if data["format"] == FORMAT and "policy" not in data:
+        raise CheckpointError(f"checkpoint sidecar {side} is missing a field: 'policy'")
     try:
-        fields = {k: data[k] for k in ("game", "version", "config", "observation_shape", "num_actions", "steps")}
-        optional = {k: data[k] for k in ("algo", "rating", "sha256", "created", "extra", "also_fits") if k in data}
-        return CheckpointMeta(**fields, **optional)
-    except (KeyError, TypeError) as err:
-        raise CheckpointError(f"checkpoint sidecar {side} is missing a field: {err}") from None
+        return _SIDECAR.validate_json(text)  # strict: JSON's types as they are; unknown keys are ignored
+    except ValidationError as err:
+        problems = "; ".join(f"{'.'.join(str(p) for p in e['loc'])}: {e['msg']}" for e in err.errors()[:5])
+        raise CheckpointError(f"checkpoint sidecar {side} is invalid ({problems})") from None
 
 
 def check_compatible(meta: CheckpointMeta, game: Game, where: str) -> None:
     """Refuse a checkpoint trained for another game, version, rule config or spaces. A later version
     listed in the sidecar's `also_fits` is accepted; a rule key that version added counts as matching
-    when it is at its default (the checkpoint predates the key)."""
+    when it is at its default (the checkpoint predates the key). `NOT_RULES` keys are not compared."""
     claimed = game.name in meta.also_fits
     if meta.game != game.name and not claimed:
         if meta.game.rsplit("_v", 1)[0] == game.name.rsplit("_v", 1)[0]:
@@ -143,8 +174,8 @@ def check_compatible(meta: CheckpointMeta, game: Game, where: str) -> None:
     config = game.config.model_dump(mode="json")
     defaults = type(game.config)().model_dump(mode="json") if claimed else {}
     trained = {**{k: v for k, v in defaults.items() if k not in meta.config}, **meta.config}
-    if trained != config:
-        diff = sorted(k for k in set(config) | set(trained) if config.get(k) != trained.get(k))
+    diff = sorted(k for k in set(config) | set(trained) if config.get(k) != trained.get(k) and k not in NOT_RULES)
+    if diff:
         shown = ", ".join(f"{k}: checkpoint {trained.get(k)!r} vs now {config.get(k)!r}" for k in diff)
         raise CheckpointError(f"{where} was trained under another rule config ({shown})")
     if list(meta.observation_shape) != list(game.observation_shape) or meta.num_actions != game.num_actions:
@@ -164,25 +195,30 @@ def verified_bytes(path: str | Path) -> tuple[bytes, CheckpointMeta]:
     try:
         with zipfile.ZipFile(io.BytesIO(data)) as archive:
             bad = archive.testzip()
-    except zipfile.BadZipFile as err:
+    except (zipfile.BadZipFile, OSError, EOFError, RuntimeError, ValueError) as err:
         raise CheckpointError(f"checkpoint {target} is corrupt: {err}") from None
     if bad is not None:
         raise CheckpointError(f"checkpoint {target} is corrupt: member {bad} fails its CRC")
     return data, meta
 
 
-def load_model(path: str | Path, game: Game, device: str = "cpu") -> tuple[MaskablePPO, CheckpointMeta]:
-    """Load a checkpoint for `game`, or raise CheckpointError explaining why it does not fit."""
-    from sb3_contrib import MaskablePPO
+def load_policy(path: str | Path, game: Game) -> tuple[MaskableActorCriticPolicy, CheckpointMeta]:
+    """A checkpoint's policy network for `game`, built from the sidecar's description and the zip's
+    weights without unpickling anything; CheckpointError says why a file does not fit or is refused."""
+    import numpy as np
+
+    from ultimata.agents.policy_net import build_policy, infer_spec, parse_spec, read_weights
 
     target = zip_path(path)
+    where = f"checkpoint {target}"
     check_compatible(read_meta(target), game, str(target))
     data, meta = verified_bytes(target)
-    try:
-        model = MaskablePPO.load(io.BytesIO(data), device=device)
-    except Exception as err:  # SB3 raises many kinds on a damaged zip
-        raise CheckpointError(f"checkpoint {target} is corrupt or not an SB3 MaskablePPO zip: {err}") from None
-    obs_shape = tuple(getattr(model.observation_space, "shape", None) or ())
-    if obs_shape != tuple(game.observation_shape) or getattr(model.action_space, "n", None) != game.num_actions:
-        raise CheckpointError(f"checkpoint {target}: the zip's spaces do not match its sidecar")
-    return model, meta
+    weights = read_weights(data, where)
+    if meta.policy is None:
+        spec = infer_spec(weights, meta.observation_shape, meta.num_actions, game.observation_planes,
+                          np.dtype(game.observation_dtype).name, game.observation_bounds, where)
+    else:
+        spec = parse_spec(meta.policy, where)
+    if spec.observation.shape != list(meta.observation_shape) or spec.num_actions != meta.num_actions:
+        raise CheckpointError(f"{where}: its policy description's spaces do not match its sidecar's")
+    return build_policy(spec, weights, where), meta

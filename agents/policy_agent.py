@@ -13,7 +13,7 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 import torch
 
-from ultimata.agents.checkpoint import CheckpointMeta, load_model
+from ultimata.agents.checkpoint import CheckpointMeta, load_policy
 
 if TYPE_CHECKING:
     from ultimata.envs.core.engine import Game, State
@@ -45,8 +45,9 @@ class PolicyAgent:
         cls, path: str | Path, game: Game, *, deterministic: bool = True, seed: int | None = None,
         spec: str | None = None,
     ) -> PolicyAgent:
-        model, meta = load_model(path, game)
-        return cls(model.policy, deterministic=deterministic, seed=seed, spec=spec or str(path), meta=meta)
+        """The checkpoint's network, built from data (nothing in the file is unpickled)."""
+        policy, meta = load_policy(path, game)
+        return cls(policy, deterministic=deterministic, seed=seed, spec=spec or str(path), meta=meta)
 
     def reset(self, seat: int, seed: int | None = None) -> None:
         if seed is not None:

@@ -25,8 +25,25 @@ HARD = "hard"
 
 
 def pretrained_path(game_name: str) -> Path:
-    """Where the shipped bot for `game_name` lives inside the installed package."""
-    return Path(str(resources.files("ultimata.agents") / "pretrained" / f"{game_name}.zip"))
+    """Where the shipped bot for `game_name` lives inside the installed package: under the game's base
+    name, so a version bump that keeps the bot edits its sidecar's `also_fits`, never the file's name."""
+    return Path(str(resources.files("ultimata.agents") / "pretrained" / f"{game_base_name(game_name)}.zip"))
+
+
+def shipped_bot(game_name: str) -> Path:
+    """The shipped bot's checkpoint for `game_name`, if its sidecar names this version: the one it was
+    trained for, or one listed in `also_fits`."""
+    from ultimata.agents.checkpoint import read_meta
+
+    path = pretrained_path(game_name)
+    if not path.exists():
+        raise CheckpointError(f"no pretrained bot ships for {game_name} (looked for {path})")
+    meta = read_meta(path)
+    plays = [meta.game, *meta.also_fits]
+    if game_name not in plays:
+        raise CheckpointError(f"the shipped bot {path.name} plays {', '.join(plays)}, not {game_name}: retrain it, or "
+                              f"if {game_name} changed nothing it reads, list it in also_fits in {path.stem}.json")
+    return path
 
 
 def load_agent(
@@ -53,9 +70,7 @@ def load_agent(
         check_searchable(game)
         return MctsAgent(game_name, options, seed, spec=spec, config=config)
     if spec == "pretrained":
-        path = pretrained_path(game_name)
-        if not path.exists():
-            raise CheckpointError(f"no pretrained bot ships for {game_name} (looked for {path})")
+        path = shipped_bot(game_name)
         return PolicyAgent.from_checkpoint(path, game, deterministic=deterministic, seed=seed, spec="pretrained")
     path = Path(spec).expanduser()
     if path.suffix == ".zip" or path.with_suffix(".zip").exists():

@@ -59,7 +59,7 @@ def test_saved_replay_reproduces_the_game(tmp_path) -> None:
         (
             json.dumps({"format": "ultimata-replay/1", "game": "ultimatum_cards_v2", "version": 2,
                         "config": {}, "seed": -5, "actions": []}),
-            "'seed' must be 0 or more",
+            r"'seed' must be an integer 0\.\.",
         ),
         (
             json.dumps({"format": "ultimata-replay/1", "game": "ultimatum_cards_v2", "version": 2,

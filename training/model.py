@@ -1,5 +1,10 @@
 """The MaskablePPO model of a run: built from the config, warm-started from a teacher, reloaded from the
-newest intact checkpoint, and frozen for the critic's first steps. Every training path uses these."""
+newest intact checkpoint, and frozen for the critic's first steps. Every training path uses these.
+
+Resuming is the one place ultimata unpickles a checkpoint (`MaskablePPO.load`, for the optimizer state
+and counters a data-only load lacks), and only a checkpoint the run folder's own progress.json names,
+inside the folder the user gave to `--resume` (training/run_dir.py refuses paths leading out of it).
+Pool snapshots are opponents: they are loaded as data, like any checkpoint that is played."""
 
 from __future__ import annotations
 
@@ -8,13 +13,15 @@ from pathlib import Path
 from typing import Any
 
 from rich.console import Console
+from rich.markup import escape
 from sb3_contrib import MaskablePPO
 from stable_baselines3.common.vec_env import VecEnv
 
-from ultimata.agents.checkpoint import verified_bytes
+from ultimata.agents.checkpoint import load_policy, verified_bytes
 from ultimata.agents.scripted_agent import has_scripted_bot
 from ultimata.envs.core.engine import Game
 from ultimata.envs.core.errors import CheckpointError, ConfigError
+from ultimata.envs.core.registry import game_class
 from ultimata.training.config import TrainConfig
 from ultimata.training.features import features_policy_kwargs
 from ultimata.training.run_dir import Progress as RunProgress
@@ -47,19 +54,22 @@ def set_policy_frozen(policy: Any, frozen: bool) -> None:
 
 def load_latest_good(run: RunDir, progress: RunProgress, venv: VecEnv, console: Console) -> MaskablePPO:
     """The newest checkpoint that verifies and loads. A damaged one (a crash, a full disk) is named
-    and skipped, and the run falls back to the one before; the progress record is trimmed to match."""
+    and skipped, and the run falls back to the one before; the progress record is trimmed to match, and
+    pool snapshots that no longer load are left out of it (`keep_intact_snapshots`)."""
     for path in run.remove_temp_files():
         console.print(f"removed {run.rel(path)}, a temporary file left by an interrupted write", soft_wrap=True)
     for index in range(len(progress.checkpoints) - 1, -1, -1):
         rel = progress.checkpoints[index]
         try:
             data, meta = verified_bytes(run.abs(rel))
-            model = MaskablePPO.load(io.BytesIO(data), env=venv, device="cpu")
+            model = MaskablePPO.load(io.BytesIO(data), env=venv, device="cpu")  # the run's own file: see above
         except CheckpointError as err:
-            console.print(f"[yellow]warning:[/] {err}; falling back to the previous checkpoint", soft_wrap=True)
+            console.print(f"[yellow]warning:[/] {escape(str(err))}; falling back to the previous checkpoint",
+                          soft_wrap=True)
             continue
         except Exception as err:  # SB3 raises many kinds on a damaged zip
-            console.print(f"[yellow]warning:[/] checkpoint {rel} does not load ({err}); falling back", soft_wrap=True)
+            console.print(f"[yellow]warning:[/] checkpoint {escape(rel)} does not load ({escape(str(err))}); "
+                          "falling back", soft_wrap=True)
             continue
         if index < len(progress.checkpoints) - 1:
             kept = set(progress.checkpoints[: index + 1])
@@ -67,10 +77,26 @@ def load_latest_good(run: RunDir, progress: RunProgress, venv: VecEnv, console: 
             progress.snapshots = [s for s in progress.snapshots if s in kept]
             progress.steps = meta.steps
             progress.finished = False
-            console.print(f"[yellow]warning:[/] resuming from {rel} at {meta.steps:,} steps", soft_wrap=True)
+            console.print(f"[yellow]warning:[/] resuming from {escape(rel)} at {meta.steps:,} steps", soft_wrap=True)
+        keep_intact_snapshots(run, progress, game_class(meta.game).from_config(meta.config), console)
         return model
     raise CheckpointError(f"{run.root}: none of its {len(progress.checkpoints)} checkpoints is intact; "
                           "start a fresh run with --out")
+
+
+def keep_intact_snapshots(run: RunDir, progress: RunProgress, game: Game, console: Console) -> None:
+    """Leave out of the pool each snapshot that no longer loads, with a warning naming it: an older
+    checkpoint damaged on disk must not stop a resume whose newest checkpoint is fine."""
+    kept = []
+    for rel in progress.snapshots:
+        try:
+            load_policy(run.abs(rel), game)
+        except CheckpointError as err:
+            console.print(f"[yellow]warning:[/] pool snapshot {escape(rel)} is left out of the pool: "
+                          f"{escape(str(err))}", soft_wrap=True)
+            continue
+        kept.append(rel)
+    progress.snapshots = kept
 
 
 def warm_start(cfg: TrainConfig, model: MaskablePPO, game: Game, console: Console) -> None:

@@ -88,6 +88,11 @@ def prepare_run(game_name: str, run_dir: Path, *, config_path: str | None = None
         return cfg, progress
     if run.progress_path.exists():
         raise CheckpointError(f"{run_dir} already holds a run; continue it with --resume {run_dir}")
+    if run_dir.exists() and (not run_dir.is_dir() or any(run_dir.iterdir())):
+        held = "is a file" if not run_dir.is_dir() else "already holds " + ", ".join(sorted(
+            p.name for p in run_dir.iterdir())[:5])
+        raise CheckpointError(f"{run_dir} {held}; a new run needs a new or empty folder (--out), so that no file "
+                              "of yours is mixed with or overwritten by the run's")
     cfg = load_train_config(game_name, config_path, preset, overrides)
     run.write_config(cfg.model_dump(mode="json"))
     progress = RunProgress(game=game_name)

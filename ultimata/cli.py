@@ -358,13 +358,15 @@ def serve(
     max_games: int = typer.Option(32, min=1, help="Live games at most; a game idle for 10 minutes expires, a "
                                   "finished one frees its slot at once."),
     max_games_per_client: int = typer.Option(4, min=1, help="Live games at most per client address."),
+    allow_host: list[str] = typer.Option(None, "--allow-host", help="Another name or address this server answers "
+                                         "to (repeatable), besides --host and loopback: the name browsers use to "
+                                         "reach it. Requests naming any other host are refused."),
 ) -> None:
     """Play against bots, watch bot matches and step through replays in the browser."""
     from pathlib import Path
 
-    import uvicorn
-
     from ultimata.envs.core.errors import UltimataError
+    from ultimata.web import server
     from ultimata.web.app import create_app
 
     folder = Path(checkpoints).expanduser() if checkpoints else None
@@ -374,11 +376,18 @@ def serve(
         for spec in agent or []:  # an agent that plays no game is refused now, not silently left out
             _check_own_agent(spec)
         app_ = create_app(checkpoints=folder, own_agents=tuple(agent or ()), replays=Path(replays).expanduser(),
-                          max_sessions=max_games, max_per_client=max_games_per_client)
+                          max_sessions=max_games, max_per_client=max_games_per_client,
+                          hosts=(host, *(allow_host or ())))
+        listening = server.listen(host, port)  # a busy port fails here, before the address is announced
     except UltimataError as err:
         _fail(err)
-    console.print(f"ultimata is at [bold]http://{host}:{port}/[/bold]  (Ctrl-C stops it)")
-    uvicorn.run(app_, host=host, port=port, log_level="warning")
+    shown = f"[{host}]" if ":" in host else host
+    console.print(f"ultimata is at [bold]http://{escape(shown)}:{port}/[/bold]  (Ctrl-C stops it)")
+    if host in ("0.0.0.0", "::") and not allow_host:
+        console.print("note: it answers only to requests addressed to loopback or to this --host; give the name or "
+                      "address browsers use with --allow-host NAME (and see docs/web.md before exposing it)",
+                      markup=False)
+    server.run(app_, listening)
 
 
 def _check_own_agent(spec: str) -> None:

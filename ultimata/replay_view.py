@@ -6,6 +6,7 @@ from collections.abc import Callable
 from pathlib import Path
 
 from rich.console import Console
+from rich.text import Text
 
 from ultimata.envs.core.errors import ReplayError
 from ultimata.envs.core.registry import game_class
@@ -16,15 +17,19 @@ def show_replay(
     path: str | Path, viewer: int | None = None, pause: bool = True, console: Console | None = None,
     read: Callable[[str], str] = input,
 ) -> None:
-    """Print each position and the move made from it; with `pause`, wait for Enter between moves."""
+    """Print each position and the move made from it; with `pause`, wait for Enter between moves. The file
+    is checked as the web checks it before anything is shown: its fields on load, then every move and the
+    stored end by replaying it once (`Replay.final`). Names are printed as text, never as Rich markup."""
     console = console or Console(highlight=False)
     replay = Replay.load(path)
     seats = game_class(replay.game).from_config(replay.config).num_players
     if viewer is not None and not 0 <= viewer < seats:
         raise ReplayError(f"--viewer must be a seat 0..{seats - 1} of this {seats}-player game")
+    replay.final()
     players = ", ".join(f"player_{i} {who}" for i, who in enumerate(replay.players)) or "(not recorded)"
-    console.print(f"[bold]{replay.game}[/bold] v{replay.version}, seed {replay.seed}, {len(replay.actions)} moves")
-    console.print(f"players: {players}")
+    console.print(Text(replay.game, style="bold") + f" v{replay.version}, seed {replay.seed}, "
+                  f"{len(replay.actions)} moves")
+    console.print(f"players: {players}", markup=False)
     if pause:
         console.print("Enter: next move, 'a': play to the end, 'q': quit")
     state = None

@@ -228,13 +228,13 @@ class ConquestState(TurnRules, HoldingRules, WarRules, DiplomacyRules, EndGameRu
         return out
 
     # -- text --------------------------------------------------------------------------------
-    def action_to_string(self, action: int) -> str:
+    def _action_to_string(self, action: int) -> str:
         return move_words(self, action)[0]
 
     def hidden_choice_pending(self) -> bool:
         return self.phase == WEAPON and self.pending >= 0
 
-    def narrate(self, action: int) -> str:
+    def _narrate(self, action: int) -> str:
         """A battle's first weapon choice is hidden until the battle resolves, so the table hears only
         that one was made; the battle's event then names both choices."""
         if self.phase == WEAPON and self.pending < 0:

@@ -138,11 +138,13 @@ class UltimataEnv(AECEnv, EzPickle):
         self._start_episode()
 
     def action_to_string(self, action: int) -> str:
-        return self.state.action_to_string(int(action))
+        """The move in its player's words; the state refuses anything but an action index (no int() here:
+        it would turn True or 1.5 into a move)."""
+        return self.state.action_to_string(action)
 
     def narrate(self, action: int) -> str:
         """The move in the third person, for observers and logs."""
-        return self.state.narrate(int(action))
+        return self.state.narrate(action)
 
     # -- rendering ---------------------------------------------------------------------------
     def render(self) -> Any:

@@ -119,13 +119,14 @@ class State(ABC):
         """What `player` may see, seat-relative, as a flat array of `game.observation_shape`."""
 
     @abstractmethod
-    def action_to_string(self, action: int) -> str:
-        """The move as its player reads it (may say 'you')."""
+    def _action_to_string(self, action: int) -> str:
+        """The move as its player reads it (may say 'you'). `action` is an index in range, legal or not:
+        the public `action_to_string` checked it."""
 
-    def narrate(self, action: int) -> str:
+    def _narrate(self, action: int) -> str:
         """The move as everyone else reads it, in the third person: 'player_2 offers 3 to player_0'.
-        Games whose action names say 'you' override this."""
-        return f"player_{self.current_player}: {self.action_to_string(action)}"
+        Games whose action names say 'you' override this; `action` is an index in range."""
+        return f"player_{self.current_player}: {self._action_to_string(action)}"
 
     last_event_per_move: ClassVar[bool] = False
     """How a game tells what its rules did by themselves after a move (narration.py, `apply_and_tell`).
@@ -191,32 +192,57 @@ class State(ABC):
     def legal_actions(self) -> list[int]:
         return np.flatnonzero(self.legal_action_mask()).tolist()
 
+    def action_to_string(self, action: int) -> str:
+        """The move as its player reads it (may say 'you'). Anything but an action index of this game,
+        legal now or not, is an IllegalActionError: no game code sees it."""
+        return self._action_to_string(self._action_index(action))
+
+    def narrate(self, action: int) -> str:
+        """The move as everyone else reads it, in the third person; checked like `action_to_string`."""
+        return self._narrate(self._action_index(action))
+
+    def check_legal(self, action: int) -> int:
+        """`action` as an index if it is legal for the current player now; else IllegalActionError. Callers
+        that describe a move before applying it check it here first, so no game code describes a bad one."""
+        mask = self.legal_action_mask()
+        index = self._action_index(action)
+        if not mask[index]:
+            raise IllegalActionError(self._illegal_message(index))
+        return index
+
     def apply(self, action: int) -> None:
         """Apply `action` for the current player, or raise IllegalActionError and change nothing."""
-        mask = self.legal_action_mask()
-        # bool is an int subclass and 1.0 == 1: both would slip through int(); only true integers are actions
-        if isinstance(action, (bool, np.bool_)) or not isinstance(action, (int, np.integer)):
-            raise IllegalActionError(
-                f"action must be an integer in 0..{len(mask) - 1}, got {action!r} ({type(action).__name__})"
-            )
-        index = int(action)
-        if not 0 <= index < len(mask) or not mask[index]:
-            raise IllegalActionError(self._illegal_message(action))
+        index = self.check_legal(action)
         self._mask = None
         self.decisions += 1
         self.memo.clear()
         self._apply(index)
 
-    def _illegal_message(self, action: Any) -> str:
+    def _action_index(self, action: Any) -> int:
+        """`action` as an int in 0..num_actions-1, or IllegalActionError saying what an action is."""
+        # bool is an int subclass and 1.0 == 1: both would slip through int(); only true integers are actions
+        if isinstance(action, (bool, np.bool_)) or not isinstance(action, (int, np.integer)):
+            raise IllegalActionError(
+                f"action must be an integer in 0..{self.game.num_actions - 1}, got {_shown(action)} "
+                f"({type(action).__name__})"
+            )
+        index = int(action)
+        if not 0 <= index < self.game.num_actions:
+            over = "over" if self.is_terminal() else "not over"
+            raise IllegalActionError(
+                f"action {_shown(index)} is out of range: {self.game.name}'s actions are 0..{self.game.num_actions - 1}"
+                f" (the game is {over})"
+            )
+        return index
+
+    def _illegal_message(self, index: int) -> str:
         if self.is_terminal():
-            return f"action {action!r} refused: {self.game.name} is over, no action is legal"
+            return f"action {index} refused: {self.game.name} is over, no action is legal"
         legal = self.legal_actions()
-        shown = ", ".join(f"{a} ({self.action_to_string(a)})" for a in legal[:12])
+        shown = ", ".join(f"{a} ({self._action_to_string(a)})" for a in legal[:12])
         more = f" and {len(legal) - 12} more" if len(legal) > 12 else ""
-        in_range = isinstance(action, (int, np.integer)) and 0 <= action < self.game.num_actions
-        what = self.action_to_string(int(action)) if in_range else "out of range"
         return (
-            f"action {action!r} ({what}) is not legal for player {self.current_player} now; "
+            f"action {index} ({self._action_to_string(index)}) is not legal for player {self.current_player} now; "
             f"legal actions: {shown}{more}"
         )
 
@@ -263,3 +289,19 @@ class State(ABC):
         if not fresh.is_terminal() and not fresh.legal_actions():
             raise UltimataError(f"inconsistent state dict for {self.game.name}: the game is live but nothing is legal")
         self.__dict__.update(fresh.__dict__)
+
+
+def _shown(value: Any) -> str:
+    """A refused value for a message, kept short: Python will not even print an int of 4,300 digits."""
+    if isinstance(value, (int, np.integer)) and not isinstance(value, (bool, np.bool_)):
+        number = abs(int(value))
+        if number < 10**60:
+            return str(int(value))
+        digits = int((number.bit_length() - 1) * 0.30102999566398) + 1  # at most one short
+        digits += number >= 10**digits
+        return f"(a {'negative ' if value < 0 else ''}{digits}-digit number)"
+    try:
+        text = repr(value)
+    except Exception:  # noqa: BLE001 (a hostile object's repr may fail: its type still says enough)
+        text = f"a {type(value).__name__}"
+    return text if len(text) <= 60 else text[:57] + "..."

@@ -25,7 +25,9 @@ _VOICES = re.compile(r"\[([^\[\]|]*)\|([^\[\]|]*)\]")
 def apply_and_tell(state: State, action: int, listener: int | None) -> tuple[str, str | None]:
     """Apply `action` for the current player and return what `listener` (a seat, or None for a
     watcher) is told: the move's words, and what the rules did by themselves after it, when anything
-    (its sentences joined by '; ')."""
+    (its sentences joined by '; '). An illegal action is refused (IllegalActionError, nothing changes)
+    before any words are made for it: describing code may assume a legal move."""
+    action = state.check_legal(action)
     words = state.action_to_string(action) if state.current_player == listener else state.narrate(action)
     if state.last_event_per_move:
         state.apply(action)

@@ -2,15 +2,16 @@
 
 from __future__ import annotations
 
-import json
 from collections.abc import Iterator
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Any
 
+from ultimata.envs.core import safe_json
 from ultimata.envs.core.engine import State
 from ultimata.envs.core.errors import IllegalActionError, ReplayError, UltimataError
 from ultimata.envs.core.io import atomic_write_json
+from ultimata.envs.core.replay_checks import MAX_FILE_BYTES, check_fields, fit_name, short
 from ultimata.envs.core.rng import Rng
 
 FORMAT = "ultimata-replay/1"
@@ -38,7 +39,7 @@ class Replay:
         game = state.game
         return cls(
             game=game.name, version=game.version, config=game.config.model_dump(mode="json"), seed=seed,
-            actions=list(actions), players=list(players), final_state=state.state_dict(),
+            actions=list(actions), players=[fit_name(p) for p in players], final_state=state.state_dict(),
             returns=list(returns) if returns is not None else list(state.returns()) if state.is_terminal() else None,
         )
 
@@ -73,41 +74,41 @@ class Replay:
 
     @classmethod
     def load(cls, path: str | Path) -> Replay:
+        """A replay file, checked field by field (`from_dict`). Errors name the file, never its folder: a
+        server shows them. A file over MAX_FILE_BYTES is refused before it is read."""
+        path = Path(path)
+        where = path.name
         try:
-            data = json.loads(Path(path).read_text())
-        except (OSError, UnicodeDecodeError, json.JSONDecodeError) as err:
-            raise ReplayError(f"cannot read replay {path}: {err}") from None
-        return cls.from_dict(data, str(path))
+            if not path.is_file():
+                raise ReplayError(f"cannot read replay {where}: it is not a file")
+            with path.open("rb") as file:
+                raw = file.read(MAX_FILE_BYTES + 1)
+        except OSError as err:
+            raise ReplayError(f"cannot read replay {where}: {err.strerror or type(err).__name__}") from None
+        if len(raw) > MAX_FILE_BYTES:
+            raise ReplayError(f"replay {where} is over the {MAX_FILE_BYTES // 2**20} MB a replay may be")
+        try:
+            data = safe_json.loads(raw.decode("utf-8"))
+        except ValueError as err:  # JSON, UTF-8, nesting and number errors alike
+            raise ReplayError(f"cannot read replay {where}: not valid JSON ({short(str(err))})") from None
+        return cls.from_dict(data, where)
 
     @classmethod
     def from_dict(cls, data: Any, where: str = "replay") -> Replay:
+        """A replay from its JSON, refused with one ReplayError naming the first bad field: the types, then
+        the game and version (this install's), the rules, and every value against them."""
         if not isinstance(data, dict) or data.get("format") != FORMAT:
             raise ReplayError(f"{where} is not an ultimata replay (expected format {FORMAT!r})")
-        expected = {"game": str, "version": int, "config": dict, "seed": int, "actions": list}
-        for key, kind in expected.items():
-            if not isinstance(data.get(key), kind):
-                raise ReplayError(f"{where}: field '{key}' must be a {kind.__name__}, got {data.get(key)!r}")
-        if data["seed"] < 0:
-            raise ReplayError(f"{where}: 'seed' must be 0 or more, got {data['seed']}")
-        if not all(isinstance(a, int) and not isinstance(a, bool) for a in data["actions"]):
-            raise ReplayError(f"{where}: 'actions' must be a list of integers")
-        players, final_state, returns = data.get("players", []), data.get("final_state"), data.get("returns")
-        if not isinstance(players, list) or not all(isinstance(p, str) for p in players):
-            raise ReplayError(f"{where}: 'players' must be a list of agent names, got {players!r}")
-        if final_state is not None and not isinstance(final_state, dict):
-            raise ReplayError(f"{where}: 'final_state' must be a state or null")
-        if returns is not None and (not isinstance(returns, list) or not all(
-                isinstance(r, (int, float)) and not isinstance(r, bool) for r in returns)):
-            raise ReplayError(f"{where}: 'returns' must be a list of numbers (one per seat) or null, got {returns!r}")
+        check_fields(data, where)
         return cls(
             game=data["game"],
             version=data["version"],
             config=data["config"],
             seed=data["seed"],
             actions=list(data["actions"]),
-            players=list(players),
-            final_state=final_state,
-            returns=returns,
+            players=list(data.get("players", [])),
+            final_state=data.get("final_state"),
+            returns=data.get("returns"),
         )
 
     def states(self) -> Iterator[tuple[State, int | None]]:
@@ -126,21 +127,23 @@ class Replay:
             raise ReplayError(f"replay config: {err}") from None
         state = game.new_initial_state(Rng(self.seed))
         for step, action in enumerate(self.actions):
-            yield state, action
             try:
-                state.apply(action)
+                state.check_legal(action)  # before the caller narrates it: describing code expects a legal move
             except IllegalActionError as err:
                 raise ReplayError(f"replay action #{step} does not apply: {err}") from None
+            yield state, action
+            state.apply(action)
+        self.check_final(state)
         yield state, None
 
     def final(self) -> State:
-        """Replay to the end; if a final state was stored, check that it is reproduced."""
+        """Replay to the end, checking every move and the stored final state (as `states` does)."""
         *_, (state, _) = self.states()
-        self.check_final(state)
         return state
 
     def check_final(self, state: State) -> None:
-        """`state`, the end of a replay, must be the stored final state if there is one."""
+        """`state`, the end of a replay, must be the stored final state if there is one. `states` checks
+        this before it yields the end, so the CLI, the web and `final` all make this one check."""
         if self.final_state is not None and state.state_dict() != self.final_state:
             raise ReplayError("replayed game does not end in the stored final state (rules changed?)")
 
@@ -153,3 +156,4 @@ def record(seed: int, game_name: str, config: dict[str, Any], actions: list[int]
     replay = Replay(game=game_name, version=cls.version, config=config, seed=seed, actions=actions)
     replay.final_state = replay.final().state_dict()
     return replay
+

@@ -12,10 +12,12 @@ from typing import Any
 
 import numpy as np
 
+from ultimata.envs.core.errors import ConfigError
+
 
 class Rng:
     def __init__(self, seed: int | None = None) -> None:
-        self._gen = np.random.Generator(np.random.PCG64(seed))
+        self._gen = np.random.Generator(np.random.PCG64(checked_seed(seed)))
 
     def roll(self, sides: int) -> int:
         """A fair die: 1..sides."""
@@ -61,6 +63,20 @@ def _checked_pcg64(state: Any) -> dict[str, Any]:
         raise ValueError("rng state must be numpy's PCG64 state: bit_generator 'PCG64', state and inc "
                          "(odd) below 2**128, has_uint32 0 or 1, uinteger below 2**32")
     return state
+
+
+def checked_seed(seed: Any) -> int | None:
+    """A seed is None (fresh entropy) or a non-negative integer. numpy would take True as 1 and a list as
+    entropy, so `reset(seed=True)` would quietly be seed 1: refuse it, naming what is allowed."""
+    if seed is None:
+        return None
+    allowed = "seed must be None or an integer 0 or more"
+    if isinstance(seed, (bool, np.bool_)) or not isinstance(seed, (int, np.integer)):
+        shown = repr(seed) if isinstance(seed, (bool, np.bool_, float, str)) and len(str(seed)) <= 40 else "a value"
+        raise ConfigError(f"{allowed}, got {shown} of type {type(seed).__name__}")
+    if seed < 0:
+        raise ConfigError(f"{allowed}, got a negative number")
+    return int(seed)
 
 
 class ScriptedRng(Rng):
@@ -118,6 +134,8 @@ def derived_seeds(*keys: int, count: int = 1) -> list[int]:
     """`count` seeds drawn from a tuple of integers (a run's seed, a game's index, a seat) by numpy's
     SeedSequence. Why not `seed + game`: then a run at seed 2025 replays the games of seed 2024 shifted
     by one, so two "independent" measurements share almost every game."""
+    if any(isinstance(k, (bool, np.bool_)) or not isinstance(k, (int, np.integer)) for k in keys):
+        raise ConfigError(f"a seed must be an integer; got {', '.join(type(k).__name__ for k in keys)}")
     entropy = [int(k) % 2**64 for k in keys]  # SeedSequence takes non-negative integers only
     return [int(x) for x in np.random.SeedSequence(entropy).generate_state(count)]
 

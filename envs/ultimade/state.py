@@ -488,7 +488,7 @@ class UltimadeState(State):
     def observation(self, player: int) -> np.ndarray:
         return encode(self, player)
 
-    def action_to_string(self, action: int) -> str:
+    def _action_to_string(self, action: int) -> str:
         return describe_action(self, action)
 
     def render_text(self, viewer: int | None = None) -> str:

@@ -364,12 +364,12 @@ class UltimatumCardsState(State):
     def observation(self, player: int) -> np.ndarray:
         return self.game.observe(self, player)
 
-    def action_to_string(self, action: int) -> str:
+    def _action_to_string(self, action: int) -> str:
         from ultimata.envs.ultimatum_cards.text import describe_action
 
         return describe_action(self, action)
 
-    def narrate(self, action: int) -> str:
+    def _narrate(self, action: int) -> str:
         from ultimata.envs.ultimatum_cards.text import narrate_action
 
         return narrate_action(self, action)

@@ -261,10 +261,10 @@ class WorldState(LegalRules, TurnRules, MoneyRules, PlacementRules, AttackRules,
         return [s - mean for s in scores]
 
     # -- text ----------------------------------------------------------------------------------
-    def action_to_string(self, action: int) -> str:
+    def _action_to_string(self, action: int) -> str:
         return move_words(self, action)[0]
 
-    def narrate(self, action: int) -> str:
+    def _narrate(self, action: int) -> str:
         return move_words(self, action)[1]
 
     def render_text(self, viewer: int | None = None) -> str:

@@ -340,10 +340,10 @@ class UltraWarState(LegalRules, TurnRules, MovementRules, AttackRules, CardRules
     def observation(self, player: int) -> np.ndarray:
         return self.last_view.observe(self, player)
 
-    def action_to_string(self, action: int) -> str:
+    def _action_to_string(self, action: int) -> str:
         return own_words(self, action)
 
-    def narrate(self, action: int) -> str:
+    def _narrate(self, action: int) -> str:
         return narration(self, action)
 
     def render_text(self, viewer: int | None = None) -> str:

@@ -82,7 +82,7 @@ class RaceState(State):
     def observation(self, player: int) -> np.ndarray:
         return np.array([self.total, player, self.turn], np.float32)
 
-    def action_to_string(self, action: int) -> str:
+    def _action_to_string(self, action: int) -> str:
         return f"add {action + 1}"
 
     def render_text(self, viewer: int | None = None) -> str:

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import os
 import shutil
-import socket
 import threading
 import time
 from collections.abc import Iterator
@@ -14,6 +13,7 @@ from pathlib import Path
 import pytest
 import uvicorn
 
+from ultimata.web import server
 from ultimata.web.app import create_app
 
 CHROMIUM_ARGS = [
@@ -26,32 +26,28 @@ CHROMIUM_ARGS = [
 ]
 
 
-def free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
-
-
 @contextmanager
-def running_server(replays: Path) -> Iterator[str]:
-    port = free_port()
+def running_server(replays: Path, header_timeout: float = server.HEADER_TIMEOUT) -> Iterator[str]:
+    """The app served as `ultimata serve` serves it (its socket, its protocol and limits) on a free port."""
     # every test here is one client (127.0.0.1) with several games open: the per-client share is
     # tested over HTTP in test_api.py
     app = create_app(replays=replays, max_per_client=32)
-    config = uvicorn.Config(app, host="127.0.0.1", port=port, log_level="warning")
-    server = uvicorn.Server(config)
-    thread = threading.Thread(target=server.run, daemon=True)
+    sock = server.listen("127.0.0.1", 0)
+    port = sock.getsockname()[1]
+    running = uvicorn.Server(server.config(app, "127.0.0.1", port, header_timeout))
+    thread = threading.Thread(target=running.run, kwargs={"sockets": [sock]}, daemon=True)
     thread.start()
     deadline = time.monotonic() + 20
-    while not server.started:
+    while not running.started:
         if time.monotonic() > deadline:
             raise RuntimeError("the test server did not start")
         time.sleep(0.05)
     try:
         yield f"http://127.0.0.1:{port}"
     finally:
-        server.should_exit = True
+        running.should_exit = True
         thread.join(timeout=10)
+        sock.close()
 
 
 @contextmanager
@@ -76,11 +72,13 @@ def chromium() -> Iterator:
 
 @contextmanager
 def new_page(browser) -> Iterator:
-    """A fresh page (its own storage) and the page errors it raises."""
+    """A fresh page (its own storage) and the page errors it raises, Content-Security-Policy violations
+    included (chromium reports those on the console only)."""
     context = browser.new_context(viewport={"width": 1280, "height": 900})
     page = context.new_page()
     errors: list[str] = []
     page.on("pageerror", lambda e: errors.append(f"{e}: {e.stack}"))
+    page.on("console", lambda m: errors.append(m.text) if "Content Security Policy" in m.text else None)
     try:
         yield page, errors
     finally:

@@ -9,11 +9,12 @@ import threading
 from importlib import resources
 
 import pytest
-from fastapi.testclient import TestClient
 
 from ultimata.envs import GAMES
 from ultimata.envs.core.registry import game_base_name
 from ultimata.web.app import create_app
+
+from .client import local_client
 
 CARDS = "ultimatum_cards_v2"
 SHORT = {"ultimade_v2": {"points_to_win": 1, "endzone_depth": 8}}
@@ -22,7 +23,7 @@ SHORT = {"ultimade_v2": {"points_to_win": 1, "endzone_depth": 8}}
 
 @pytest.fixture()
 def client(tmp_path):
-    return TestClient(create_app(checkpoints=tmp_path / "ckpt", replays=tmp_path / "replays"))
+    return local_client(create_app(checkpoints=tmp_path / "ckpt", replays=tmp_path / "replays"))
 
 
 def new_game(client, game=CARDS, **body):
@@ -158,7 +159,7 @@ def test_game_ids_are_unguessable(client) -> None:
 
 def test_live_games_are_bounded_and_idle_games_expire(tmp_path) -> None:
     app = create_app(max_sessions=2, idle_seconds=3600)
-    client = TestClient(app)
+    client = local_client(app)
     first = new_game(client)
     new_game(client)
     res = client.post("/api/sessions", json={"game": CARDS})
@@ -302,7 +303,7 @@ WATCH_RANDOM = {"human_seat": None, "opponents": {str(i): "random" for i in rang
 
 def test_a_finished_game_frees_its_slot_at_once_and_stays_readable(tmp_path) -> None:
     app = create_app(replays=tmp_path, max_sessions=1)
-    client = TestClient(app)
+    client = local_client(app)
     done = finish(client, new_game(client, **WATCH_RANDOM))
     assert len(app.state.store) == 0
     again = client.get(f"/api/sessions/{done['id']}").json()
@@ -314,7 +315,7 @@ def test_a_finished_game_frees_its_slot_at_once_and_stays_readable(tmp_path) -> 
 def test_a_burst_of_100_creations_and_finishes_never_locks_anyone_out(tmp_path) -> None:
     """Two games in play at a time, over and over: finished and left games give their slots back."""
     app = create_app(replays=tmp_path, max_sessions=3, max_per_client=2)
-    client = TestClient(app)
+    client = local_client(app)
     playing = [new_game(client, **WATCH_RANDOM)]
     finished, left = [], 0
     for n in range(1, 100):
@@ -334,7 +335,7 @@ def test_a_burst_of_100_creations_and_finishes_never_locks_anyone_out(tmp_path) 
 
 def test_each_client_address_has_its_own_share_of_the_slots() -> None:
     app = create_app(max_sessions=10, max_per_client=2)
-    alice, bob = (TestClient(app, client=(host, 5000)) for host in ("10.0.0.1", "10.0.0.2"))
+    alice, bob = (local_client(app, client=(host, 5000)) for host in ("10.0.0.1", "10.0.0.2"))
     first, _ = new_game(alice), new_game(alice)
     res = alice.post("/api/sessions", json={"game": CARDS})
     assert res.status_code == 429 and "you have 2 games in play" in res.json()["detail"]
@@ -349,7 +350,7 @@ def test_the_limit_is_checked_before_any_bot_loads(monkeypatch) -> None:
     loads = []
     real = specs.load_agent
     monkeypatch.setattr(specs, "load_agent", lambda *a, **k: loads.append(a[0]) or real(*a, **k))
-    client = TestClient(create_app(max_sessions=1))
+    client = local_client(create_app(max_sessions=1))
     new_game(client)
     assert len(loads) == 3
     for _ in range(5):
@@ -364,13 +365,13 @@ def test_a_repeated_request_id_returns_the_same_game(monkeypatch) -> None:
     real = specs.load_agent
     monkeypatch.setattr(specs, "load_agent", lambda *a, **k: loads.append(a[0]) or real(*a, **k))
     app = create_app(max_sessions=3)
-    client = TestClient(app)
+    client = local_client(app)
     first = new_game(client, request_id="start-1")
     assert new_game(client, request_id="start-1")["id"] == first["id"] and len(loads) == 3
     assert len(app.state.store) == 1
     other = client.post("/api/sessions", json={"game": CARDS, "seed": 2, "request_id": "start-1"})
     assert other.status_code == 409 and "request_id" in other.json()["detail"]
-    elsewhere = TestClient(app, client=("10.0.0.9", 1))
+    elsewhere = local_client(app, client=("10.0.0.9", 1))
     assert new_game(elsewhere, request_id="start-1")["id"] != first["id"], "ids are per client"
     long = client.post("/api/sessions", json={"game": CARDS, "request_id": "x" * 65})
     assert long.status_code == 422 and "request_id" in long.json()["detail"]

@@ -2,19 +2,20 @@
 
 from __future__ import annotations
 
-from fastapi.testclient import TestClient
 from typer.testing import CliRunner
 
 from ultimata.cli import app
 from ultimata.envs.core.registry import env_name
 from ultimata.web.app import create_app
 
+from .client import local_client
+
 OWN = "tests.agents.own_agents:FirstLegal"
 CARDS = env_name("ultimatum_cards")
 
 
 def test_an_operators_agent_is_offered_and_plays_a_game(tmp_path):
-    client = TestClient(create_app(own_agents=(OWN,), replays=tmp_path / "replays"))
+    client = local_client(create_app(own_agents=(OWN,), replays=tmp_path / "replays"))
     offered = [o["spec"] for o in client.get(f"/api/games/{CARDS}/opponents").json()]
     assert OWN in offered
     body = {"game": CARDS, "config": {}, "human_seat": None, "seed": 1,
@@ -30,7 +31,7 @@ def test_an_operators_agent_is_offered_and_plays_a_game(tmp_path):
 
 
 def test_a_browser_cannot_name_code_the_operator_did_not_offer(tmp_path):
-    client = TestClient(create_app(replays=tmp_path / "replays"))
+    client = local_client(create_app(replays=tmp_path / "replays"))
     body = {"game": CARDS, "config": {}, "human_seat": 0, "seed": 1, "opponents": {"1": OWN, "2": "random",
                                                                                     "3": "random"}}
     refused = client.post("/api/sessions", json=body)

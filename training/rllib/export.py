@@ -37,9 +37,8 @@ def sb3_model(cfg: TrainConfig, game: Game, weights: dict[str, Any]) -> Maskable
     return model
 
 
-def module_weights(model: MaskablePPO) -> dict[str, torch.Tensor]:
+def module_weights(policy: Any) -> dict[str, torch.Tensor]:
     """The reverse of `sb3_model`: an SB3 policy's weights under MaskedActorCritic's names (warm starts)."""
-    policy = model.policy
     return {f"{part}.{k}": v.detach().clone() for part in PARTS for k, v in getattr(policy, part).state_dict().items()}
 
 

@@ -26,12 +26,13 @@ from ray.rllib.core.rl_module.rl_module import RLModuleSpec
 from rich.console import Console
 from torch.utils.tensorboard import SummaryWriter
 
-from ultimata.agents.checkpoint import CheckpointMeta, load_model
+from ultimata.agents.checkpoint import CheckpointMeta, load_policy
 from ultimata.envs.core.engine import Game
 from ultimata.envs.core.errors import CheckpointError
 from ultimata.envs.core.registry import game_class
 from ultimata.training.config import TrainConfig
 from ultimata.training.features import features_policy_kwargs
+from ultimata.training.model import keep_intact_snapshots
 from ultimata.training.pool import MIRROR, SNAPSHOTS
 from ultimata.training.rllib.export import export_weights, module_weights, sb3_model
 from ultimata.training.rllib.league import (
@@ -135,9 +136,10 @@ def restore(cfg: TrainConfig, run: RunDir, progress: RunProgress, algo: Algorith
     Each snapshot starts from its exported checkpoint's weights: RLlib's state is saved before the
     checkpoint it belongs to joins the league, so after a kill it lacks the newest snapshot."""
     league: tuple[str, ...] = ()
+    keep_intact_snapshots(run, progress, game, console)
     if plays_snapshots(cfg):
         for rel in progress.snapshots:
-            weights = module_weights(load_model(run.abs(rel), game)[0])
+            weights = module_weights(load_policy(run.abs(rel), game)[0])
             league = add_snapshot(algo, snapshot_id(steps_of(rel)), weights, league).snapshots
     for index in range(len(progress.checkpoints) - 1, -1, -1):
         steps = steps_of(progress.checkpoints[index])
@@ -285,4 +287,4 @@ def _warm_start(cfg: TrainConfig, game: Game, algo: Algorithm, console: Console)
 
     model = sb3_model(cfg, game, learner_weights(algo))
     warm_start(cfg, model, game, console)
-    push_weights(algo, MAIN, module_weights(model))
+    push_weights(algo, MAIN, module_weights(model.policy))

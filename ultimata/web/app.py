@@ -5,19 +5,23 @@ from __future__ import annotations
 
 import json
 import re
+from collections.abc import Iterable
 from pathlib import Path
 from typing import Any
 
 from fastapi import FastAPI, HTTPException, Query, Request, Response
 from fastapi.responses import FileResponse, HTMLResponse
 from fastapi.staticfiles import StaticFiles
-from pydantic import BaseModel, ConfigDict, Field, field_validator
+from pydantic import BaseModel, ConfigDict, Field, StrictInt, field_validator
 
 from ultimata.agents.base import Agent, game_base_name
-from ultimata.envs.core.errors import IllegalActionError, ReplayError, UltimataError
+from ultimata.envs.core import safe_json
+from ultimata.envs.core.errors import IllegalActionError, UltimataError
 from ultimata.envs.core.registry import GAMES, game_class
+from ultimata.envs.core.replay_checks import MAX_RULES_DEPTH, MAX_SEED
 from ultimata.web.difficulty import load_difficulty
-from ultimata.web.guards import MAX_BODY, BodyLimit, refuse_malformed
+from ultimata.web.guards import MAX_BODY, BodyLimit, SecurityHeaders, quoted, refuse_malformed
+from ultimata.web.hosts import HostGuard, allowed_hosts
 from ultimata.web.opponents import Opponents, UnknownOpponent
 from ultimata.web.page import STATIC, index_html
 from ultimata.web.replays import MAX_PAGE, PAGE, ReplayLibrary
@@ -28,16 +32,21 @@ DEFAULT_BOT = "heuristic"
 
 class NewGame(BaseModel):
     model_config = ConfigDict(extra="forbid")
-    game: str
+    game: str = Field(max_length=64)
     config: dict[str, Any] = {}
-    human_seat: int | None = 0
-    """None: watch bots play each other."""
+    human_seat: StrictInt | None = 0
+    """None: watch bots play each other. Strict: "0", 0.0 and true are not seats."""
     opponents: dict[int, str] = {}
     """Spec per bot seat, from GET /api/games/{game}/opponents. Default heuristic."""
-    seed: int | None = Field(None, ge=0, le=2**63 - 1)
+    seed: StrictInt | None = Field(None, ge=0, le=MAX_SEED)
     request_id: str | None = Field(None, min_length=1, max_length=64)
     """Any string the page picks per Start click: the same id again returns the same game (a double click
     or a retried request makes one game)."""
+
+    @field_validator("config")
+    @classmethod
+    def _flat_rules(cls, config: dict[str, Any]) -> dict[str, Any]:
+        return _shallow(config)
 
     def fingerprint(self) -> str:
         return json.dumps(self.model_dump(exclude={"request_id"}), sort_keys=True)
@@ -57,6 +66,8 @@ class Move(BaseModel):
 
 
 EventsFrom = Query(0, ge=0, description="Send the game's events from this index on (default: all of them).")
+MAX_CONFIG_QUERY = 4096
+"""Characters of a `config` query: a rule variant is a few keys."""
 
 
 def create_app(
@@ -67,12 +78,17 @@ def create_app(
     idle_seconds: float = 600,
     max_per_client: int = 4,
     max_body: int = MAX_BODY,
+    hosts: Iterable[str] = (),
 ) -> FastAPI:
-    """The app; ConfigError here (a bad configs/difficulty.yaml) stops the server before it starts."""
+    """The app; ConfigError here (a bad configs/difficulty.yaml, a bad host name) stops the server before it
+    starts. It answers to loopback names and `hosts` (the bound host and --allow-host) only."""
     difficulty = load_difficulty()
+    allowed = allowed_hosts(None, hosts)
     # No /api/docs: Swagger's page loads its scripts from a CDN, and a user's machine may have no network.
     app = FastAPI(title="ultimata", docs_url=None, redoc_url=None, openapi_url="/api/openapi.json")
     app.add_middleware(BodyLimit, limit=max_body)
+    app.add_middleware(HostGuard, hosts=allowed)
+    app.add_middleware(SecurityHeaders)  # added last, so outermost: refusals of a host carry the headers too
     refuse_malformed(app)
     store = SessionStore(Limits(total=max_sessions, per_client=max_per_client, idle_seconds=idle_seconds), replays)
     library = ReplayLibrary(replays)
@@ -111,7 +127,7 @@ def create_app(
         try:
             n = game_class(req.game).from_config(req.config).num_players
         except UltimataError as err:
-            raise HTTPException(400, str(err)) from None
+            raise HTTPException(400, _public(str(err))) from None
         if req.human_seat is not None and not 0 <= req.human_seat < n:
             raise HTTPException(400, f"human_seat must be a seat 0..{n - 1}, or null to watch")
         unknown = [s for s in req.opponents if not 0 <= s < n or s == req.human_seat]
@@ -122,7 +138,7 @@ def create_app(
             for spec in specs.values():
                 bots.check(spec, req.game)
         except UnknownOpponent as err:
-            raise HTTPException(400, str(err)) from None
+            raise HTTPException(400, _public(str(err))) from None
 
         def load_bots() -> tuple[list[str], dict[int, Agent]]:
             agents = {seat: bots.load(spec, req.game, req.config) for seat, spec in specs.items()}
@@ -136,7 +152,7 @@ def create_app(
         except RequestReused as err:
             raise HTTPException(409, str(err)) from None
         except UltimataError as err:
-            raise HTTPException(400, _without_paths(str(err))) from None
+            raise HTTPException(400, _public(str(err))) from None
         return session.snapshot()
 
     def _session(session_id: str) -> GameSession:
@@ -168,7 +184,7 @@ def create_app(
             except SessionError as err:
                 raise HTTPException(409, str(err)) from None
             except IllegalActionError as err:
-                raise HTTPException(422, str(err)) from None
+                raise HTTPException(422, _public(str(err))) from None
             store.settle(session)
             return session.snapshot(None, events_from)
 
@@ -211,9 +227,9 @@ def create_app(
         try:
             return library.page(name, start, count, perspective)
         except KeyError:
-            raise HTTPException(404, f"no replay named {name!r} in the replay folder") from None
-        except (ReplayError, UltimataError) as err:
-            raise HTTPException(422, _without_paths(str(err))) from None
+            raise HTTPException(404, f"no replay named {quoted(name)} in the replay folder") from None
+        except UltimataError as err:
+            raise HTTPException(422, _public(str(err))) from None
 
     # -- the page ----------------------------------------------------------------------------------
     app.mount("/static", StaticFiles(directory=STATIC), name="static")
@@ -236,21 +252,33 @@ def _client(request: Request) -> str:
     return request.client.host if request.client else "unknown"
 
 
-def _without_paths(message: str) -> str:
-    """Errors reach the browser without the server's directories: a path shows as its file name."""
-    return re.sub(r"(?:/[\w.\-]+)+/([\w.\-]+)", r"\1", message)
+def _public(message: str, limit: int = 1000) -> str:
+    """Errors reach the browser without the server's directories (a path shows as its file name), and
+    short: a refusal never echoes a large input back."""
+    message = re.sub(r"(?:/[\w.\-]+)+/([\w.\-]+)", r"\1", message)
+    return message if len(message) <= limit else message[: limit - 3] + "..."
+
+
+def _shallow(rules: dict[str, Any]) -> dict[str, Any]:
+    """Rules nested deeper than any game's are refused before a validator walks them (a 1,000-deep value
+    would exhaust the stack of the code that prints it)."""
+    if safe_json.nesting_depth(rules, MAX_RULES_DEPTH) > MAX_RULES_DEPTH:
+        raise ValueError(f"a rule variant is a mapping of keys to plain values, nested at most {MAX_RULES_DEPTH} deep")
+    return rules
 
 
 def _rules_from_query(game: str, config: str | None) -> dict[str, Any]:
     if config is None:
         return {}
+    if len(config) > MAX_CONFIG_QUERY:
+        raise HTTPException(422, f"config: a rule variant is at most {MAX_CONFIG_QUERY} characters of JSON")
     try:
-        rules = json.loads(config)
+        rules = safe_json.loads(config)
         if not isinstance(rules, dict):
             raise ValueError("config must be a JSON object")
-        game_class(game).from_config(rules)
-    except (ValueError, UltimataError) as err:
-        raise HTTPException(422, f"bad config for {game}: {err}") from None
+        game_class(game).from_config(_shallow(rules))
+    except ValueError as err:  # UltimataError included
+        raise HTTPException(422, _public(f"bad config for {game}: {err}")) from None
     return rules
 
 
@@ -261,4 +289,4 @@ def _seat_in_range(seat: int, players: int) -> None:
 
 def _known_game(game: str) -> None:
     if game not in GAMES:
-        raise HTTPException(404, f"unknown game {game!r}; games: {', '.join(GAMES)}")
+        raise HTTPException(404, f"unknown game {quoted(game)}; games: {', '.join(GAMES)}")

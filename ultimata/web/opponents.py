@@ -5,6 +5,8 @@ a browser that could name a module to import could run anything on the server.""
 from __future__ import annotations
 
 import json
+import logging
+import os
 from functools import lru_cache
 from importlib import resources
 from pathlib import Path
@@ -17,6 +19,7 @@ from ultimata.envs.core.registry import game_class
 BUILTIN = ("random", "heuristic", "mcts", "pretrained", "hard")
 """`hard` is each game's strongest quick agent (configs/hard.yaml), offered once this install has it."""
 CHECKPOINT = "checkpoint:"
+log = logging.getLogger("ultimata.web")
 
 
 class UnknownOpponent(UltimataError):
@@ -28,6 +31,8 @@ class Opponents:
         self.checkpoints = checkpoints
         self.own = tuple(own)
         """Agent specs the operator chose to offer (`package.module:Name`, `file.py:Name`, with options)."""
+        self.skipped: dict[str, dict[str, str]] = {}
+        """Game -> checkpoint file name -> why it is not offered (a corrupt or refused file), no paths."""
 
     def offered(self, game: str, rules: dict[str, Any]) -> list[dict[str, str]]:
         """The built-in bots and the operator's agents that can play these rules, then this game's
@@ -55,19 +60,44 @@ class Opponents:
         return load_agent(spec, game, rules, seed=seed)
 
     def _checkpoints_for(self, game: str) -> list[str]:
-        """Checkpoint files in the configured folder (never elsewhere) trained for `game`."""
-        from ultimata.agents.checkpoint import read_meta
-
+        """Checkpoint files in the configured folder (never elsewhere) trained for `game` that load: each
+        is verified as it would be played (sidecar, sha256, weights read as data) before it is offered, and
+        one that fails is left out with a warning naming its file."""
         if self.checkpoints is None or not self.checkpoints.is_dir():
             return []
         names = []
         for path in sorted(self.checkpoints.glob("*.zip")):
             try:
-                if read_meta(path).game == game:
-                    names.append(path.name)
-            except UltimataError:
-                continue
+                version = tuple((s.st_size, s.st_mtime_ns) for s in (path.stat(), path.with_suffix(".json").stat()))
+            except OSError:
+                version = ()  # no sidecar: refused below, with the reason
+            problem = _checkpoint_problem(str(path), game, version)
+            if problem is None:
+                names.append(path.name)
+            elif problem:  # "" is a checkpoint for another game: not this list's, and not an error
+                skipped = self.skipped.setdefault(game, {})
+                if skipped.get(path.name) != problem:
+                    log.warning("checkpoint %s is not offered: %s", path.name, problem)
+                skipped[path.name] = problem
         return names
+
+
+@lru_cache(maxsize=1024)
+def _checkpoint_problem(path: str, game: str, version: tuple[tuple[int, int], ...]) -> str | None:
+    """Why the checkpoint at `path` cannot play `game` as trained: None if it loads, "" if it is another
+    game's, else the reason with the folder left out. Cached per `version` of the zip and its sidecar
+    (sizes and modification times), so a listing does not load every file again."""
+    from ultimata.agents.checkpoint import load_policy, read_meta
+
+    folder = os.path.dirname(path) + os.sep
+    try:
+        meta = read_meta(path)
+        if game not in (meta.game, *meta.also_fits):
+            return ""
+        load_policy(path, game_class(game).from_config(meta.config))
+    except UltimataError as err:
+        return str(err).replace(folder, "")
+    return None
 
 
 @lru_cache(maxsize=256)

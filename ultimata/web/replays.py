@@ -14,7 +14,7 @@ from pathlib import Path
 from typing import Any
 
 from ultimata.envs.core.engine import State
-from ultimata.envs.core.errors import ReplayError
+from ultimata.envs.core.errors import ReplayError, UltimataError
 from ultimata.envs.core.replay import Replay
 from ultimata.web.views import seat_view
 
@@ -52,7 +52,8 @@ class ReplayLibrary:
         return sorted((p.name for p in self.folder.glob("*.json")), reverse=True)
 
     def listing(self) -> list[dict[str, Any]]:
-        """What a person picks a replay by: game, players, result, date (read once per file version)."""
+        """What a person picks a replay by: game, players, result, date (read once per file version). A file
+        that cannot be read is listed as `unreadable`, with the reason (`error`, naming the file, not its folder)."""
         names = self.names()
         out = [self._summary(name) for name in names]
         with self._lock:
@@ -72,8 +73,9 @@ class ReplayLibrary:
             replay = Replay.load(path)
             summary = {"name": name, "game": replay.game, "players": replay.players, "result": replay.result,
                        "moves": len(replay.actions), "date": date}
-        except ReplayError:
-            summary = {"name": name, "game": None, "players": [], "result": "unreadable", "moves": None, "date": date}
+        except UltimataError as err:  # one bad file is named as such; it never breaks the listing
+            summary = {"name": name, "game": None, "players": [], "result": "unreadable", "moves": None, "date": date,
+                       "error": str(err)}
         with self._lock:
             self._summaries[name] = (stamp, summary)
         return summary
@@ -114,11 +116,10 @@ class ReplayLibrary:
                 self._opened.move_to_end(name)
                 return opened
         replay = Replay.load(path)
-        kept, state = [], None
-        for step, (state, _) in enumerate(replay.states()):
+        kept = []
+        for step, (state, _) in enumerate(replay.states()):  # checks every move and the stored end
             if step % STRIDE == 0:
                 kept.append(state.clone())
-        replay.check_final(state)
         opened = _Opened(stamp, replay, kept)
         with self._lock:
             self._opened[name] = opened
