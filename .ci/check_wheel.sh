@@ -44,10 +44,10 @@ for name in envs.GAMES:
     envs.make(name).reset(seed=1)
 print(f"made every env from the wheel: {', '.join(envs.GAMES)}")
 PY
-"$work/venv/bin/ultimata" arena ultimade_v1 pretrained heuristic --games 2 --seed 1 --replays "$work/arena" > "$work/arena.txt"
+"$work/venv/bin/ultimata" arena ultimade_v2 pretrained heuristic --games 2 --seed 1 --replays "$work/arena" > "$work/arena.txt"
 grep -q pretrained "$work/arena.txt"
 "$work/venv/bin/ultimata" replay "$work/arena/game_00000.json" --no-pause < /dev/null > "$work/replay.txt"
-"$work/venv/bin/ultimata" bench --steps 2000 --game ultimade_v1 --json > "$work/bench.json"
+"$work/venv/bin/ultimata" bench --steps 2000 --game ultimade_v2 --json > "$work/bench.json"
 "$work/venv/bin/ultimata" train ultimatum_cards_v2 --preset quick --steps 256 --out "$work/run" > "$work/train.txt"
 test -f "$work/run/final.zip"
 echo "wheel runs the README's commands: arena, replay, bench, train"

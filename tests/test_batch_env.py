@@ -121,8 +121,8 @@ def test_a_game_plays_the_same_alone_as_among_many(num_games: int) -> None:
 
 
 def test_a_seed_fixes_every_game_and_reset_without_one_deals_the_next_games() -> None:
-    first = _play(batch("ultimade_v1", 4, seed=5), 30)
-    again = _play(batch("ultimade_v1", 4, seed=5), 30)
+    first = _play(batch("ultimade_v2", 4, seed=5), 30)
+    again = _play(batch("ultimade_v2", 4, seed=5), 30)
     for a, b in zip(first, again):
         for x, y in zip(a, b):
             if isinstance(x, np.ndarray):
@@ -155,9 +155,9 @@ def test_bad_sizes_and_seeds_are_refused_with_what_is_allowed() -> None:
 
     for bad in (0, -1, 2.5, True):
         with pytest.raises(ConfigError, match="num_games"):
-            batch("ultimade_v1", bad)
+            batch("ultimade_v2", bad)
     for bad in (-1, 1.5, True, "1"):
         with pytest.raises(ConfigError, match="seed"):
-            batch("ultimade_v1", 2, seed=bad)
+            batch("ultimade_v2", 2, seed=bad)
     with pytest.raises(ConfigError, match="unknown game"):
         batch("chess_v0", 2)

@@ -19,7 +19,7 @@ def test_random_play_resumes_where_it_stopped_and_resets_finished_games():
 
 
 def test_every_env_is_timed_once_per_round():
-    rates = interleaved_rates({"a": make("ultimatum_cards_v2"), "b": make("ultimade_v1")}, steps=300, rounds=3)
+    rates = interleaved_rates({"a": make("ultimatum_cards_v2"), "b": make("ultimade_v2")}, steps=300, rounds=3)
     assert sorted(rates) == ["a", "b"]
     assert all(len(r) == 3 and min(r) > 0 for r in rates.values())
 

@@ -12,9 +12,9 @@ from ultimata.training.arena import run_arena, spec_entries
 @pytest.mark.parametrize(
     ("args", "says"),
     [
-        (["arena", "ultimade_v1", "random", "--seed", "-1"], "--seed"),
-        (["arena", "ultimade_v1", "random", "--games", "0"], "--games"),
-        (["play", "ultimade_v1", "--seed", "-1"], "--seed"),
+        (["arena", "ultimade_v2", "random", "--seed", "-1"], "--seed"),
+        (["arena", "ultimade_v2", "random", "--games", "0"], "--games"),
+        (["play", "ultimade_v2", "--seed", "-1"], "--seed"),
         (["train", "nosuchgame_v0", "--preset", "quick"], "unknown game 'nosuchgame_v0'"),
     ],
 )

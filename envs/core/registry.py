@@ -15,7 +15,7 @@ from ultimata.envs.core.errors import ConfigError
 
 GAMES: dict[str, str] = {
     "ultimatum_cards_v2": "ultimata.envs.ultimatum_cards_v2",
-    "ultimade_v1": "ultimata.envs.ultimade_v1",
+    "ultimade_v2": "ultimata.envs.ultimade_v2",
     "ultra_war_v4": "ultimata.envs.ultra_war_v4",
     "conquest_of_the_world_v3": "ultimata.envs.conquest_of_the_world_v3",
     "ultimatum_world_v3": "ultimata.envs.ultimatum_world_v3",

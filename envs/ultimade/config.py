@@ -23,6 +23,12 @@ class UltimadeConfig(GameConfig):
     """The optional Monster-Defense rule (book: 'omit the Monster-Defense rule' is a variant)."""
     monster_turn_faces: tuple[int, ...] = (1, 6)
     """Faces of the d6 that make a Monster-Defense roll a turn (book: 1 or 6)."""
+    monster_defense_in_endzone: bool = True
+    """Book, literal: a catch in the attacking endzone next to a defender also gives the defense the roll
+    (the point stands unless the roll is a turn). False: such a catch scores at once (v1's rule)."""
+    straight_pull: bool = True
+    """Book, literal ('the disc is always thrown straight-lined'): the pull flies a straight throwing line
+    from the puller, not over a receiver. False: the pull may land on any empty field of the endzone."""
     points_to_win: int = Field(3, ge=1, le=99)
     """The game ends when a team has scored this many points (gap: the book names no target)."""
     max_cycles: int = Field(200, ge=1, le=100_000)

@@ -18,10 +18,10 @@ from ultimata.envs.ultimade.state import UltimadeState
 class UltimadeGame(Game[UltimadeConfig]):
     """ULTIMADE: Ultimate on a 9 x 18 board, four a side, two teams (player_0 = A, player_1 = B)."""
 
-    name: ClassVar[str] = "ultimade_v1"
+    name: ClassVar[str] = "ultimade_v2"
     title: ClassVar[str] = "ULTIMADE"
     observation_planes: ClassVar[tuple[int, int, int] | None] = (len(PLANES), LENGTH, WIDTH)
-    version: ClassVar[int] = 1
+    version: ClassVar[int] = 2
     config_model = UltimadeConfig
     render_modes: ClassVar[tuple[str, ...]] = ("human", "ansi", "rgb_array")
     has_board: ClassVar[bool] = True

@@ -17,6 +17,7 @@ import numpy as np
 
 from ultimata.envs.core.engine import State
 from ultimata.envs.core.rng import Rng
+from ultimata.envs.ultimade import consistency
 from ultimata.envs.ultimade.actions import DONE, NO_ROLL, from_field, to_field
 from ultimata.envs.ultimade.board import (
     BALL,
@@ -34,11 +35,11 @@ from ultimata.envs.ultimade.board import (
     fields_of,
     reach,
 )
+from ultimata.envs.ultimade.explain import no_free_team_mate
 from ultimata.envs.ultimade.observation import encode
 from ultimata.envs.ultimade.phases import (
     MONSTER,
     OVER,
-    PHASES,
     PLACE,
     PULL,
     RUN,
@@ -149,22 +150,46 @@ class UltimadeState(State):
             ends &= BALL[self.disc][self.chase]
         return ends
 
-    def receivers(self) -> list[int]:
-        """Team-mates the holder can reach with a legal throw: on a straight line, at least two
-        fields away, no opponent on the way and (by default) at least one empty field passed."""
+    def _open_lane(self, origin: int, target: int, team: int, team_bb: list[int] | None = None) -> bool:
+        """A throw of `team` from `origin` to `target` obeys the book: a straight line at least two fields
+        long, no opponent on the way and (by default) at least one empty field passed over."""
+        bb = team_bb or self.team_bb
+        lane = BETWEEN[origin][target]
+        if not lane or lane & bb[1 - team]:
+            return False
+        return not self.game.config.throw_needs_free_field or bool(lane & ~(bb[0] | bb[1]))
+
+    def receivers(self, run: tuple[int, int] | None = None) -> list[int]:
+        """Team-mates the holder can reach with a legal throw; with `run` = (player, field), as if that
+        player stood there (the move labels warn of a run that leaves the holder no free team-mate)."""
         h = self.holder
         if h < 0:
             return []
-        from_f = self.pos[h]
-        opp = self.team_bb[1 - self.offense]
-        empty = self._empty() if self.game.config.throw_needs_free_field else FULL
-        base = self.offense * 4
-        out = []
-        for q in range(base, base + 4):
-            lane = BETWEEN[from_f][self.pos[q]]
-            if lane and not lane & opp and lane & empty:
-                out.append(q)
-        return out
+        pos, bb, team = self.pos, self.team_bb, self.offense
+        if run is not None:
+            p, f = run
+            pos, bb = pos[:], bb[:]
+            bb[p >> 2] ^= BIT[pos[p]] | BIT[f]
+            pos[p] = f
+        return [q for q in range(team * 4, team * 4 + 4) if self._open_lane(pos[h], pos[q], team, bb)]
+
+    def pull_targets(self, origin: int | None = None) -> int:
+        """Where a pull from `origin` (default: the puller's field) may land: an empty field of the receiving
+        endzone, and with `straight_pull` one a legal throw reaches (book: 'always thrown straight-lined')."""
+        zone = self.game.endzone[self.offense] & self._empty()
+        if not self.game.config.straight_pull:
+            return zone
+        origin = self.pos[self.holder] if origin is None else origin
+        puller_team = 1 - self.offense
+        return sum(BIT[t] for t in fields_of(zone) if self._open_lane(origin, t, puller_team))
+
+    def place_fields(self, team: int) -> int:
+        """Where `team` may put its next player: an empty field of its own endzone. Under `straight_pull`
+        the pulling team's first player (who holds the disc) must stand where some pull can fly."""
+        fields = self.game.endzone[team] & self._empty()
+        if not self.game.config.straight_pull or team == self.offense or self.pos[4 * team] >= 0:
+            return fields
+        return sum(BIT[f] for f in fields_of(fields) if self.pull_targets(f))
 
     def _markers_of(self, p: int) -> list[int]:
         """Players of the other team standing in the 8 fields around player p."""
@@ -204,18 +229,18 @@ class UltimadeState(State):
         if phase == RUN:
             return fields_of(self.destinations(self.runner), seat)
         if phase == SELECT:
-            return self._select_actions()
+            return self.select_actions()
         if phase == PLACE:
-            return fields_of(self.game.endzone[seat] & self._empty(), seat)
+            return fields_of(self.place_fields(seat), seat)
         if phase == PULL:
-            return fields_of(self.game.endzone[1 - seat] & self._empty(), seat)
+            return fields_of(self.pull_targets(), seat)
         if phase == THROW:
             return [from_field(pos[q], seat) for q in self.receivers()]
         if phase == MONSTER:
             return [from_field(pos[d], seat) for d in self._markers_of(self.holder)] + [NO_ROLL]
         return []
 
-    def _select_actions(self) -> list[int]:
+    def select_actions(self) -> list[int]:
         """Fields of the team's players who can still run, and DONE unless a rule forbids stopping.
         A cheap test first (an open neighbour field), the full run search only when boxed in."""
         team, pos, moved = self.to_move, self.pos, self.moved
@@ -253,7 +278,7 @@ class UltimadeState(State):
             self._end_step()
         elif action == NO_ROLL:
             self.last_event = f"{TEAMS[seat]} does not roll the Monster-Defense die"
-            self._start_cycle()
+            self._after_catch()
         else:
             f = to_field(action, seat)
             if phase == RUN:
@@ -274,7 +299,7 @@ class UltimadeState(State):
     def _settle(self) -> None:
         """End a running step by itself when nobody of the team can run any more."""
         while self.phase == SELECT:
-            legal = self._select_actions()
+            legal = self.select_actions()
             if len(legal) == 1 and legal[0] == DONE:
                 self._end_step()
             else:
@@ -348,9 +373,18 @@ class UltimadeState(State):
             self.to_move = self.offense
             self._legal = [from_field(self.pos[q], self.offense) for q in catchers]
             return
-        thrower = self.pos[self.holder]
-        base = self.defense * 4
+        taker = self.turn_taker()
+        self.last_event = (
+            f"turn: {PLAYER_NAMES[self.holder]} on {NAMES[self.disc]} finds no free team-mate "
+            f"({no_free_team_mate(self)}), so {PLAYER_NAMES[taker]}, the nearest defender, takes the disc"
+        )
+        self._turn_to(taker)
+        self._start_cycle()
 
+    def turn_taker(self) -> int:
+        """The defender who takes the disc if the holder finds no free team-mate (book: 'the next player of
+        the other team'; gap: the nearest)."""
+        thrower = self.pos[self.holder]
         frame = FLIP if self.defense == 1 else _IDENTITY  # the new offense's view of the pitch
 
         def nearness(d: int) -> tuple[int, int, int, int, int]:
@@ -361,12 +395,8 @@ class UltimadeState(State):
             distance = (ROW[f] - ROW[thrower]) ** 2 + (COL[f] - COL[thrower]) ** 2
             return chebyshev(f, thrower), distance, COL[seen], ROW[seen], d
 
-        taker = min(range(base, base + 4), key=nearness)
-        self.last_event = (
-            f"turn: {PLAYER_NAMES[self.holder]} finds no free team-mate, {PLAYER_NAMES[taker]} takes the disc"
-        )
-        self._turn_to(taker)
-        self._start_cycle()
+        base = self.defense * 4
+        return min(range(base, base + 4), key=nearness)
 
     def _turn_to(self, p: int) -> None:
         self.offense = p >> 2
@@ -381,26 +411,44 @@ class UltimadeState(State):
         self.holder = q
         self.disc = self.pos[q]
         self.last_event = f"{PLAYER_NAMES[thrower]} throws to {PLAYER_NAMES[q]} at {NAMES[self.disc]}"
-        if BIT[self.disc] & self.game.attack_zone[self.offense]:
-            self._score()
-        elif self.game.config.monster_defense and NEIGHBOURS[self.disc] & self.team_bb[self.defense]:
+        cfg = self.game.config
+        contested = cfg.monster_defense and NEIGHBOURS[self.disc] & self.team_bb[self.defense]
+        if contested and (cfg.monster_defense_in_endzone or not self._catch_scores()):
             self.phase = MONSTER
             self.to_move = self.defense
+        else:
+            self._after_catch()
+
+    def _catch_scores(self) -> bool:
+        """The disc holder stands in the endzone his team attacks (only a caught pass gets him there)."""
+        return bool(BIT[self.disc] & self.game.attack_zone[self.offense])
+
+    def _after_catch(self) -> None:
+        """A catch that stands: a point in the attacking endzone, else the next cycle."""
+        if self._catch_scores():
+            self._score()
         else:
             self._start_cycle()
 
     def _monster(self, marker: int) -> None:
         roll = self.rng.roll(6)
         self.last_roll = roll
+        who, catcher = PLAYER_NAMES[marker], PLAYER_NAMES[self.holder]
+        faces = " or ".join(str(f) for f in self.game.config.monster_turn_faces)
         if roll in self.game.config.monster_turn_faces:
-            who = PLAYER_NAMES[marker]
             self.last_event = f"Monster-Defense: {who} rolls {roll}, turn! {who} has the disc"
             self._turn_to(marker)
+            self._start_cycle()
+        elif self._catch_scores():
+            self.last_event = f"Monster-Defense: {who} rolls {roll}, no turn (that needs {faces}): the catch stands"
+            self._score()
         else:
-            who = PLAYER_NAMES[marker]
-            self.last_event = f"Monster-Defense: {who} rolls {roll}, only {who} may run"
+            self.last_event = (
+                f"Monster-Defense: {who} rolls {roll}, no turn (that needs {faces}): {catcher} keeps the disc, "
+                f"and in the defense's next step only {who} may run"
+            )
             self.marker_only = marker
-        self._start_cycle()
+            self._start_cycle()
 
     def _score(self) -> None:
         team = self.offense
@@ -460,62 +508,27 @@ class UltimadeState(State):
         return d
 
     def _from_dict(self, d: dict[str, Any]) -> None:
-        values = {k: d[k] for k in self._FIELDS}
-        pos = [int(x) for x in values["pos"]]
-        placed = [f for f in pos if f >= 0]
-        if len(pos) != 8 or len(set(placed)) != len(placed) or any(f >= FIELDS for f in pos):
-            raise ValueError("pos must be 8 fields (-1 = not yet placed), no two players on one field")
-        if not 0 <= int(values["phase"]) < len(PHASES):
-            raise ValueError(f"phase must be 0..{len(PHASES) - 1}")
-        for key, value in values.items():
+        cfg = self.game.config
+        for key, value in consistency.read(d, self._FIELDS, cfg.max_cycles, cfg.points_to_win).items():
             setattr(self, key, value)
-        self.pos = pos
-        self.score = [int(x) for x in values["score"]]
-        self.last_throw = list(values["last_throw"]) if values["last_throw"] is not None else None
-        self.team_bb = [sum(BIT[f] for f in pos[4 * t : 4 * t + 4] if f >= 0) for t in (0, 1)]
+        self.team_bb = [sum(BIT[f] for f in self.pos[4 * t : 4 * t + 4] if f >= 0) for t in (0, 1)]
         self._legal = None
 
     def _check_consistency(self) -> None:
-        """Refuse positions the rules cannot reach, naming the broken rule; recompute `chase`."""
-        cfg, phase, pos = self.game.config, self.phase, self.pos
-        for team in (0, 1):
-            placed = [f >= 0 for f in pos[4 * team : 4 * team + 4]]
-            if placed != sorted(placed, reverse=True):
-                raise ValueError(f"team {TEAMS[team]} sets up in player order: placed players come first")
-        if phase not in (PLACE, OVER) and min(pos) < 0:
-            raise ValueError(f"all 8 players must be on the pitch in phase {PHASES[phase]!r}")
-        if self.offense not in (0, 1) or (self.to_move not in (0, 1)) != (phase == OVER):
-            raise ValueError("offense is team 0 or 1; to_move is a team, or -1 exactly when the game is over")
-        if not (-1 <= self.holder < 8 and -1 <= self.disc < FIELDS and -1 <= self.runner < 8):
-            raise ValueError("holder and runner are players 0..7 or -1; disc is a field or -1")
-        if self.holder >= 0 and pos[self.holder] != self.disc:
-            raise ValueError(f"the holder {PLAYER_NAMES[self.holder]} must stand on the disc's field")
-        if phase in (SELECT, RUN, THROW, MONSTER):
-            if self.disc < 0 or (self.holder >= 0 and self.holder >> 2 != self.offense):
-                raise ValueError("in play, the disc is on the pitch and held by the offense if held")
-            if self.holder < 0 and any(f == self.disc for f in pos):
-                raise ValueError("a disc on the ground lies on an empty field")
-        if phase in (THROW, MONSTER) and self.holder < 0:
-            raise ValueError(f"phase {PHASES[phase]!r} needs a disc holder")
-        if (phase == THROW and self.to_move != self.offense) or (phase == MONSTER and self.to_move != self.defense):
-            raise ValueError("the offense throws; the defense rolls the Monster-Defense die")
-        if phase == RUN and (self.runner < 0 or self.runner >> 2 != self.to_move or self.moved >> self.runner & 1):
-            raise ValueError("a runner is a player of the moving team who has not run this step")
-        if not 0 <= self.moved < 256 or not (self.marker_only == -1 or self.marker_only >> 2 == self.defense):
-            raise ValueError("moved is an 8-bit set; marker_only is -1 or a defender")
-        if min(self.score) < 0 or (max(self.score) >= cfg.points_to_win and phase != OVER):
-            raise ValueError(f"scores are 0..{cfg.points_to_win - 1} until a team wins")
-        a, b = self.score
-        if phase == OVER and self.winner != (0 if a > b else 1 if b > a else -1):
-            raise ValueError("the winner of a finished game is the team with more points")
-        if not 0 <= self.cycle <= cfg.max_cycles or self.winner not in (-1, 0, 1):
-            raise ValueError(f"cycle is 0..{cfg.max_cycles}; winner is -1, 0 or 1")
-        throw = self.last_throw
-        if throw is not None and (len(throw) != 2 or not all(0 <= f < FIELDS for f in throw)):
-            raise ValueError("last_throw is two fields or null")
+        """Refuse positions the rules cannot reach, naming the broken rule (envs/ultimade/consistency.py)."""
+        consistency.check(self)
+
+    def expected_chase(self) -> int:
+        """What `chase` is in this position: set while the offense's first run of a step must go toward a
+        disc on the ground (recomputed from the position alone, whatever `chase` holds now)."""
         offense_ran = self.moved >> (4 * self.offense) & 15
-        chasing = phase in (SELECT, RUN) and self.to_move == self.offense and self.holder < 0 and not offense_ran
-        self.chase = self._chase_distance() if chasing else -1
+        if self.phase not in (SELECT, RUN) or self.to_move != self.offense or self.holder >= 0 or offense_ran:
+            return -1
+        saved, self.chase = self.chase, -1
+        try:
+            return self._chase_distance()
+        finally:
+            self.chase = saved
 
     def clone(self) -> UltimadeState:
         other = object.__new__(type(self))

@@ -8,6 +8,7 @@ from typing import TYPE_CHECKING, Any
 
 from ultimata.envs.ultimade.actions import DONE, NO_ROLL, to_field
 from ultimata.envs.ultimade.board import COL, FIELDS, LENGTH, NAMES, NEIGHBOURS, ROW, WIDTH
+from ultimata.envs.ultimade.explain import roll_rule, run_warning, why_not
 from ultimata.envs.ultimade.phases import MONSTER, OVER, PHASES, PLACE, PULL, RUN, SELECT, THROW
 from ultimata.envs.ultimade.players import PLAYER_NAMES, TEAMS
 
@@ -66,6 +67,11 @@ def view(state: UltimadeState, seat: int | None) -> dict[str, Any]:
         "phase": PHASES[state.phase],
         "phase_key": PHASE_KEYS[state.phase],
         "to_move": None if over else state.current_player,
+        "holder": PLAYER_NAMES[state.holder] if state.holder >= 0 else None,
+        "throw_options": _throw_options(state),
+        "must_run_to_disc": state.phase in (SELECT, RUN) and state.chase >= 0,
+        "why_not": _why_not(state, seat),
+        "roll_rule": roll_rule(state) if cfg.monster_defense else None,
         "only_runner": PLAYER_NAMES[state.marker_only] if state.marker_only >= 0 else None,
         "surplus_markers_must_leave": bool(state.surplus_markers()),
         "last_roll": state.last_roll or None,
@@ -73,6 +79,21 @@ def view(state: UltimadeState, seat: int | None) -> dict[str, Any]:
         "over": over,
         "winners": ([state.winner] if state.winner >= 0 else [0, 1]) if over else [],
     }
+
+
+def _throw_options(state: UltimadeState) -> list[dict[str, Any]] | None:
+    """Whom the holder could throw to if the throw came now (None: nobody holds the disc). Empty in a
+    running step warns that the disc turns over unless a lane opens before the throw."""
+    if state.holder < 0 or state.phase not in (SELECT, RUN, THROW):
+        return None
+    return [{"id": PLAYER_NAMES[q], **_spot(state.pos[q])} for q in state.receivers()]
+
+
+def _why_not(state: UltimadeState, seat: int | None) -> dict[str, str]:
+    """For the seat to move: each field that is not a legal choice now, and the rule that keeps it out."""
+    if seat is None or seat != state.current_player:
+        return {}
+    return {NAMES[f]: reason for f, reason in why_not(state).items()}
 
 
 def moves(state: UltimadeState) -> list[dict[str, Any]]:
@@ -83,7 +104,10 @@ def moves(state: UltimadeState) -> list[dict[str, Any]]:
     for action in state.legal_actions():
         move: dict[str, Any] = {"action": action, "label": state.action_to_string(action)}
         if action < FIELDS:
-            move.update(target="field", kind=kind, **_spot(to_field(action, seat)))
+            f = to_field(action, seat)
+            move.update(target="field", kind=kind, **_spot(f))
+            if state.phase == RUN and run_warning(state, f):
+                move["leaves_no_free_team_mate"] = True
         else:
             move.update(target="button", kind="done" if action == DONE else "no_roll" if action == NO_ROLL else "")
         out.append(move)

@@ -45,15 +45,15 @@ def test_sidecar_records_what_the_policy_was_trained_for(tiny_checkpoint):
 
 def test_wrong_game_is_refused(tiny_checkpoint, tmp_path):
     path = copy(tiny_checkpoint, tmp_path)
-    edit_sidecar(path, game="ultimade_v1")
-    with pytest.raises(CheckpointError, match="trained for ultimade_v1, not ultimatum_cards_v2"):
+    edit_sidecar(path, game="ultimade_v2")
+    with pytest.raises(CheckpointError, match="trained for ultimade_v2, not ultimatum_cards_v2"):
         load_policy(path, cards_game())
 
 
-@pytest.mark.skipif("ultimade_v1" not in GAMES, reason="ultimade not registered")
+@pytest.mark.skipif("ultimade_v2" not in GAMES, reason="ultimade not registered")
 def test_a_card_game_checkpoint_is_refused_by_another_game(tiny_checkpoint):
-    with pytest.raises(CheckpointError, match="trained for ultimatum_cards_v2, not ultimade_v1"):
-        load_agent(str(tiny_checkpoint), "ultimade_v1")
+    with pytest.raises(CheckpointError, match="trained for ultimatum_cards_v2, not ultimade_v2"):
+        load_agent(str(tiny_checkpoint), "ultimade_v2")
 
 
 def test_wrong_version_is_refused(tiny_checkpoint, tmp_path):
@@ -187,7 +187,7 @@ def _planes_checkpoint(folder, **features):
     from ultimata.training.batched_trainer import SpacesEnv
     from ultimata.training.features import features_policy_kwargs
 
-    game = game_class("ultimade_v1").from_config({})
+    game = game_class("ultimade_v2").from_config({})
     kwargs = features_policy_kwargs("planes", game, features["channels"], features["out_channels"], features["scalars"])
     model = MaskablePPO("MlpPolicy", SpacesEnv(game), policy_kwargs={"net_arch": [4, 4], **kwargs}, device="cpu")
     return save_checkpoint(model, folder / "planes.zip", CheckpointMeta.for_game(game, steps=0)), model.policy
@@ -200,7 +200,7 @@ def _planes_checkpoint(folder, **features):
 ])
 def test_every_planes_variant_is_described_and_inferred_alike(tmp_path, features):
     path, trained = _planes_checkpoint(tmp_path, **features)
-    game = game_class("ultimade_v1").from_config({})
+    game = game_class("ultimade_v2").from_config({})
     described = read_meta(path).policy
     assert described["features"] == {"kind": "planes", "planes": list(game.observation_planes), **features}
     edit_sidecar(path, drop=("policy",), format=FORMAT_V1)

@@ -25,12 +25,12 @@ def test_finds_the_winning_throw_in_ultimade(options):
     state = position(game, ["e10", "e16", "a10", "i10"], ["h9", "c10", "g12", "i12"], step="throw")
     legal = state.legal_actions()
     assert len(legal) >= 2, "the puzzle needs a choice"
-    agent = MctsAgent("ultimade_v1", MctsOptions(time=30, **options), seed=0)
+    agent = MctsAgent("ultimade_v2", MctsOptions(time=30, **options), seed=0)
     assert agent.act(None, state.legal_action_mask(), state) == field_action(state, "e16")
 
 
 def test_the_pretrained_prior_is_a_distribution_over_the_legal_moves():
-    agent = MctsAgent("ultimade_v1", MctsOptions(guide="pretrained"), seed=0)
+    agent = MctsAgent("ultimade_v2", MctsOptions(guide="pretrained"), seed=0)
     state = UltimadeGame.from_config({}).new_initial_state(Rng(2))
     legal = state.legal_actions()
     prior = agent._bot_probabilities(state, legal)
@@ -62,12 +62,12 @@ def test_plays_the_round_card_while_ahead_in_the_card_game():
 )
 def test_bad_specs_name_the_option_and_list_the_allowed_ones(spec, problem):
     with pytest.raises(ConfigError, match=problem) as err:
-        load_agent(spec, "ultimade_v1")
+        load_agent(spec, "ultimade_v2")
     assert "options: sims, time, rollout, depth, c" in str(err.value)
 
 
 def test_spec_options_reach_the_agent():
-    agent = load_agent("mcts:sims=7,rollout=heuristic,depth=5,c=0.5,time=1", "ultimade_v1", seed=3)
+    agent = load_agent("mcts:sims=7,rollout=heuristic,depth=5,c=0.5,time=1", "ultimade_v2", seed=3)
     assert agent.options == MctsOptions(sims=7, rollout="heuristic", depth=5, c=0.5, time=1, guide="pretrained")
     assert parse_mcts_spec("mcts") == MctsOptions()
 
@@ -145,13 +145,13 @@ def test_a_games_defaults_come_from_the_data_file():
     """configs/mcts.yaml makes ULTIMADE search under the shipped bot's prior and the card game model its
     opponents; a spec option overrides a default, and a rule config the shipped bot was not trained for
     keeps the built-in one."""
-    assert load_agent("mcts", "ultimade_v1").options.guide == "pretrained"
-    assert load_agent("mcts:guide=heuristic", "ultimade_v1").options.guide == "heuristic"
-    assert load_agent("mcts", "ultimade_v1", {"points_to_win": 5}).options.guide == "auto"
+    assert load_agent("mcts", "ultimade_v2").options.guide == "pretrained"
+    assert load_agent("mcts:guide=heuristic", "ultimade_v2").options.guide == "heuristic"
+    assert load_agent("mcts", "ultimade_v2", {"points_to_win": 5}).options.guide == "auto"
     cards = load_agent("mcts", "ultimatum_cards_v2").options
     assert (cards.opponents, cards.guide) == ("rollout", "none")
     with pytest.raises(CheckpointError, match="rule config"):  # asked for by name, it must load
-        load_agent("mcts:guide=pretrained", "ultimade_v1", {"points_to_win": 5})
+        load_agent("mcts:guide=pretrained", "ultimade_v2", {"points_to_win": 5})
 
 
 @pytest.mark.parametrize(("text", "problem"), [

@@ -6,6 +6,9 @@ edc3667 (before the bots were converted to data-only checkpoints), when `pretrai
 
     python tests/agents/test_shipped_bots_unchanged.py
 
+ULTIMADE's games were re-recorded when its rules became v2 (same seeds and seats, the same weights, the
+data-only loader): the v1 record's moves are not all legal under v2's straight pull.
+
 For each bot: two games with the bot in one seat (the first, the last) against random seats, two with the
 bot in every seat, each under the rules of the game's training config and cut after `CAP` decisions. The
 test replays the record: the recorded moves of the other seats are applied as they were, and every move

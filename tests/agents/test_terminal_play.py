@@ -22,7 +22,7 @@ def test_bots_are_narrated_in_the_third_person_and_automatic_events_are_printed(
 
 def test_ultimade_turns_made_by_the_rules_are_printed():
     console = Console(record=True, width=200, highlight=False)
-    play_session("ultimade_v1", "random", seat=0, seed=1, read=lambda prompt: "1", console=console,
+    play_session("ultimade_v2", "random", seat=0, seed=1, read=lambda prompt: "1", console=console,
                  rules={"points_to_win": 1, "endzone_depth": 8})
     text = console.export_text()
     assert re.search(r"→ .*(turn|Monster-Defense|point)", text), "turns, die rolls and points reach the player"

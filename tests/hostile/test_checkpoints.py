@@ -218,7 +218,7 @@ def test_corrupt_checkpoints_are_not_offered_and_each_is_named(tiny_checkpoint, 
     copy_checkpoint(tiny_checkpoint, folder, "no_sidecar").with_suffix(".json").unlink()
     copy_checkpoint(tiny_checkpoint, folder, "bad_sidecar").with_suffix(".json").write_text("[" * 5000)
     other = copy_checkpoint(tiny_checkpoint, folder, "other_game")
-    edit_sidecar(other, game="ultimade_v1")
+    edit_sidecar(other, game="ultimade_v2")
     client = local_client(create_app(checkpoints=folder, replays=tmp_path / "replays"))
     with caplog.at_level(logging.WARNING, logger="ultimata.web"):
         listed = client.get(f"/api/games/{GAME}/opponents")

@@ -50,7 +50,7 @@ def test_more_agents_than_seats_play_every_table_of_different_agents():
     assert tables(3, 2) == [[0, 1], [0, 2], [1, 2]]
     assert tables(2, 4) == [[0, 1, 1, 1]]
     assert balanced_games(7, 2, n_tables=3) == 12, "3 per table, rounded up to 4: whole rotations at each table"
-    game, entries = spec_entries(["heuristic", "random", "mcts:sims=5,time=1"], "ultimade_v1",
+    game, entries = spec_entries(["heuristic", "random", "mcts:sims=5,time=1"], "ultimade_v2",
                                  {"points_to_win": 1, "max_cycles": 40})
     result = run_arena(game, entries, games=6)
     assert result.games == 6
@@ -89,7 +89,7 @@ def test_arena_table_and_bad_spec():
 
 
 def _deals(seed: int, tmp_path) -> list[int]:
-    game, entries = spec_entries(["random", "heuristic"], "ultimade_v1", {"points_to_win": 1, "max_cycles": 20})
+    game, entries = spec_entries(["random", "heuristic"], "ultimade_v2", {"points_to_win": 1, "max_cycles": 20})
     folder = tmp_path / str(seed)
     run_arena(game, entries, games=8, seed=seed, replay_dir=folder)
     return [json.loads((folder / f"game_{g:05d}.json").read_text())["seed"] for g in range(8)]

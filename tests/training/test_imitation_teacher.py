@@ -64,7 +64,7 @@ def test_a_bad_teacher_is_refused_up_front(teacher, message):
 
 
 def test_an_mcts_teacher_config_loads():
-    cfg = load_train_config("ultimade_v1", overrides={"imitation": {"teacher": "mcts:sims=20", "samples": 500}})
+    cfg = load_train_config("ultimade_v2", overrides={"imitation": {"teacher": "mcts:sims=20", "samples": 500}})
     assert cfg.imitation.teacher == "mcts:sims=20"
 
 

@@ -22,7 +22,7 @@ def _seats(env: SelfPlayEnv, episodes: int) -> list[int]:
 
 
 def test_by_default_the_learner_takes_every_seat_in_turn():
-    env = SelfPlayEnv("ultimade_v1", pool_weights={"random": 1.0}, seed=4, env_index=1)
+    env = SelfPlayEnv("ultimade_v2", pool_weights={"random": 1.0}, seed=4, env_index=1)
     assert _seats(env, 6) == [0, 1, 0, 1, 0, 1]
 
 
@@ -37,7 +37,7 @@ def test_the_learner_holds_the_seats_as_weighted():
 def test_the_trainers_envs_get_the_weights(tmp_path):
     path = tmp_path / "cfg.yaml"
     path.write_text("n_envs: 2\npool: {learner_seats: [1, 3]}\n")
-    venv = build_vec_env(load_train_config("ultimade_v1", path))
+    venv = build_vec_env(load_train_config("ultimade_v2", path))
     try:
         assert [list(w) for w in venv.get_attr("learner_seats")] == [[0.25, 0.75], [0.25, 0.75]]
     finally:
@@ -58,5 +58,5 @@ def test_bad_weights_are_refused_naming_what_is_allowed(tmp_path, weights, messa
 
 @pytest.mark.parametrize("bad", [[1, 1, 1], [0, 0], [2, -1]])
 def test_the_env_refuses_bad_weights_too(bad):
-    with pytest.raises(ConfigError, match=r"ultimade_v1 needs 2 non-negative weights with a positive sum"):
-        SelfPlayEnv("ultimade_v1", learner_seats=bad)
+    with pytest.raises(ConfigError, match=r"ultimade_v2 needs 2 non-negative weights with a positive sum"):
+        SelfPlayEnv("ultimade_v2", learner_seats=bad)

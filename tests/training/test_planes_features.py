@@ -92,22 +92,22 @@ def test_unknown_features_value_is_refused(tmp_path):
     path = tmp_path / "cfg.yaml"
     path.write_text("ppo: {features: conv}\n")
     with pytest.raises(ConfigError, match="features"):
-        load_train_config("ultimade_v1", path)
+        load_train_config("ultimade_v2", path)
     path.write_text("ppo: {features: planes, conv_scalars: film}\n")
     with pytest.raises(ConfigError, match="conv_scalars"):
-        load_train_config("ultimade_v1", path)
+        load_train_config("ultimade_v2", path)
 
 
 @pytest.fixture(scope="module")
 def planes_run(tmp_path_factory: pytest.TempPathFactory):
     run_dir = tmp_path_factory.mktemp("planes_run")
-    cfg, progress = prepare_run("ultimade_v1", run_dir, overrides=TINY_PLANES)
+    cfg, progress = prepare_run("ultimade_v2", run_dir, overrides=TINY_PLANES)
     return Path(run_dir), train(cfg, run_dir, progress, show_bar=False)
 
 
 def _play_legal(spec: str, decisions: int = 60) -> None:
-    game = game_class("ultimade_v1").from_config({})
-    agent = load_agent(spec, "ultimade_v1", {}, seed=1)
+    game = game_class("ultimade_v2").from_config({})
+    agent = load_agent(spec, "ultimade_v2", {}, seed=1)
     state = game.new_initial_state(Rng(7))
     agent.reset(0, seed=1)
     for _ in range(decisions):
@@ -123,7 +123,7 @@ def _play_legal(spec: str, decisions: int = 60) -> None:
 def test_planes_run_checkpoint_plays_legal_moves(planes_run):
     _, outcome = planes_run
     assert not outcome.interrupted and outcome.steps >= 128
-    agent = load_agent(str(outcome.final), "ultimade_v1", {})
+    agent = load_agent(str(outcome.final), "ultimade_v2", {})
     assert isinstance(agent.policy.features_extractor, PlanesExtractor)
     assert agent.policy.features_extractor.scalar_bias is not None, "the config's conv_scalars reached the net"
     _play_legal(str(outcome.final))
@@ -133,7 +133,7 @@ def test_planes_run_resumes_and_exports_slim(planes_run, tmp_path):
     from ultimata.training.export import export_checkpoint
 
     run_dir, outcome = planes_run
-    cfg, progress = prepare_run("ultimade_v1", run_dir, resume=True)
+    cfg, progress = prepare_run("ultimade_v2", run_dir, resume=True)
     cfg.total_timesteps = outcome.steps + 64
     resumed = train(cfg, run_dir, progress, show_bar=False)
     assert resumed.steps > outcome.steps
@@ -142,9 +142,9 @@ def test_planes_run_resumes_and_exports_slim(planes_run, tmp_path):
     _play_legal(str(slim))
     with zipfile.ZipFile(slim) as shipped:
         assert all(item.compress_type == zipfile.ZIP_DEFLATED for item in shipped.infolist())
-    full, small = load_agent(str(resumed.final), "ultimade_v1", {}), load_agent(str(slim), "ultimade_v1", {})
+    full, small = load_agent(str(resumed.final), "ultimade_v2", {}), load_agent(str(slim), "ultimade_v2", {})
     assert not any(w.abs().sum() for w in small.policy.value_net.parameters()), "the critic is not shipped"
-    game = game_class("ultimade_v1").from_config({})
+    game = game_class("ultimade_v2").from_config({})
     state = game.new_initial_state(Rng(5))
     obs = state.observation(state.current_player)
     assert np.allclose(full.logits(obs), small.logits(obs), rtol=0.01, atol=0.05), "the policy is"

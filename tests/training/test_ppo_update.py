@@ -74,7 +74,7 @@ def test_the_lean_update_is_maskableppo_train_on_the_same_minibatches():
 
 
 def test_the_bfloat16_update_learns_the_same_direction_on_a_conv_net():
-    cfg, game, model = _model("ultimade_v1", features="planes", conv_channels=[8], conv_out_channels=2)
+    cfg, game, model = _model("ultimade_v2", features="planes", conv_channels=[8], conv_out_channels=2)
     rollout = _rollout(game, 256)
     full, half = copy.deepcopy(model.policy), copy.deepcopy(model.policy)
     channels_last(half)

@@ -16,6 +16,8 @@ VARIANTS = [
     {"monster_defense": False, "run_through": "team"},
     {"run_through": "any", "throw_needs_free_field": False, "endzone_depth": 1},
     {"endzone_depth": 5, "run_length": 2, "first_receiver": "random", "points_to_win": 1},
+    {"straight_pull": False, "monster_defense_in_endzone": False, "max_cycles": 30},
+    {"endzone_depth": 7, "monster_turn_faces": (1, 2, 3, 4, 5)},
 ]
 
 

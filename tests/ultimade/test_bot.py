@@ -42,7 +42,7 @@ def test_bot_beats_random_from_either_seat() -> None:
 
 
 def test_heuristic_agent_spec_finds_the_bot() -> None:
-    agent = ScriptedAgent("ultimade_v1", seed=0)
+    agent = ScriptedAgent("ultimade_v2", seed=0)
     agent.reset(0)
     state = UltimadeGame.from_config({}).new_initial_state(Rng(0))
     action = agent.act(state.observation(0), state.legal_action_mask(), state)

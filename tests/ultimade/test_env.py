@@ -14,7 +14,7 @@ from ultimata.envs.ultimade.actions import NUM_ACTIONS
 from ultimata.envs.ultimade.board import FLIP, parse
 from ultimata.envs.ultimade.game import UltimadeGame
 from ultimata.envs.ultimade.observation import PLANES, SCALARS
-from ultimata.envs.ultimade_v1 import env, raw_env
+from ultimata.envs.ultimade_v2 import env, raw_env
 
 from .positions import position
 
@@ -151,7 +151,7 @@ def test_json_view_and_moves_for_browsers():
 
     g = UltimadeGame.from_config({})
     state = position(g, ["e5", "e8", "c3", "g7"], ["e6", "d9", "a14", "i16"], offense=0, step="throw")
-    v = seat_view("ultimade_v1", state, 0)
+    v = seat_view("ultimade_v2", state, 0)
     json.dumps(v)
     assert v["kind"] == "ultimade" and len(v["players"]) == 8 and v["disc"]["field"] == "e5"
     assert {p["id"] for p in v["players"] if p["marked"]} == {"A1", "A2"}

@@ -26,6 +26,8 @@ def test_random_games_keep_the_invariants(config: dict) -> None:
             invariants(state)
             if decisions % 31 == 0:
                 mask_is_exact(state)
+            if decisions % 5 == 0:  # every position the rules reach loads back as itself
+                assert game.state_from_dict(state.state_dict()).state_dict() == state.state_dict()
             state.apply(pick.choice(state.legal_actions()))
             decisions += 1
         returns = state.returns()

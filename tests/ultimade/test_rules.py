@@ -51,7 +51,7 @@ def test_pitch_is_9_by_18_with_endzones_at_both_ends():
 
 # -- set-up and pull -------------------------------------------------------------------------------
 def test_setup_team_without_the_disc_places_first_in_its_endzone():
-    state = game().new_initial_state(Rng(0))
+    state = game(straight_pull=False).new_initial_state(Rng(0))
     assert (state.phase, state.current_player) == (PLACE, 0)
     assert fields(state) == {f"{c}{r}" for c in "abcdefghi" for r in (1, 2, 3)}
     do(state, "b3", "d3", "f3", "h3")
@@ -67,21 +67,68 @@ def test_setup_other_first_receiver_by_config():
     assert state.current_player == 1 and state.offense == 1
 
 
-def test_pull_lands_on_an_empty_field_of_the_receiving_endzone():
-    state = game().new_initial_state(Rng(0))
-    do(state, "b3", "d3", "f3", "h3", "e16", "a18", "c17", "i16")
+def _set_up(g, a: list[str], b: list[str]):
+    state = g.new_initial_state(Rng(0))
+    do(state, *a, *b)
+    assert (state.phase, state.current_player) == (PULL, 1)
+    return state
+
+
+def test_pull_anywhere_in_the_receiving_endzone_when_straight_pull_is_off():
+    """The issue's reproduction: from a typical set-up the pull may land on 23 fields, over the receiver
+    A1 (c1 behind c3) and on no straight line at all (i2)."""
+    state = _set_up(game(straight_pull=False), ["c3", "d1", "f2", "h3"], ["b16", "a18", "c17", "i16"])
     legal = fields(state)
-    assert len(legal) == 27 - 4 and "b3" not in legal and "e5" not in legal and "e16" not in legal
+    assert len(legal) == 27 - 4 and {"c1", "i2"} <= legal and "c3" not in legal and "e5" not in legal
     with pytest.raises(IllegalActionError):
-        state.apply(field_action(state, "b3"))
-    do(state, "a1")
-    assert state.holder == -1 and name(state.disc) == "a1"
+        state.apply(field_action(state, "c3"))
+    do(state, "i2")
+    assert state.holder == -1 and name(state.disc) == "i2"
     assert (state.phase, state.current_player) == (SELECT, 0)  # the receivers run first
 
 
+def test_pull_flies_a_straight_throwing_line_by_default():
+    """Book: 'The disc is always thrown straight-lined ... not over players of the opposing team', and
+    'In the beginning a pull is made into one of the empty fields of the opposing endzone'. From B1 on d16
+    only column d reaches A's endzone; A2 on d1 stands at its end."""
+    assert game().config.straight_pull
+    state = _set_up(game(), ["c3", "d1", "f2", "h3"], ["d16", "a18", "c17", "i16"])
+    assert fields(state) == {"d2", "d3"}  # d1 is taken; no diagonal from d16 reaches rows 1-3
+    with pytest.raises(IllegalActionError):
+        state.apply(field_action(state, "i2"))  # no straight line from d16
+    do(state, "d2")
+    assert name(state.disc) == "d2" and state.last_throw == [parse("d16"), parse("d2")]
+
+
+def test_straight_pull_may_not_fly_over_a_receiver():
+    state = _set_up(game(), ["c2", "d1", "f2", "h3"], ["c16", "a18", "e17", "i16"])
+    assert fields(state) == {"c3"}  # c1 lies behind A1 on c2
+
+
+def test_straight_pull_may_fly_over_the_pullers_team_mates():
+    state = _set_up(game(), ["a3", "b3", "d3", "f3"], ["c18", "c17", "c16", "i16"])
+    assert fields(state) == {"c1", "c2", "c3"}
+
+
+def test_straight_pull_puts_the_puller_where_a_pull_can_fly():
+    """Under straight_pull the first player the pulling team places holds the disc, so he may stand only
+    where some pull reaches the receiving endzone: not behind a receiver on its front row. The others
+    stand anywhere."""
+    state = game().new_initial_state(Rng(0))
+    do(state, "b3", "d3", "f3", "h3")
+    assert fields(state) == {f"{c}{r}" for c in "acegi" for r in (16, 17, 18)}
+    do(state, "e16")
+    assert {"b16", "d17", "h18"} <= fields(state)
+
+
+def test_straight_pull_reaches_diagonally_where_the_endzones_are_deep():
+    state = _set_up(game(endzone_depth=8), ["a1", "b1", "c1", "d1"], ["e11", "a18", "b18", "c18"])
+    legal = fields(state)
+    assert {"e8", "e1", "b8", "h8"} <= legal  # the column and both diagonals from e11
+    assert "f8" not in legal  # three rows and one column: no straight line
 def test_receivers_must_pick_up_the_pulled_disc_when_one_can_reach_it():
     state = game().new_initial_state(Rng(0))
-    do(state, "b3", "d3", "f3", "h3", "e16", "a18", "c17", "i16", "a1")
+    do(state, "b3", "d3", "f3", "h3", "a16", "e18", "c17", "i16", "a1")
     assert DONE not in state.legal_actions()
     assert fields(state) == {"b3", "d3"}  # within 4 king steps of a1
     do(state, "d3")
@@ -100,6 +147,20 @@ def test_receivers_must_run_toward_a_disc_out_of_reach():
     assert fields(state) == {"h2", "h3", "h4"}  # as close as any run can get: 1 field
     do(state, "h3")
     assert state.holder == -1 and DONE in state.legal_actions()
+
+
+def test_a_disc_nobody_picked_up_means_no_throw_and_a_new_cycle():
+    """Gap (ours; the book is silent): when no receiver reaches the disc in the offense's step, the defense
+    still runs, nobody throws, no turn happens, and the next cycle starts with the offense's runs."""
+    state = position(game(), ["a1", "b1", "c1", "d1"], ["e16", "a18", "c17", "i16"], holder=None, disc="i3")
+    run(state, "d1", "h3")
+    do(state, "done")
+    assert state.current_player == 1 and state.holder == -1
+    run(state, "e16", "e12")
+    do(state, "done")
+    assert (state.phase, state.current_player, state.offense, state.cycle) == (SELECT, 0, 0, 2)
+    assert state.holder == -1 and name(state.disc) == "i3" and not state.last_event.startswith("turn")
+    assert fields(state) == {"h3"} and DONE not in state.legal_actions()  # the chase goes on: h3 reaches i3
 
 
 def test_defender_may_not_end_a_run_on_the_disc_on_the_ground():
@@ -374,6 +435,53 @@ def test_monster_defense_can_be_switched_off():
     assert (state.phase, state.current_player) == (SELECT, 0)
 
 
+def _catch_in_the_endzone_next_to_a_defender(rolls: list[int], **config):
+    """A1 on e14 throws to A2 on e16, in the endzone A attacks; B1 on f17 stands next to the catcher."""
+    state = position(game(**config), ["e14", "e16", "a1", "i1"], ["f17", "c10", "g10", "i10"], step="throw",
+                     rng=ScriptedRng(rolls))  # fmt: skip
+    do(state, "e16")
+    return state
+
+
+def test_a_catch_in_the_endzone_next_to_a_defender_gives_the_defense_the_roll_by_default():
+    """Book: 'If one defender stands in one of the neighbouring fields of the catcher of the disk, then the
+    defense team may decide whether it wants to throw a dice' - with no exception for the endzone."""
+    state = _catch_in_the_endzone_next_to_a_defender([])
+    assert state.game.config.monster_defense_in_endzone
+    assert (state.phase, state.current_player, state.score) == (MONSTER, 1, [0, 0])
+    assert fields(state) == {"f17"} and NO_ROLL in state.legal_actions()
+    do(state, "no roll")
+    assert state.score == [1, 0] and (state.phase, state.offense) == (PLACE, 1)  # the catch stands
+
+
+@pytest.mark.parametrize("roll", [2, 3, 4, 5])
+def test_a_failed_roll_in_the_endzone_lets_the_point_stand(roll: int):
+    state = _catch_in_the_endzone_next_to_a_defender([roll])
+    do(state, "f17")
+    assert state.last_roll == roll and state.score == [1, 0] and (state.phase, state.offense) == (PLACE, 1)
+    assert "no turn" in state.last_event and "point for A" in state.last_event
+
+
+@pytest.mark.parametrize("roll", [1, 6])
+def test_a_roll_of_1_or_6_in_the_endzone_is_a_turn_and_no_point(roll: int):
+    state = _catch_in_the_endzone_next_to_a_defender([roll])
+    do(state, "f17")
+    assert state.score == [0, 0] and state.offense == 1 and state.holder == 4 and player_at(state, "f17") == "B1"
+    assert (state.phase, state.current_player) == (SELECT, 1)
+
+
+@pytest.mark.parametrize("config", [{"monster_defense_in_endzone": False}, {"monster_defense": False}])
+def test_a_catch_in_the_endzone_scores_at_once_without_monster_defense_there(config):
+    state = _catch_in_the_endzone_next_to_a_defender([], **config)
+    assert state.score == [1, 0] and (state.phase, state.offense) == (PLACE, 1)
+
+
+def test_a_point_after_the_roll_in_the_last_allowed_cycle_ends_the_game():
+    state = _catch_in_the_endzone_next_to_a_defender([4], max_cycles=1)
+    do(state, "f17")
+    assert state.is_terminal() and state.score == [1, 0]
+
+
 def test_no_monster_defense_without_a_defender_next_to_the_catcher():
     state = position(game(), ["e5", "e8", "a1", "i1"], ["h9", "c16", "g16", "i16"], step="throw")
     do(state, "e8")
@@ -390,9 +498,9 @@ def test_catch_in_the_attacking_endzone_scores_and_the_scorer_pulls_next():
     assert all(f == -1 for f in state.pos)
     do(state, "a16", "c16", "e16", "g16")
     assert state.current_player == 0
-    do(state, "a1", "c1", "e1", "g1")
+    do(state, "b1", "c1", "e1", "g1")
     assert (state.phase, state.current_player) == (PULL, 0)
-    assert "e17" in fields(state) and "e3" not in fields(state)
+    assert fields(state) == {"b16", "b17", "b18"}  # straight up column b, into B's endzone
 
 
 def test_catch_in_the_own_endzone_is_no_point():
@@ -442,7 +550,8 @@ def test_action_strings_read_like_the_book():
     state = position(game(), ["e7", "b8", "g11", "i1"], ["a16", "c16", "g16", "i16"], offense=0)
     assert state.action_to_string(field_action(state, "b8")) == "pick A2 at b8 to run"
     do(state, "b8")
-    assert state.action_to_string(field_action(state, "c10")) == "run A2 b8->c10"
+    assert state.action_to_string(field_action(state, "c9")) == "run A2 b8->c9"  # A1 on e7 can throw to c9
+    assert state.action_to_string(field_action(state, "c10")) == "run A2 b8->c10 - then A1 has no free team-mate"
     state = position(game(), ["e7", "b8", "g9", "i1"], ["a16", "c16", "g16", "i16"], step="throw")
     assert state.action_to_string(field_action(state, "g9")) == "throw A1 -> A3 at g9"
     assert state.action_to_string(DONE).startswith("done")

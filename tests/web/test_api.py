@@ -17,7 +17,7 @@ from ultimata.web.app import create_app
 from .client import local_client
 
 CARDS = "ultimatum_cards_v2"
-SHORT = {"ultimade_v1": {"points_to_win": 1, "endzone_depth": 8}}
+SHORT = {"ultimade_v2": {"points_to_win": 1, "endzone_depth": 8}}
 """Rule variants that keep a whole game short over HTTP."""
 
 
@@ -215,7 +215,7 @@ def test_a_replay_perspective_outside_the_seats_is_a_422(client) -> None:
 def test_the_shipped_bot_is_offered_only_for_the_rules_it_was_trained_under(client) -> None:
     from ultimata.agents.specs import pretrained_path
 
-    game = "ultimade_v1"
+    game = "ultimade_v2"
     assert pretrained_path(game).exists()
     default = [o["spec"] for o in client.get(f"/api/games/{game}/opponents").json()]
     other = [o["spec"] for o in client.get(f'/api/games/{game}/opponents?config={{"points_to_win": 1}}').json()]
@@ -225,7 +225,7 @@ def test_the_shipped_bot_is_offered_only_for_the_rules_it_was_trained_under(clie
 
 
 def test_a_refused_bot_never_shows_a_server_path(client) -> None:
-    res = client.post("/api/sessions", json={"game": "ultimade_v1", "config": {"points_to_win": 1},
+    res = client.post("/api/sessions", json={"game": "ultimade_v2", "config": {"points_to_win": 1},
                                              "opponents": {"1": "pretrained"}})
     assert res.status_code == 400 and "/" not in res.json()["detail"].replace("n/a", "")
 

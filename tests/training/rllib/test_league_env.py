@@ -29,7 +29,7 @@ def _play(env: LeagueEnv, rng: np.random.Generator) -> tuple[dict[str, float], s
         obs = {r: o for r, o in obs.items() if not (terminateds.get(r) or truncateds.get(r))}
 
 
-@pytest.mark.parametrize("game", ["ultimatum_cards_v2", "ultimade_v1"])
+@pytest.mark.parametrize("game", ["ultimatum_cards_v2", "ultimade_v2"])
 def test_only_league_seats_reach_rllib_and_every_role_gets_its_result(game):
     env = LeagueEnv({"game": game, "pool": {"snapshots": 1.0}, "seed": 3})
     rng = np.random.default_rng(0)
@@ -60,7 +60,7 @@ def test_an_action_outside_the_mask_is_refused_by_the_env():
 
 
 def test_the_observation_is_the_seats_own():
-    aec = LeagueAEC("ultimade_v1", pool={"snapshots": 1.0})
+    aec = LeagueAEC("ultimade_v2", pool={"snapshots": 1.0})
     aec.reset(seed=9)
     role = aec.agent_selection
     seat = aec.seat_of[role]

@@ -131,7 +131,7 @@ def test_a_new_snapshot_plays_with_the_weights_it_was_given(ray_session):
     [
         ("ultimatum_cards_v2", {}),
         (
-            "ultimade_v1",
+            "ultimade_v2",
             {
                 "ppo": {
                     "features": "planes",
@@ -319,6 +319,6 @@ def test_settings_only_the_sb3_backend_applies_are_named():
     assert league_pool({"mirror": 0.5, "snapshots": 0.2, "random": 0.3}) == {"mirror": 0.7, "random": 0.3}
     notices = sb3_only_settings(load_train_config("ultra_war_v4"))  # its config sets imitation.critic_steps
     assert len(notices) == 1 and "imitation.critic_steps (40,000)" in notices[0]
-    seats = load_train_config("ultimade_v1", overrides={"pool": {"learner_seats": [2, 1]}})
+    seats = load_train_config("ultimade_v2", overrides={"pool": {"learner_seats": [2, 1]}})
     assert sb3_only_settings(seats) == ["pool.learner_seats ([2.0, 1.0]) is applied by the sb3 backend only; here "
                                         "the learner holds every seat equally often"]

@@ -17,7 +17,8 @@
       "A cycle is one round of play: first the offense's step (its three players without the disc may each run), then the defense's step (its four players may each run), then the disc holder throws. The cycle count is the game clock.",
       "A step: click one of your players to pick him, then the field he runs to (up to 4 fields, any direction, through empty fields); 'done' ends the step and whoever has not run stays.",
       "Throws go in a straight line (row, column or diagonal), over at least one empty field and never over an opponent; the holder must throw if any team-mate is free. No free team-mate: a turn, the nearest defender gets the disc.",
-      "Marking: a defender next to an offense player marks him; only one marker per offense player. Monster-Defense: after a catch next to a marker, the defense may roll a die (1 or 6 is a turn).",
+      "Marking: a defender next to an offense player marks him; only one marker per offense player. Monster-Defense: after a catch next to a marker (in the endzone too), the defense may roll a die: 1 or 6 is a turn; 2-5 is no turn, the catcher keeps the disc and in the defense's next step only the marker who rolled may run.",
+      "A field that is not highlighted is no move now: hover over it or click it and the page says which rule keeps it out.",
     ],
     legend(v) {
       return [
@@ -30,6 +31,7 @@
         { fill: "#3f8f3f", text: "the field of play" },
         { fill: "#2e6e30", text: `endzones (${v.endzone_depth} rows each, behind the thick white lines)` },
         { stroke: "#ffe45c", width: 2, fill: "#ffffff30", text: "yellow square: click it (pick, run, throw, place...)" },
+        { stroke: "#ff8c1a", width: 2, fill: "#ffffff30", text: "dashed orange square: a run that leaves the disc holder with no free team-mate" },
         { stroke: "#ffe45c", shape: "text", mark: "→", ink: "#b09000", text: "dashed arrow: the last throw" },
       ];
     },
@@ -85,8 +87,19 @@
     if (v.disc && v.disc.on_ground) {
       add("circle", { cx: x(v.disc.col) + cell / 2, cy: y(v.disc.row) + cell / 2, r: 8, fill: "#ffe45c", stroke: "#333", "data-disc": v.disc.field });
     }
+    const why = Object.assign(document.createElement("div"), { className: "why-not-message" });
+    for (const [field, reason] of Object.entries(v.why_not || {})) {
+      const col = letters.indexOf(field[0]);
+      const row = Number(field.slice(1)) - 1;
+      const r = add("rect", { x: x(col), y: y(row), width: cell, height: cell, fill: "transparent", class: "why-not", "data-why-field": field });
+      const title = document.createElementNS(NS, "title");
+      title.textContent = `${field}: ${reason}`;
+      r.append(title);
+      r.addEventListener("click", () => { why.textContent = `Not ${field}: ${reason}.`; });
+    }
     for (const m of moves.filter((m) => m.target === "field")) {
-      const r = add("rect", { x: x(m.col) + 2, y: y(m.row) + 2, width: cell - 4, height: cell - 4, rx: 5, fill: "#ffffff30", stroke: "#ffe45c", "stroke-width": 2, class: "clickable", "data-action": m.action, "data-field": m.field });
+      const warn = m.leaves_no_free_team_mate ? { stroke: "#ff8c1a", "stroke-dasharray": "4 3", "data-warning": "no-free-team-mate" } : { stroke: "#ffe45c" };
+      const r = add("rect", { x: x(m.col) + 2, y: y(m.row) + 2, width: cell - 4, height: cell - 4, rx: 5, fill: "#ffffff30", "stroke-width": 2, class: "clickable", "data-action": m.action, "data-field": m.field, ...warn });
       r.style.cursor = "pointer";
       const title = document.createElementNS(NS, "title");
       title.textContent = m.label;
@@ -100,8 +113,13 @@
       `A ${v.score[0]} : ${v.score[1]} B — first to ${v.points_to_win}, cycle ${v.cycle}/${v.max_cycles} (runs of both teams, then a throw)`,
       `team ${v.teams[v.offense]} on offense (has the disc) · team ${v.teams[1 - v.offense]} on defense · now: ${v.phase}`,
     ];
+    if (v.throw_options && v.phase_key !== "throw") {
+      lines.push(v.throw_options.length
+        ? `${v.holder} (disc) could throw now to: ${v.throw_options.map((t) => `${t.id} on ${t.field}`).join(", ")}`
+        : `${v.holder} (disc) has no free team-mate now: if none is free when the defense has run, the disc turns over to the nearest defender`);
+    }
     if (v.only_runner) lines.push(`Monster-Defense: only ${v.only_runner} may run`);
-    if (v.last_roll) lines.push(`last die roll: ${v.last_roll}`);
+    if (v.last_roll) lines.push(`last Monster-Defense roll: ${v.last_roll}. ${v.roll_rule}.`);
     if (v.last_event) lines.push(`last: ${v.last_event}`);
     for (const t of lines) {
       const p = document.createElement("div");
@@ -109,15 +127,27 @@
       info.append(p);
     }
     el.append(info);
+    const canStop = moves.some((m) => m.kind === "done");
+    const selectAsk = () => {
+      if (v.must_run_to_disc) return "The disc lies on the ground: first one of your players must run toward it (the highlighted ones get closest); 'done' is offered after that run.";
+      const step = v.offense === v.seat ? "Your offense step: click one of your players to run" : "Your defense step: click one of your players to run (mark the receivers!)";
+      if (canStop) return `${step}, or 'done'.`;
+      return `${step}. 'done' is not offered yet: two of your players mark the new disc holder, and one of them must run away first.`;
+    };
     const ask = {
       place: "Set-up: click a yellow field of your endzone to place your next player.",
-      pull: "Pull: click a field of the other endzone where the disc lands.",
-      select: v.offense === v.seat ? "Your offense step: click one of your players to run, or 'done'." : "Your defense step: click one of your players to run (mark the receivers!), or 'done'.",
-      run: "Click the field he runs to (up to the yellow squares).",
+      pull: "Pull: click a yellow field of the other endzone where the disc lands.",
+      select: selectAsk(),
+      run: v.must_run_to_disc ? "Click the field he runs to: as close to the disc as any run can get."
+        : `Click the field he runs to (up to the yellow squares).${moves.some((m) => m.leaves_no_free_team_mate) ? ` A dashed orange square leaves ${v.holder} (disc) with no free team-mate: a turn follows unless a lane opens before the throw.` : ""}`,
       throw: "Throw: click the team-mate who catches the disc.",
-      monster: "Monster-Defense: click the marker who rolls the die, or decline.",
+      monster: `Monster-Defense: click the marker who rolls the die, or decline. ${v.roll_rule}.`,
     }[v.phase_key];
     if (moves.length && ask) el.append(Object.assign(document.createElement("div"), { className: "prompt", textContent: ask }));
+    if (Object.keys(v.why_not || {}).length) {
+      why.textContent = "Hover over or click a field that is not highlighted to see why it is no move now.";
+      el.append(why);
+    }
     el.append(svg);
   },
 };

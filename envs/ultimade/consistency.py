@@ -1,0 +1,184 @@
+"""What a loaded ULTIMADE state must be: every field of the right type and range (`read`), and a position
+the rules can reach (`check`). Each refusal is one ValueError naming the field and what is allowed, so a
+hostile or broken state dict is refused at the door instead of crashing a later move."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+from ultimata.envs.ultimade.actions import DONE, from_field
+from ultimata.envs.ultimade.board import BIT, FIELDS, NEIGHBOURS
+from ultimata.envs.ultimade.phases import MONSTER, OVER, PHASES, PLACE, PULL, RUN, SELECT, THROW
+from ultimata.envs.ultimade.players import PLAYER_NAMES, TEAMS
+
+if TYPE_CHECKING:
+    from ultimata.envs.ultimade.state import UltimadeState
+
+_IN_PLAY = (SELECT, RUN, THROW, MONSTER)
+
+
+def _require(ok: bool, what: str) -> None:
+    if not ok:
+        raise ValueError(what)
+
+
+def _whole(value: Any, lo: int, hi: int, name: str) -> int:
+    """A true int (not a bool, float or string) in lo..hi."""
+    ok = isinstance(value, int) and not isinstance(value, bool) and lo <= value <= hi
+    _require(ok, f"{name} must be a whole number {lo}..{hi}, got {value!r}")
+    return value
+
+
+def _wholes(value: Any, n: int, lo: int, hi: int, name: str) -> list[int]:
+    ok = isinstance(value, list) and len(value) == n
+    _require(ok, f"{name} must be a list of {n} whole numbers, got {value!r:.80}")
+    return [_whole(v, lo, hi, f"{name}[{i}]") for i, v in enumerate(value)]
+
+
+def read(d: Any, keys: tuple[str, ...], max_cycles: int, points_to_win: int) -> dict[str, Any]:
+    """The state's fields from a saved dict, each of its exact type and range; nothing else is accepted."""
+    _require(isinstance(d, dict), "the state must be a mapping")
+    missing, extra = [k for k in keys if k not in d], sorted(str(k) for k in d if k not in keys)
+    _require(not missing and not extra,
+             f"state keys must be exactly {', '.join(keys)} (missing {missing}, unknown {extra})")
+    values = {
+        "pos": _wholes(d["pos"], 8, -1, FIELDS - 1, "pos"),
+        "holder": _whole(d["holder"], -1, 7, "holder"),
+        "disc": _whole(d["disc"], -1, FIELDS - 1, "disc"),
+        "offense": _whole(d["offense"], 0, 1, "offense"),
+        "phase": _whole(d["phase"], 0, len(PHASES) - 1, "phase"),
+        "to_move": _whole(d["to_move"], -1, 1, "to_move"),
+        "moved": _whole(d["moved"], 0, 255, "moved (an 8-bit set of players)"),
+        "runner": _whole(d["runner"], -1, 7, "runner"),
+        "chase": _whole(d["chase"], -1, FIELDS, "chase"),
+        "marker_only": _whole(d["marker_only"], -1, 7, "marker_only"),
+        "score": _wholes(d["score"], 2, 0, points_to_win, "score"),
+        "cycle": _whole(d["cycle"], 0, max_cycles, "cycle"),
+        "winner": _whole(d["winner"], -1, 1, "winner"),
+        "last_roll": _whole(d["last_roll"], 0, 6, "last_roll"),
+    }
+    _require(isinstance(d["surplus"], bool), f"surplus must be true or false, got {d['surplus']!r}")
+    _require(isinstance(d["last_event"], str), f"last_event must be a string, got {d['last_event']!r:.80}")
+    throw = d["last_throw"]
+    if throw is not None:
+        throw = _wholes(throw, 2, 0, FIELDS - 1, "last_throw")
+        _require(throw[0] != throw[1], "last_throw must go from one field to another")
+    placed = [f for f in values["pos"] if f >= 0]
+    _require(len(set(placed)) == len(placed), "pos: no two players may stand on one field")
+    return {**values, "surplus": d["surplus"], "last_event": d["last_event"], "last_throw": throw}
+
+
+def check(s: UltimadeState) -> None:
+    """Cross-field facts: the set-up order, one disc where the rules put it, whose decision it is in each
+    phase, the score and the end. `chase`, which the position decides, must be what it gives."""
+    cfg, phase, pos = s.game.config, s.phase, s.pos
+    for team in (0, 1):
+        placed = [f >= 0 for f in pos[4 * team : 4 * team + 4]]
+        _require(placed == sorted(placed, reverse=True), f"pos: team {TEAMS[team]} sets up in player order")
+    if phase != OVER:
+        _require(s.winner == -1, "winner must be -1 while the game is live")
+        _require(s.to_move in (0, 1), f"to_move must be a team (0 or 1) in phase {PHASES[phase]!r}")
+        _require(max(s.score) < cfg.points_to_win, f"score: a team with {cfg.points_to_win} points has won")
+    if phase != RUN:
+        _require(s.runner == -1, "runner must be -1 outside the run phase")
+    if s.holder >= 0:
+        _require(pos[s.holder] == s.disc, f"disc: the holder {PLAYER_NAMES[s.holder]} must stand on the disc's field")
+    _require(s.cycle >= 1 or s.score == [0, 0], "cycle: a point needs a cycle of play")
+    expected = s.expected_chase()
+    _require(s.chase == expected, f"chase must be {expected} in this position, got {s.chase}")
+    if phase in (PLACE, PULL):
+        _set_up(s)
+    elif phase == OVER:
+        _over(s)
+    else:
+        _in_play(s)
+
+
+def _set_up(s: UltimadeState) -> None:
+    pos, receiver, puller_team = s.pos, s.offense, 1 - s.offense
+    for p, f in enumerate(pos):
+        _require(f < 0 or bool(BIT[f] & s.game.endzone[p >> 2]), f"pos: {PLAYER_NAMES[p]} sets up in his own endzone")
+    receivers_placed = sum(f >= 0 for f in pos[4 * receiver : 4 * receiver + 4])
+    pullers_placed = sum(f >= 0 for f in pos[4 * puller_team : 4 * puller_team + 4])
+    _require(receivers_placed == 4 or pullers_placed == 0, "pos: the receiving team sets up first")
+    _require(s.moved == 0 and s.marker_only == -1 and not s.surplus, "moved, marker_only, surplus are clear at set-up")
+    _require(s.cycle < s.game.config.max_cycles, "cycle: a point in the last allowed cycle ends the game")
+    if s.phase == PULL:
+        _require(receivers_placed == pullers_placed == 4, "the pull comes after all eight players are set up")
+        _require(s.to_move == puller_team, "to_move: the pulling team pulls")
+    else:
+        _require(pullers_placed < 4, "phase: with all eight set up, the pull is next")
+        _require(s.to_move == (receiver if receivers_placed < 4 else puller_team), "to_move: the team setting up")
+    puller = 4 * puller_team
+    if pullers_placed:
+        _require(s.holder == puller, f"holder: the first player placed of the pulling team ({PLAYER_NAMES[puller]})")
+        _require(bool(s.pull_targets()), f"pos: no pull can fly from {PLAYER_NAMES[puller]}'s field")
+    else:
+        _require(s.holder == -1 and s.disc == -1, "holder and disc are -1 until the pulling team sets up")
+
+
+def _over(s: UltimadeState) -> None:
+    cfg = s.game.config
+    a, b = s.score
+    _require(s.to_move == -1, "to_move must be -1 when the game is over")
+    _require(s.winner == (0 if a > b else 1 if b > a else -1), "winner: the team with more points")
+    _require(max(a, b) >= cfg.points_to_win or s.cycle >= cfg.max_cycles, "phase: the game ends on points or time")
+    _require(min(a, b) < cfg.points_to_win, "score: only one team can reach the target")
+
+
+def _in_play(s: UltimadeState) -> None:
+    phase, pos, offense = s.phase, s.pos, s.offense
+    _require(min(pos) >= 0, f"pos: all 8 players are on the pitch in phase {PHASES[phase]!r}")
+    _require(s.cycle >= 1, "cycle: play starts in cycle 1")
+    _require(s.disc >= 0, "disc: in play the disc is on the pitch")
+    if s.holder >= 0:
+        _require(s.holder >> 2 == offense, "holder: the offense holds the disc")
+    else:
+        _require(s.disc not in pos, "disc: a disc on the ground lies on an empty field")
+        _require(bool(BIT[s.disc] & s.game.endzone[offense]), "disc: a disc on the ground lies where the pull put it")
+        _require(phase in (SELECT, RUN), f"holder: phase {PHASES[phase]!r} needs a disc holder")
+    if s.surplus:  # set by a turn at the start of this cycle, so the new holder has not run
+        _require(s.holder >= 0 and not s.moved >> s.holder & 1, "surplus: only a holder who got the disc by a turn")
+        crowded = s.to_move != offense or bool(s.surplus_markers())
+        _require(crowded, "surplus: in the new offense's step two or more markers still stand next to the holder")
+    if phase in (THROW, MONSTER):
+        _require(s.marker_only == -1 and not s.surplus, "marker_only and surplus last only for the running steps")
+    if phase == THROW:
+        _require(s.to_move == offense and bool(s.receivers()), "to_move: the offense throws to a free team-mate")
+    elif phase == MONSTER:
+        _monster(s)
+    else:
+        _step(s)
+
+
+def _monster(s: UltimadeState) -> None:
+    cfg = s.game.config
+    _require(s.to_move == 1 - s.offense, "to_move: the defense decides on Monster-Defense")
+    _require(cfg.monster_defense, "phase: Monster-Defense is switched off in this rule config")
+    marked = bool(NEIGHBOURS[s.disc] & s.team_bb[1 - s.offense])
+    _require(marked, "phase: Monster-Defense needs a defender next to the catcher")
+    scoring = bool(BIT[s.disc] & s.game.attack_zone[s.offense])
+    _require(not scoring or cfg.monster_defense_in_endzone, "phase: no Monster-Defense on a catch in the endzone here")
+
+
+def _step(s: UltimadeState) -> None:
+    """A running step: who ran fits whose step it is, the Monster-Defense restriction fits its marker,
+    and the step has a decision left (one with only 'done' ends by itself)."""
+    offense, defense = s.offense, 1 - s.offense
+    defense_ran = s.moved >> (4 * defense) & 15
+    if s.to_move == offense:
+        _require(not defense_ran, "moved: the defense runs after the offense")
+    m = s.marker_only
+    if m >= 0:
+        _require(m >> 2 == defense, "marker_only: the marker is a defender")
+        _require(not defense_ran & ~(1 << (m - 4 * defense)), "moved: after a failed roll only the marker runs")
+        ran = s.moved >> m & 1
+        next_to = bool(NEIGHBOURS[s.pos[m]] & BIT[s.disc])
+        _require(bool(ran) or next_to, "marker_only: the marker stands next to the catcher until he runs")
+    actions = s.select_actions()
+    if s.phase == RUN:
+        r = s.runner
+        may_run = r >= 0 and from_field(s.pos[r], s.to_move) in actions
+        _require(may_run, "runner: a player of the team to move who may run now")
+    else:
+        _require(actions != [DONE], "phase: a step with nothing but 'done' left ends by itself")
