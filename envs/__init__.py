@@ -8,7 +8,16 @@ from ultimata.envs.core.errors import (
     ReplayError,
     UltimataError,
 )
-from ultimata.envs.core.registry import GAMES, env_name, game_class, make, make_raw, pettingzoo_id, register_all
+from ultimata.envs.core.registry import (
+    GAMES,
+    env_name,
+    game_class,
+    gymnasium_id,
+    make,
+    make_raw,
+    pettingzoo_id,
+    register_all,
+)
 from ultimata.envs.single_agent import single_agent
 
 register_all()
@@ -22,6 +31,7 @@ __all__ = [
     "ReplayError",
     "UltimataError",
     "game_class",
+    "gymnasium_id",
     "make",
     "make_raw",
     "pettingzoo_id",
