@@ -319,6 +319,26 @@ def exploit(
 
 
 @app.command()
+def leaderboard(
+    results: str = typer.Option("docs/results", "--results", help="Folder of stored results, one folder per game."),
+    write: str = typer.Option(None, "--write", help="The page to update (e.g. docs/leaderboard.md): its generated "
+                              "part is replaced, the rest kept. Without it the part is printed."),
+) -> None:
+    """The leaderboard's measured part, regenerated from stored arena, exploit and train --seeds results."""
+    from ultimata import leaderboard as board
+    from ultimata.envs.core.errors import UltimataError
+
+    try:
+        generated = board.render(board.load_results(results))
+    except UltimataError as err:
+        _fail(err)
+    if write is None:
+        print(generated, end="")
+        return
+    console.print(f"wrote {board.write(write, generated)}")
+
+
+@app.command()
 def plot(
     runs: list[str] = typer.Argument(..., help="Training run folders (each with its progress.json)."),
     out: str = typer.Option(None, "--out", help="The picture to write; default curves.png in the first run, or "
