@@ -18,6 +18,7 @@ from ultimata.envs.core.registry import (
     pettingzoo_id,
     register_all,
 )
+from ultimata.envs.rllib_names import rllib_observations
 from ultimata.envs.single_agent import single_agent
 
 register_all()
@@ -35,5 +36,6 @@ __all__ = [
     "make",
     "make_raw",
     "pettingzoo_id",
+    "rllib_observations",
     "single_agent",
 ]
