@@ -22,10 +22,10 @@ if TYPE_CHECKING:
 def action_logits(policy: Any, observations: np.ndarray) -> np.ndarray:
     """The actor's logits for a batch of observations (rows), unmasked: one forward pass for all."""
     with torch.no_grad():
-        obs = torch.as_tensor(observations, dtype=torch.float32)
+        obs = torch.as_tensor(observations, dtype=torch.float32, device=policy.device)
         features = policy.pi_features_extractor(obs)
         latent = policy.mlp_extractor.forward_actor(features)
-        return policy.action_net(latent).numpy()
+        return policy.action_net(latent).cpu().numpy()
 
 
 class PolicyAgent:

@@ -1,6 +1,8 @@
 """ultimata's games as PettingZoo AEC environments: `envs.make("ultimatum_cards_v2")`; one seat of any
-game as a gymnasium env against bots: `envs.single_agent("ultimatum_cards_v2", ["heuristic"])`."""
+game as a gymnasium env against bots: `envs.single_agent("ultimatum_cards_v2", ["heuristic"])`; many games
+stepped together with numpy arrays in and out: `envs.batch("ultimatum_cards_v2", 64)`."""
 
+from ultimata.envs.batch import BatchEnv, batch
 from ultimata.envs.core.errors import (
     CheckpointError,
     ConfigError,
@@ -25,6 +27,8 @@ register_all()
 
 __all__ = [
     "GAMES",
+    "BatchEnv",
+    "batch",
     "env_name",
     "CheckpointError",
     "ConfigError",

@@ -52,4 +52,4 @@ def single_agent(
     seated = specs * (n - 1) if len(specs) == 1 else specs
     learner_seats = None if seat is None else [float(p == seat) for p in range(n)]
     return SelfPlayEnv(game, config, pool_deterministic=True, learner_seats=learner_seats, seated_opponents=seated,
-                       illegal_reward=ILLEGAL_REWARD)
+                       illegal_reward=ILLEGAL_REWARD, seed=None)

@@ -17,6 +17,7 @@ RUNS = {
     "own_agent_arena.py": "own_agent_arena.py:LowestFirst:greed=0.9 | 1 |",
     "sb3_single_agent.py": "| ppo | 1 |",
     "cleanrl_masked_ppo.py": "| masked ppo | 1 |",
+    "batch_masked_ppo.py": "| masked ppo | 1 |",
     "rllib_train.py": "final.zip | 1 |",
     "rllib_pettingzoo.py": "| rllib module | 1 |",
 }

@@ -1,15 +1,20 @@
-"""PPO on the batched self-play sampler, read top to bottom like CleanRL's `ppo.py`.
+"""PPO on the batched self-play sampler.
 
 SB3's `learn()` steps one stream of envs and keeps one learner seat per env; here the samples come
-from every seat the learning policy plays (training/sampler.py). Everything else is SB3's: the policy
-class, its masked distribution, the rollout buffer and `MaskablePPO.train()`, the loss itself. So the
-model saved is the same MaskablePPO zip as before, and loads everywhere a checkpoint does.
+from every seat the learning policy plays (training/sampler.py, which also computes GAE per game and
+seat). The update is the masked PPO loss written out in torch (training/ppo_update.py), or with
+`ppo.update: sb3` MaskablePPO.train() itself. The model is SB3's MaskablePPO either way, so the
+checkpoint saved is the same zip as before, and loads everywhere a checkpoint does.
 
-    loop: rollout = sampler.collect(n)  ->  GAE per (game, seat)  ->  buffer  ->  MaskablePPO.train()
+    loop: rollout = sampler.collect(n)  ->  ppo_update(policy, rollout)  (on the configured device)
+
+The update runs where `device` says (a GPU when there is one); sampling always runs on CPU copies of the
+weights: the sampler workers' own, or, in-process, a CPU copy refreshed after every update.
 """
 
 from __future__ import annotations
 
+import copy
 from pathlib import Path
 from typing import Any
 
@@ -25,8 +30,11 @@ from stable_baselines3.common.vec_env import DummyVecEnv
 
 from ultimata.envs.core.engine import Game
 from ultimata.envs.core.registry import game_class
+from ultimata.training import sb3_adapter as sb3
 from ultimata.training.config import TrainConfig
+from ultimata.training.hardware import SamplingPlan, resolve_device, sampling_plan
 from ultimata.training.model import load_latest_good, new_model, set_policy_frozen, warm_start
+from ultimata.training.ppo_update import UpdateSettings, channels_last, ppo_update
 from ultimata.training.run_dir import Progress as RunProgress
 from ultimata.training.run_dir import RunDir
 from ultimata.training.run_loop import RunLoop, TrainOutcome
@@ -64,10 +72,10 @@ def rollout_size(cfg: TrainConfig) -> int:
     return cfg.ppo.n_steps * cfg.n_envs
 
 
-def sampler_specs(cfg: TrainConfig, snapshots: list[str]) -> list[SamplerSpec]:
-    """The game slots split over the workers (one spec in-process when workers is 0)."""
-    parts = max(1, cfg.sampler.workers)
-    slots = list(range(cfg.sampler.games))
+def sampler_specs(cfg: TrainConfig, snapshots: list[str], plan: SamplingPlan) -> list[SamplerSpec]:
+    """The game slots split over the workers (one spec in-process when there are none)."""
+    parts = max(1, plan.workers)
+    slots = list(range(plan.games))
     return [
         SamplerSpec(cfg.game, cfg.rules, cfg.pool.weights, cfg.pool.keep, cfg.pool.deterministic, cfg.seed,
                     cfg.shaping, cfg.pool.learner_seats, cfg.ppo.gamma, cfg.ppo.gae_lambda, slots[i::parts],
@@ -79,7 +87,7 @@ def sampler_specs(cfg: TrainConfig, snapshots: list[str]) -> list[SamplerSpec]:
 def fill_buffer(model: MaskablePPO, rollout: Rollout) -> None:
     """Hand a rollout to MaskablePPO.train(): a buffer of exactly its size, advantages already computed."""
     n = len(rollout)
-    buffer = MaskableRolloutBuffer(n, model.observation_space, model.action_space, device="cpu",
+    buffer = MaskableRolloutBuffer(n, model.observation_space, model.action_space, device=model.device,
                                    gamma=model.gamma, gae_lambda=model.gae_lambda, n_envs=1)
     buffer.observations[:, 0] = rollout.obs
     buffer.actions[:, 0, 0] = rollout.actions
@@ -97,61 +105,91 @@ def fill_buffer(model: MaskablePPO, rollout: Rollout) -> None:
 def train_batched(cfg: TrainConfig, run_dir: Path, progress: RunProgress, console: Console,
                   show_bar: bool) -> TrainOutcome:
     torch.set_num_threads(cfg.torch_threads)
+    device = resolve_device(cfg.device)
+    plan = sampling_plan(cfg.sampler.workers, cfg.sampler.games, cfg.torch_threads)
+    if plan.warning:
+        console.print(f"[yellow]warning:[/] {plan.warning}", soft_wrap=True)
     run = RunDir(run_dir)
     game = game_class(cfg.game).from_config(cfg.rules)
     venv = DummyVecEnv([lambda: SpacesEnv(game)])
     if progress.latest:
-        model = load_latest_good(run, progress, venv, console)
+        model = load_latest_good(run, progress, venv, console, device=device)
         console.print(f"resuming {cfg.game} from {progress.latest} at {progress.steps:,} steps")
     else:
-        model = new_model(cfg, venv, run.tensorboard, game, n_steps=rollout_size(cfg))
-    specs = sampler_specs(cfg, [run.abs(rel) for rel in progress.snapshots])
+        model = new_model(cfg, venv, run.tensorboard, game, n_steps=rollout_size(cfg), device=device)
+    if cfg.ppo.precision == "bfloat16":
+        channels_last(model.policy)
+    playing = CpuCopy(model.policy)
+    specs = sampler_specs(cfg, [run.abs(rel) for rel in progress.snapshots], plan)
     # workers first: they fork before the warm start's and tensorboard's threads exist
-    sampler = InProcessSampler(specs[0], model.policy) if cfg.sampler.workers == 0 else \
-        WorkerSamplers(specs, model.policy)
+    sampler = InProcessSampler(specs[0], playing.policy) if plan.workers == 0 else \
+        WorkerSamplers(specs, playing.policy)
     try:
         if not progress.latest and cfg.imitation is not None:
             warm_start(cfg, model, game, console)
-        return _loop(cfg, run, progress, game, model, sampler, console, show_bar)
+            playing.refresh()
+        return _loop(cfg, run, progress, game, model, playing, sampler, plan, console, show_bar)
     finally:
         sampler.close()
 
 
-def _loop(cfg: TrainConfig, run: RunDir, progress: RunProgress, game: Game, model: MaskablePPO,
-          sampler: InProcessSampler | WorkerSamplers, console: Console, show_bar: bool) -> TrainOutcome:
+class CpuCopy:
+    """The learner's weights on the CPU, where games are played: the policy itself when it trains on the
+    CPU, a copy refreshed after every update when it trains on a GPU."""
+
+    def __init__(self, policy: Any) -> None:
+        self.source = policy
+        self.policy = policy if policy.device.type == "cpu" else copy.deepcopy(policy).to("cpu")
+
+    def refresh(self) -> None:
+        if self.policy is not self.source:
+            self.policy.load_state_dict(self.source.state_dict())
+
+
+def _loop(cfg: TrainConfig, run: RunDir, progress: RunProgress, game: Game, model: MaskablePPO, playing: CpuCopy,
+          sampler: InProcessSampler | WorkerSamplers, plan: SamplingPlan, console: Console,
+          show_bar: bool) -> TrainOutcome:
     model.tensorboard_log = str(run.tensorboard)
-    model._total_timesteps = cfg.total_timesteps
+    sb3.set_total_timesteps(model, cfg.total_timesteps)
     model.set_logger(sb3_utils.configure_logger(0, str(run.tensorboard), "ppo",
                                                 reset_num_timesteps=not progress.latest))
     model.set_random_seed(cfg.seed + model.num_timesteps)
     loop = RunLoop(cfg, run, progress, game, console, show_bar, sampler.add_snapshot, model.logger.record)
     critic_until = cfg.imitation.critic_steps if cfg.imitation is not None else 0
     target = rollout_size(cfg)
-    pipelined = cfg.sampler.workers > 0
+    pipelined = plan.workers > 0
     worker_cpu, worker_rss = 0.0, 0.0
     with loop.interruptible():
-        sampler.request(target, policy_weights(model.policy) if pipelined else None)
+        sampler.request(target, policy_weights(playing.policy) if pipelined else None)
         while model.num_timesteps < cfg.total_timesteps and not loop.stop_requested:
             batch = sampler.receive()
             worker_cpu += batch.cpu_seconds if pipelined else 0.0
             worker_rss = max(worker_rss, batch.peak_rss_mb if pipelined else 0.0)
             more = model.num_timesteps + len(batch.rollout) < cfg.total_timesteps
             if pipelined and more:  # the workers play the next rollout while this one trains
-                sampler.request(target, policy_weights(model.policy))
+                sampler.request(target, policy_weights(playing.policy))
             model.num_timesteps += len(batch.rollout)
-            update(model, batch, critic_frozen=model.num_timesteps <= critic_until)
+            update(model, batch, cfg, critic_frozen=model.num_timesteps <= critic_until)
+            playing.refresh()
             if not pipelined and more:
                 sampler.request(target, None)
             loop.after(model, model.num_timesteps)
     return loop.finish(model, model.num_timesteps, worker_cpu, worker_rss)
 
 
-def update(model: MaskablePPO, batch: Batch, critic_frozen: bool) -> None:
+def update(model: MaskablePPO, batch: Batch, cfg: TrainConfig, critic_frozen: bool) -> None:
     """One PPO update on a rollout, and its episodes in the logs."""
-    fill_buffer(model, batch.rollout)
-    model._update_current_progress_remaining(model.num_timesteps, model._total_timesteps)
     set_policy_frozen(model.policy, critic_frozen)
-    model.train()
+    if cfg.ppo.update == "sb3":
+        fill_buffer(model, batch.rollout)
+        sb3.train(model)
+    else:
+        p = cfg.ppo
+        settings = UpdateSettings(p.n_epochs, p.batch_size, p.clip_range, p.ent_coef, p.vf_coef, p.max_grad_norm,
+                                  p.learning_rate, p.precision)
+        rng = np.random.default_rng([cfg.seed, model.num_timesteps])
+        stats = ppo_update(model.policy, batch.rollout, settings, rng, model.device)
+        sb3.record_update(model, stats, p.n_epochs)
     logger = model.logger
     if batch.episodes:
         logger.record("rollout/ep_rew_mean", float(np.mean([e.reward for e in batch.episodes])))

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from importlib import resources
 from pathlib import Path
-from typing import Any, Literal
+from typing import Annotated, Any, Literal
 
 import yaml
 from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
@@ -45,6 +45,13 @@ class PPOConfig(_Strict):
     conv_out_channels: int = Field(8, ge=0)
     """With features: planes, a 1x1 conv down to this many channels before flattening (0: none); the
     flattened size times the first hidden layer sets most of the checkpoint's size."""
+    update: Literal["lean", "sb3"] = "lean"
+    """How the batched trainer updates: `lean`, the masked PPO loss written out in torch on SB3's policy
+    (training/ppo_update.py), or `sb3`, MaskablePPO.train() itself. The same loss; lean spends less
+    time around it (docs/training.md, "What an update costs")."""
+    precision: Literal["float32", "bfloat16"] = "float32"
+    """The lean update's matrix products: float32, or bfloat16 under autocast (weights, optimizer and loss
+    stay float32), about twice as fast for convolutional nets on CPUs with AVX-512 bf16 and on GPUs."""
     conv_scalars: Literal["broadcast", "bias"] = "broadcast"
     """With features: planes, how the scalars after the planes reach the first conv layer: stacked as
     constant planes (`broadcast`), or as a per-channel bias from a linear map (`bias`: the same
@@ -134,10 +141,11 @@ class SamplerConfig(_Strict):
     kept as the bench's yardstick)."""
     games: int = Field(64, ge=1)
     """batched: games in play at once (split over the workers)."""
-    workers: int = Field(1, ge=0)
+    workers: Annotated[int, Field(ge=0)] | Literal["auto"] = 1
     """batched: sampling processes. 0 samples in the trainer's process; 1 or more play the next rollout
     while the trainer updates on the current one (one update of policy lag, which PPO's ratio and clipping
-    allow for), using a second core."""
+    allow for), using a second core. `auto`: one per core this process may use, less one for the learner,
+    and `games` is then read as games per worker (training/hardware.py)."""
 
 
 class RLlibConfig(_Strict):
@@ -166,6 +174,9 @@ class TrainConfig(_Strict):
     vec_env: Literal["dummy", "subproc"] = "dummy"
     """dummy: all envs in this process (fastest when game steps are cheap); subproc: one process each."""
     torch_threads: int = Field(1, ge=1)
+    device: Literal["auto", "cpu", "cuda"] = "auto"
+    """Where the policy update runs: `auto` picks CUDA when torch sees a GPU. Sampling always runs on CPU
+    copies of the weights, and checkpoints load on any machine."""
     shaping: float = Field(0.0, ge=0)
     """Weight of a potential-based shaping reward for games that define one (0: the final result only).
     It is a training setting, not a rule: checkpoints stay loadable under the plain rules."""

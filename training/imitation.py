@@ -143,11 +143,11 @@ class DaggerPlan:
 
 def _fit(policy, data: tuple[np.ndarray, ...], epochs: int, batch_size: int, optimizer, gen) -> float:
     """Cross-entropy on the teacher's moves plus the value head's error on the final returns."""
-    o, m, a, r = (torch.as_tensor(x) for x in data)
+    o, m, a, r = (torch.as_tensor(x, device=policy.device) for x in data)
     policy.set_training_mode(True)
     n, loss = len(a), torch.zeros(())
     for _ in range(epochs):
-        order = torch.randperm(n, generator=gen)
+        order = torch.randperm(n, generator=gen).to(policy.device)
         for start in range(0, n, batch_size):
             idx = order[start : start + batch_size]
             pi_features, vf_features = _features(policy, o[idx])
@@ -169,10 +169,11 @@ def _accuracy(policy, obs: np.ndarray, masks: np.ndarray, actions: np.ndarray, b
     matched = 0
     with torch.no_grad():
         for start in range(0, len(actions), batch_size):
-            pi_features, _ = _features(policy, torch.as_tensor(obs[start : start + batch_size]))
+            rows = slice(start, start + batch_size)
+            pi_features, _ = _features(policy, torch.as_tensor(obs[rows], device=policy.device))
             logits = policy.action_net(policy.mlp_extractor.forward_actor(pi_features))
-            logits = logits.masked_fill(~torch.as_tensor(masks[start : start + batch_size]), -1e8)
-            matched += int((logits.argmax(-1).numpy() == actions[start : start + batch_size]).sum())
+            logits = logits.masked_fill(~torch.as_tensor(masks[rows], device=policy.device), -1e8)
+            matched += int((logits.argmax(-1).cpu().numpy() == actions[rows]).sum())
     return matched / len(actions)
 
 

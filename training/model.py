@@ -28,9 +28,10 @@ from ultimata.training.run_dir import Progress as RunProgress
 from ultimata.training.run_dir import RunDir
 
 
-def new_model(cfg: TrainConfig, venv: VecEnv, tb: Path | None, game: Game, n_steps: int | None = None) -> MaskablePPO:
+def new_model(cfg: TrainConfig, venv: VecEnv, tb: Path | None, game: Game, n_steps: int | None = None,
+              device: Any = "cpu") -> MaskablePPO:
     """A fresh MaskablePPO with the config's network (tb: tensorboard folder, None for none; n_steps:
-    the rollout length per env, default the config's)."""
+    the rollout length per env, default the config's; device: where its weights live)."""
     p = cfg.ppo
     policy_kwargs = {"net_arch": {"pi": list(p.net_arch), "vf": list(p.net_arch)},
                      **features_policy_kwargs(p.features, game, p.conv_channels, p.conv_out_channels, p.conv_scalars)}
@@ -39,7 +40,7 @@ def new_model(cfg: TrainConfig, venv: VecEnv, tb: Path | None, game: Game, n_ste
         n_epochs=p.n_epochs, gamma=p.gamma, gae_lambda=p.gae_lambda, clip_range=p.clip_range,
         ent_coef=p.ent_coef, vf_coef=p.vf_coef, max_grad_norm=p.max_grad_norm,
         policy_kwargs=policy_kwargs,
-        tensorboard_log=str(tb) if tb else None, seed=cfg.seed, device="cpu", verbose=0,
+        tensorboard_log=str(tb) if tb else None, seed=cfg.seed, device=device, verbose=0,
     )
 
 
@@ -52,7 +53,8 @@ def set_policy_frozen(policy: Any, frozen: bool) -> None:
             parameter.requires_grad_(not frozen)
 
 
-def load_latest_good(run: RunDir, progress: RunProgress, venv: VecEnv, console: Console) -> MaskablePPO:
+def load_latest_good(run: RunDir, progress: RunProgress, venv: VecEnv, console: Console,
+                     device: Any = "cpu") -> MaskablePPO:
     """The newest checkpoint that verifies and loads. A damaged one (a crash, a full disk) is named
     and skipped, and the run falls back to the one before; the progress record is trimmed to match, and
     pool snapshots that no longer load are left out of it (`keep_intact_snapshots`)."""
@@ -62,7 +64,7 @@ def load_latest_good(run: RunDir, progress: RunProgress, venv: VecEnv, console: 
         rel = progress.checkpoints[index]
         try:
             data, meta = verified_bytes(run.abs(rel))
-            model = MaskablePPO.load(io.BytesIO(data), env=venv, device="cpu")  # the run's own file: see above
+            model = MaskablePPO.load(io.BytesIO(data), env=venv, device=device)  # the run's own file: see above
         except CheckpointError as err:
             console.print(f"[yellow]warning:[/] {escape(str(err))}; falling back to the previous checkpoint",
                           soft_wrap=True)

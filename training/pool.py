@@ -49,6 +49,11 @@ class OpponentPool:
             self._policies.pop(old, None)
         self.snapshots = self.snapshots[-self.keep :]
 
+    def drop_snapshot(self, path: str) -> None:
+        """A snapshot that no longer loads (deleted, damaged on disk) leaves the pool."""
+        self.snapshots = [p for p in self.snapshots if p != str(path)]
+        self._policies.pop(str(path), None)
+
     def probabilities(self) -> dict[str, float]:
         """Chance of each label (a spec or a snapshot path) for one opponent seat."""
         probs: dict[str, float] = {}

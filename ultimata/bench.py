@@ -37,6 +37,10 @@ class BenchResult:
     """Seconds per decision of the `mcts` agent at its default budget (with --mcts)."""
     ratio_range: tuple[float, float] | None = None
     """The lowest and highest per-round env() ratio: how far one round could be trusted."""
+    batch_decisions_per_s: float | None = None
+    """Random play on `envs.batch(name, 64)`: decisions (rows stepped) per second."""
+    batch_ratio: float | None = None
+    """That rate over connect_four_v3's env() random play in the same rounds."""
 
     def length_summary(self) -> str:
         if not self.game_lengths:
@@ -55,6 +59,8 @@ class BenchResult:
             "raw_ratio_vs_connect_four": round(self.raw_ratio, 2),
             "random_game_decisions": self.game_lengths,
             "mcts_seconds_per_decision": self.mcts_seconds and round(self.mcts_seconds, 3),
+            "batch64_decisions_per_s": self.batch_decisions_per_s and round(self.batch_decisions_per_s),
+            "batch64_ratio_vs_connect_four": self.batch_ratio and round(self.batch_ratio, 2),
         }
 
 
@@ -85,13 +91,34 @@ class RandomPlay:
         return clock() - start
 
 
+class BatchRandomPlay:
+    """Random masked play on `envs.batch(name, games)`, resumable chunk by chunk like RandomPlay; a step is
+    one decision (one row), so its rate compares with an AEC env's steps."""
+
+    def __init__(self, name: str, games: int = 64, seed: int = 0, clock: str = "wall") -> None:
+        from ultimata.envs.batch import batch
+
+        self.env, self.games, self.clock = batch(name, games, seed=seed), games, clock_named(clock)
+        self.rng = np.random.default_rng(seed)
+        _, self.mask, _ = self.env.reset()
+
+    def seconds_for(self, steps: int) -> float:
+        env, rng, clock = self.env, self.rng, self.clock
+        start = clock()
+        for _ in range(max(1, steps // self.games)):
+            _, self.mask, *_ = env.step((rng.random(self.mask.shape) * self.mask).argmax(axis=1))
+        return (clock() - start) * steps / (max(1, steps // self.games) * self.games)
+
+
 def interleaved_rates(envs: dict[str, Any], steps: int, rounds: int, clock: str = "wall") -> dict[str, list[float]]:
-    """Steps/s of each env in each round, the envs taking turns within a round.
+    """Steps/s of each env in each round, the envs taking turns within a round. An env may also be a
+    ready player (anything with `seconds_for(steps)`, such as BatchRandomPlay).
 
     A shared 2-core machine changes speed by tens of percent from one minute to the next; timing every env
     in short alternating chunks puts each ratio's two sides in the same seconds, so the median of the
     per-round ratios is far steadier than one long run per env."""
-    players = {name: RandomPlay(env, clock=clock) for name, env in envs.items()}
+    players = {name: env if hasattr(env, "seconds_for") else RandomPlay(env, clock=clock)
+               for name, env in envs.items()}
     chunk = max(1, steps // rounds)
     rates: dict[str, list[float]] = {name: [] for name in players}
     for _ in range(rounds):
@@ -170,6 +197,8 @@ def run(
     raw_envs = {baseline: connect_four_v3.raw_env(), **{n: make_raw(n) for n in names}}
     wrapped = interleaved_rates(wrapped_envs, steps, rounds, clock)
     raw = interleaved_rates(raw_envs, steps, rounds, clock)
+    batch_players = {n: BatchRandomPlay(n, clock=clock) for n in names}
+    batched = interleaved_rates({baseline: connect_four_v3.env(), **batch_players}, steps, rounds, clock)
 
     def median_ratio(rates: dict[str, list[float]], name: str) -> float:
         return float(np.median(np.asarray(rates[name]) / np.asarray(rates[baseline])))
@@ -182,5 +211,6 @@ def run(
             random_game_lengths(name), mcts_seconds_per_decision(name) if mcts else None,
             ratio_range=(float(min(np.asarray(wrapped[name]) / np.asarray(wrapped[baseline]))),
                          float(max(np.asarray(wrapped[name]) / np.asarray(wrapped[baseline])))),
+            batch_decisions_per_s=float(np.median(batched[name])), batch_ratio=median_ratio(batched, name),
         ))
     return results

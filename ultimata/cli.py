@@ -63,6 +63,8 @@ def bench(
     train: str = typer.Option(None, "--train", help="Time training instead: learner samples per second of each "
                               "training path on this game's config (the old SB3 loop and the batched sampler)."),
     config: str = typer.Option(None, "--config", help="With --train: a training YAML instead of the game's own."),
+    device: str = typer.Option(None, "--device", help="With --train: where the batched paths update (auto, cpu, "
+                               "cuda); default the config's."),
 ) -> None:
     """Random-play speed of every env, as a ratio to PettingZoo's connect_four_v3 in the same run; with
     --train, the training paths' samples per second."""
@@ -76,12 +78,16 @@ def bench(
             game_class(name)
         if train:
             game_class(train)
+        if device is not None:
+            from ultimata.training.hardware import resolve_device
+
+            resolve_device(device)
     except (ValueError, UltimataError) as err:
         _fail(err)
     if steps is not None and steps < 1:
         _fail(ValueError(f"--steps must be at least 1, got {steps}"))
     if train:
-        _bench_training(train, steps or 100_000, config, as_json)
+        _bench_training(train, steps or 100_000, config, as_json, device)
         return
     steps = steps or 20_000
     with console.status("benchmarking random play..."):
@@ -93,7 +99,7 @@ def bench(
     title = f"random masked play, {steps} steps each in {rounds} interleaved rounds (medians, {clock} clock)"
     table = Table(title=title)
     columns = ["env", "env() steps/s", "x connect_four", "x range", "raw_env steps/s", "x raw", "engine decisions/s",
-               "random game decisions: median (min-max)"]
+               "batch(64) decisions/s", "x batch", "random game decisions: median (min-max)"]
     for column in columns + (["mcts s/decision"] if mcts else []):
         table.add_column(column, justify="right" if column != "env" else "left")
     for r in results:
@@ -106,13 +112,15 @@ def bench(
             f"{r.raw_steps_per_s:,.0f}",
             f"{r.raw_ratio:.2f}",
             engine,
+            "" if r.batch_decisions_per_s is None else f"{r.batch_decisions_per_s:,.0f}",
+            "" if r.batch_ratio is None else f"{r.batch_ratio:.2f}",
             r.length_summary(),
             *([f"{r.mcts_seconds:.3f}" if r.mcts_seconds is not None else "n/a"] if mcts else []),
         )
     console.print(table)
 
 
-def _bench_training(game: str, steps: int, config: str | None, as_json: bool) -> None:
+def _bench_training(game: str, steps: int, config: str | None, as_json: bool, device: str | None) -> None:
     from ultimata.envs.core.errors import UltimataError
     from ultimata.train_bench import run_train_bench
 
@@ -123,7 +131,7 @@ def _bench_training(game: str, steps: int, config: str | None, as_json: bool) ->
 
     try:
         with console.status(f"timing the training paths on {game}, {steps:,} samples each..."):
-            rows, connect_four = run_train_bench(game, steps, config=config, on_row=said)
+            rows, connect_four = run_train_bench(game, steps, config=config, on_row=said, device=device)
     except UltimataError as err:
         _fail(err)
     if as_json:
@@ -169,6 +177,8 @@ def train(
     num_env_runners: int = typer.Option(None, "--num-env-runners", min=0,
                                         help="rllib: sampling processes (default: the config's rllib section, 0)."),
     address: str = typer.Option(None, "--address", help="rllib: a Ray cluster to join, e.g. 10.0.0.5:6379."),
+    device: str = typer.Option(None, "--device", help="Where the policy update runs: auto (CUDA when present), "
+                               "cpu or cuda; default the config's (auto)."),
     seeds: int = typer.Option(None, "--seeds", help="Train K runs with seeds 0 to K-1 (in OUT/seed_k) and show the "
                               "mean ± sd of their final tables; OUT/seeds.json keeps it."),
 ) -> None:
@@ -199,6 +209,10 @@ def train(
             _fail(err)
     try:
         game_class(game)  # an unknown game is named as such, before any preset or config is read
+        if device is not None:
+            from ultimata.training.hardware import resolve_device
+
+            resolve_device(device)  # no CUDA for --device cuda: one clear error before any run folder is made
     except UltimataError as err:
         _fail(err)
     run_dir = Path(resume or out or Path("runs") / game / datetime.now().strftime("%Y%m%d-%H%M%S"))
@@ -208,14 +222,16 @@ def train(
         if resume or backend != "sb3":
             _fail(ValueError("--seeds starts K new runs on the sb3 backend; continue one of them with --resume "
                              "OUT/seed_k, and drop --backend rllib"))
-        _train_seeds(game, run_dir, seeds, config, preset, steps)
+        _train_seeds(game, run_dir, seeds, config, preset, {"total_timesteps": steps, "device": device})
         return
     try:
-        overrides = {"total_timesteps": steps} if steps is not None else None
+        overrides = {k: v for k, v in (("total_timesteps", steps), ("device", device)) if v is not None} or None
         cfg, progress = prepare_run(game, run_dir, config_path=config, preset=preset, resume=bool(resume),
                                     overrides=overrides)
         if steps is not None and resume:
             cfg.total_timesteps = steps
+        if device is not None and resume:
+            cfg.device = device
         if progress.finished and progress.steps >= cfg.total_timesteps:
             console.print(f"{run_dir} already finished at {progress.steps:,} steps; give --steps to train longer")
             return
@@ -244,7 +260,8 @@ def train(
     console.print(f"rate it:          ultimata arena {game} {outcome.final} heuristic --games 400")
 
 
-def _train_seeds(game: str, out, seeds: int, config: str | None, preset: str | None, steps: int | None) -> None:
+def _train_seeds(game: str, out, seeds: int, config: str | None, preset: str | None,
+                 given: dict[str, Any]) -> None:
     from ultimata.envs.core.errors import UltimataError
     from ultimata.envs.core.io import atomic_write_json
     from ultimata.train_seeds import seed_run, spread_table, summary
@@ -254,7 +271,7 @@ def _train_seeds(game: str, out, seeds: int, config: str | None, preset: str | N
     runs = []
     try:
         for k in range(seeds):
-            overrides = {"seed": k, **({"total_timesteps": steps} if steps is not None else {})}
+            overrides = {"seed": k, **{key: value for key, value in given.items() if value is not None}}
             cfg, progress = prepare_run(game, out / f"seed_{k}", config_path=config, preset=preset,
                                         overrides=overrides)
             console.print(f"seed {k + 1} of {seeds}: training {game} for {cfg.total_timesteps:,} steps: "
@@ -267,7 +284,7 @@ def _train_seeds(game: str, out, seeds: int, config: str | None, preset: str | N
             runs.append(seed_run(k, outcome))
     except UltimataError as err:
         _fail(err)
-    recipe = {"config": config, "preset": preset, "steps": steps or cfg.total_timesteps}
+    recipe = {"config": config, "preset": preset, "steps": cfg.total_timesteps}
     data = summary(game, recipe, runs)
     atomic_write_json(out / "seeds.json", data)
     console.print(spread_table(data))
@@ -360,11 +377,16 @@ def plot(
 
 
 def _sampler_words(cfg) -> str:
+    from ultimata.training.hardware import resolve_device, sampling_plan
+
     s = cfg.sampler
     if s.kind == "vec_env":
         return f"{cfg.n_envs} {cfg.vec_env} envs (SB3 learn)"
-    where = "in this process" if s.workers == 0 else f"in {s.workers} sampling process{'es' * (s.workers > 1)}"
-    return f"{s.games} games {where}, {cfg.ppo.n_steps * cfg.n_envs:,} samples per update"
+    plan = sampling_plan(s.workers, s.games, cfg.torch_threads)
+    where = "in this process" if plan.workers == 0 else \
+        f"in {plan.workers} sampling process{'es' * (plan.workers > 1)}"
+    return (f"{plan.games} games {where}, {cfg.ppo.n_steps * cfg.n_envs:,} samples per update on "
+            f"{resolve_device(cfg.device).type}")
 
 
 @app.command()

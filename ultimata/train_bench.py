@@ -22,11 +22,13 @@ from ultimata.training.pool import MIRROR, SNAPSHOTS
 
 PATHS: dict[str, dict[str, Any]] = {
     "vec_env (SB3 learn)": {"sampler": {"kind": "vec_env"}},
+    "batched, 1 worker, SB3 update": {"sampler": {"kind": "batched", "workers": 1}, "ppo": {"update": "sb3"}},
     "batched, in-process": {"sampler": {"kind": "batched", "workers": 0}},
     "batched, 1 worker": {"sampler": {"kind": "batched", "workers": 1}},
 }
-"""The paths compared: the old SB3 loop and the batched sampler without and with a sampling process. The
-old loop cannot seat the learning policy twice, so it plays a config's `mirror` share with snapshots."""
+"""The paths compared: the old SB3 loop; the batched sampler with MaskablePPO.train() as its update; and the
+batched sampler with its own update (the default), without and with a sampling process. The old loop
+cannot seat the learning policy twice, so it plays a config's `mirror` share with snapshots."""
 
 
 @dataclass
@@ -66,11 +68,14 @@ def without_mirror(weights: dict[str, float]) -> dict[str, float]:
     return pool
 
 
-def measure_path(game: str, steps: int, extra: dict[str, Any], config: str | None = None) -> TrainBenchRow:
+def measure_path(game: str, steps: int, extra: dict[str, Any], config: str | None = None,
+                 device: str | None = None) -> TrainBenchRow:
     from ultimata.training.config import load_train_config
     from ultimata.training.trainer import prepare_run, train
 
     overrides = bench_overrides(steps, extra)
+    if device is not None:
+        overrides["device"] = device
     if extra.get("sampler", {}).get("kind") == "vec_env":
         weights = load_train_config(game, config, overrides=overrides | {"sampler": {"kind": "batched"}}).pool.weights
         overrides["pool"] = {"weights": without_mirror(weights)}
@@ -91,12 +96,12 @@ def connect_four_cpu_rate(steps: int = 20_000) -> float:
 
 def run_train_bench(game: str, steps: int, paths: dict[str, dict[str, Any]] | None = None,
                     config: str | None = None, on_row: Callable[[TrainBenchRow], None] | None = None,
-                    ) -> tuple[list[TrainBenchRow], float]:
+                    device: str | None = None) -> tuple[list[TrainBenchRow], float]:
     """Each path in turn, then connect_four's rate; (rows, connect_four steps per CPU second)."""
     rows = []
     for label, extra in (paths or PATHS).items():
         start = time.perf_counter()
-        row = measure_path(game, steps, extra, config)
+        row = measure_path(game, steps, extra, config, device if extra["sampler"]["kind"] == "batched" else None)
         row.path = label
         if row.wall_seconds != row.wall_seconds:  # nan: too short to time
             row.wall_seconds = time.perf_counter() - start

@@ -14,7 +14,7 @@ from pettingzoo.utils import wrappers
 
 from ultimata.envs.core.engine import Game, State
 from ultimata.envs.core.errors import ConfigError
-from ultimata.envs.core.rng import Rng
+from ultimata.envs.core.rng import Rng, checked_seed, derived_seed
 
 
 class ActionSpace(spaces.Discrete):
@@ -64,6 +64,8 @@ class UltimataEnv(AECEnv, EzPickle):
         self._zero_mask = np.zeros(self.game.num_actions, dtype=np.int8)
         self._renderer: Any = None
         self.state: State | None = None
+        self._stream: list[int] | None = None
+        """[seed, games dealt since] of the last seeded reset."""
 
     # -- spaces ------------------------------------------------------------------------------
     def observation_space(self, agent: str) -> spaces.Space:
@@ -74,7 +76,18 @@ class UltimataEnv(AECEnv, EzPickle):
 
     # -- episode -----------------------------------------------------------------------------
     def reset(self, seed: int | None = None, options: dict | None = None) -> None:
-        self.state = self.game.new_initial_state(Rng(seed))
+        """`reset(seed=s)` deals the game of seed `s` and starts that seed's stream: each later plain
+        `reset()` deals the stream's next game (game k of seed s is `derived_seed(s, k)`), as PettingZoo's
+        classic envs continue their seeded generator. Never seeded: fresh entropy each time."""
+        if seed is not None:
+            self._stream = [checked_seed(seed), 0]
+            game_seed = self._stream[0]
+        elif self._stream is not None:
+            self._stream[1] += 1
+            game_seed = derived_seed(*self._stream)
+        else:
+            game_seed = None
+        self.state = self.game.new_initial_state(Rng(game_seed))
         self._start_episode()
 
     def _start_episode(self) -> None:

@@ -212,7 +212,11 @@ class State(ABC):
 
     def apply(self, action: int) -> None:
         """Apply `action` for the current player, or raise IllegalActionError and change nothing."""
-        index = self.check_legal(action)
+        self._apply_checked(self.check_legal(action))
+
+    def _apply_checked(self, index: int) -> None:
+        """Apply an action index already checked against this state's mask (`envs.batch` checks a whole
+        batch before it applies any, and does not pay for the check twice)."""
         self._mask = None
         self.decisions += 1
         self.memo.clear()

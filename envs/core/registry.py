@@ -17,7 +17,7 @@ from ultimata.envs.core.errors import ConfigError
 GAMES: dict[str, str] = {
     "ultimatum_cards_v2": "ultimata.envs.ultimatum_cards_v2",
     "ultimade_v1": "ultimata.envs.ultimade_v1",
-    "ultra_war_v3": "ultimata.envs.ultra_war_v3",
+    "ultra_war_v4": "ultimata.envs.ultra_war_v4",
     "conquest_of_the_world_v3": "ultimata.envs.conquest_of_the_world_v3",
     "ultimatum_world_v3": "ultimata.envs.ultimatum_world_v3",
 }
@@ -28,7 +28,8 @@ RETIRED: dict[str, tuple[str, str | None]] = {
     "ultimatum_world_v2": ("ultimatum_world_v3", "0.1.0"),
     **{f"ultimatum_cards_v{v}": ("ultimatum_cards_v2", None) for v in (0, 1)},
     "ultimade_v0": ("ultimade_v1", None),
-    **{f"ultra_war_v{v}": ("ultra_war_v3", None) for v in (0, 1, 2)},
+    "ultra_war_v3": ("ultra_war_v4", "0.1.0"),
+    **{f"ultra_war_v{v}": ("ultra_war_v4", None) for v in (0, 1, 2)},
     **{f"conquest_of_the_world_v{v}": ("conquest_of_the_world_v3", None) for v in (0, 1)},
     **{f"ultimatum_world_v{v}": ("ultimatum_world_v3", None) for v in (0, 1)},
 }
@@ -104,7 +105,7 @@ def game_base_name(game_name: str) -> str:
 
 
 def env_name(base: str) -> str:
-    """The registered env of a game by its name without version: 'ultra_war' -> 'ultra_war_v3'. Code
+    """The registered env of a game by its name without version: 'ultra_war' -> 'ultra_war_v4'. Code
     that means "this game, whatever its version" stays valid across version bumps."""
     found = [name for name in GAMES if game_base_name(name) == base]
     if not found:

@@ -69,6 +69,28 @@ class AttackRules(_Base):
         limit = 2 if u.has(DUAL_ATTACK) else 1
         return limit + (u.param(MULTI_SHOT) if spec is None or spec.kind == "ranged" else 0)
 
+    def can_strike(self, u: Unit) -> bool:
+        """May make an attack out of its own activation (a free strike, a critical's die back, Strike Back):
+        never stunned, in stasis, powered down (book: they "disengage Characters") or imprisoned; turned, as
+        the rule option `turned_characters_strike` says (the book pulls both ways: docs, Engagement)."""
+        if u.disabled or u.imprisoned:
+            return False
+        return not u.turned or self.game.config.turned_characters_strike
+
+    def strike_slot(self, u: Unit, target: Unit) -> int | None:
+        """The attack slot `u` strikes `target` with out of its own activation (a free strike, Strike Back), or
+        None: its equipped melee weapon (slot 2, or a Dual Wielder's second weapon), else its base melee attack
+        (its first own attack that uses its Offense: base Offense "is used in Melee combat if no Weapon or
+        modifiers are in effect"). A weapon in effect that cannot hit the target leaves no strike."""
+        weapons = [k for k in (2, 1) if (k == 2 and u.weapon) or combat.is_second_weapon(u, k)]
+        melee = [k for k in weapons if (s := combat.attack_spec(u, k)) is not None and s.kind == "melee"]
+        if melee:
+            return next((k for k in melee if self.attackable(u, combat.attack_spec(u, k), target)), None)
+        for k, spec in enumerate(u.ch.attacks):
+            if spec.kind == "melee" and spec.attack is None and spec.cost is None:
+                return k if self.attackable(u, spec, target) else None
+        return None
+
     def free_after_attacking(self, u: Unit) -> bool:
         """Whether the attacks `u` made this activation leave it free to move, play cards and perform feats,
         and unturned when it ends: none yet, or Empowered ("Movement and Feats may be played after an
@@ -283,9 +305,10 @@ class AttackRules(_Base):
         if self.phase == OVER:
             return
         if not u.on_map:
-            self.phase, self.active = MAIN, -1
+            self.phase, self.active, self.disengaged = MAIN, -1, []
             return
         if not self.free_after_attacking(u) and not any(self.attack_targets(u, k) for k in range(A.ATTACK_SLOTS)):
+            self.log(f"{u.name}'s activation ends: its attack turns it, facing its target")
             self._end_activation(u)
 
     def deviate_targets(self, u: Unit, slot: int, hit: int) -> list[int]:
@@ -323,20 +346,23 @@ class AttackRules(_Base):
         self.log(f"{u.name}'s {spec.name} deviates to {self.unit_at(g).name}")
         self._open_window(ui, slot, g, DEVIATED)
 
-    def damage(self, u: Unit, amount: int) -> None:
+    def damage(self, u: Unit, amount: int, cause: str) -> None:
+        """`amount` damage to `u`, logged with its cause ("Vegron's Warblade", "burning", "Holy Fire")."""
         if amount <= 0 or not u.on_map:
             return
         u.life = max(0, u.life - amount)
-        self.log(f"{u.name} takes {amount} damage ({u.life} left)")
+        self.log(f"{u.name} takes {amount} damage from {cause} ({u.life} left)")
         if u.life == 0:
             self.defeat(u)
 
     def damage_token(self, s: Source, amount: int) -> None:
         s.life = max(0, s.life - amount)
-        self.log(f"a {s.kind} takes {amount} damage")
-        if s.life == 0:
-            s.pos, s.points = -1, 0
-            self.log(f"a {s.kind} is destroyed")
+        self.log(f"the {s.name} takes {amount} damage ({s.life} left)")
+        if s.life == 0:  # it generates no more; its stored points stay, unless `destroyed_source_points: lost`
+            s.pos = -1
+            if self.game.config.destroyed_source_points == "lost":
+                s.points = 0
+            self.log(f"the {s.name} is destroyed: it generates no more power")
 
     def defeat(self, u: Unit) -> None:
         """The character leaves the board; the crystals it bears drop where it fell, losing their points."""

@@ -7,6 +7,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from ultimata.envs.core.memo import memoized
+from ultimata.envs.ultra_war import combat
 from ultimata.envs.ultra_war.abilities import BIONIC, ENERGY_INNATE, MAGIC_INNATE, SPECIALISTS
 from ultimata.envs.ultra_war.content import Card
 from ultimata.envs.ultra_war.geometry import AHEAD, FIELDS, MANHATTAN
@@ -215,9 +216,9 @@ class CardRules(_Base):
         self.log(f"{u.name} performs {name} on {target.name}: {'success' if ok else 'fails'}")
         if ok:
             if c.stun:
-                target.stun, target.turned = 2, True
+                target.stun, target.turned = combat.STUN_TURN_STARTS, True
             if c.damage:
-                self.damage(target, c.damage)
+                self.damage(target, c.damage, name)
             if c.void and target.on_map:
                 self._send_to_void(target, c.void)
         return ok

@@ -41,6 +41,11 @@ if TYPE_CHECKING:
     from ultimata.envs.ultra_war.units import Source, Unit
 
 
+STUN_TURN_STARTS = 2
+"""A stun lasts "one full round": it counts down at every turn start, both players', so it wears off when the
+turn of the side that stunned comes round again (turns._start_turn)."""
+
+
 def roll_pair(state: UltraWarState, dice: int) -> tuple[int, list[int]]:
     """Roll `dice` d6; with three dice (initiative) the best two count (Gap (ours): initiative_mode)."""
     rolled = sorted((state.rng.roll(6) for _ in range(dice)), reverse=True)
@@ -168,18 +173,34 @@ def resolve(state: UltraWarState, u: Unit, spec: AttackSpec, slot: int, target_p
     a_fumble = a_dice.count(1) >= 2
     d_crit = d_dice.count(6) >= 2
     total = a_total + score
-    state.log(f"{u.name} attacks ({spec.name}) {total} vs {dscore}"
-              f" [{'+'.join(map(str, a_dice))} vs {'+'.join(map(str, d_dice))}]")
+    target = defender.name if defender is not None else f"the {token.name}"
+    notes = _notes(state, u, spec, defender, free_strike, adice, ring)
+    ddice = 2 if defender is None else defense_dice(u, spec, defender)
+    state.log(f"{u.name} attacks {target} with {spec.name}: rolls {_dice(a_dice, adice)} + attack {score} = {total}"
+              f" against {target}'s {_dice(d_dice, ddice)} + defence {dscore - d_total} = {dscore}"
+              + (f" ({'; '.join(notes)})" if notes else ""))
     damage = 0
     if d_crit:
         if a_crit:
             damage = state.rng.roll(6)
-        if defender is not None and defender.can_strike and can_reach(state, defender, u):
+            state.log(f"both roll double six (critical strikes): {target} takes a d6, {damage}, and deals one back")
+        else:
+            state.log(f"{target} rolls double six (a critical): the attack fails")
+        if defender is not None and state.can_strike(defender) and can_reach(state, defender, u):
             back_damage = state.rng.roll(6)
-            state.log(f"{defender.name} critical: {back_damage} damage back")
-            state.damage(u, back_damage)
-    elif not a_fumble:
-        damage = max(0, total - dscore) + (state.rng.roll(6) if a_crit else 0)
+            state.log(f"{defender.name}'s critical deals a d6 back: {back_damage}")
+            state.damage(u, back_damage, f"{defender.name}'s critical")
+    elif a_fumble:
+        state.log(f"{u.name} rolls double one: a critical miss, no damage")
+    else:
+        damage = max(0, total - dscore)
+        if a_crit:
+            extra = state.rng.roll(6)
+            why = "double six" if a_dice.count(6) >= 2 else f"{a_dice[0] + a_dice[1]} with a weapon (Weapon Specialist)"
+            state.log(f"{u.name}'s {why} is a critical strike: {damage} + a d6 of {extra} = {damage + extra} damage")
+            damage += extra
+        elif damage == 0:
+            state.log(f"no damage: {target}'s defence {dscore} is as high as the attack {total}")
     if damage > 0:
         if token is not None:
             state.damage_token(token, damage)
@@ -189,26 +210,54 @@ def resolve(state: UltraWarState, u: Unit, spec: AttackSpec, slot: int, target_p
         state.log(f"{u.name} is spent (Kamikaze)")
         state.defeat(u)
     if (defender is not None and defender.has(STRIKE_BACK) and not counter and SNEAK_ATTACK not in spec.tags
-            and defender.on_map and u.on_map and state.phase != OVER and defender.can_strike):
-        back_spec = next((s for s in defender.ch.attacks if s.kind == "melee" and state.attackable(defender, s, u)
-                          and chebyshev(defender.pos, u.pos) == 1), None)
-        if back_spec is not None:
+            and defender.on_map and u.on_map and state.phase != OVER and state.can_strike(defender)
+            and chebyshev(defender.pos, u.pos) == 1):
+        back_slot = state.strike_slot(defender, u)
+        if back_slot is not None:
             state.log(f"{defender.name} strikes back")
-            resolve(state, defender, back_spec, defender.ch.attacks.index(back_spec), u.pos, counter=True)
+            resolve(state, defender, attack_spec(defender, back_slot), back_slot, u.pos, counter=True)
     return damage
+
+
+def _dice(kept: list[int], rolled: int) -> str:
+    """'5+5', or '6+5 (best two of three)' when a third die was rolled and the best two kept."""
+    shown = "+".join(map(str, kept))
+    return f"{shown} (best two of {rolled})" if rolled > len(kept) else shown
+
+
+def _notes(state: UltraWarState, u: Unit, spec: AttackSpec, defender: Unit | None, free_strike: bool,
+           adice: int, ring: int) -> list[str]:
+    """The modifiers a person would not guess from the numbers: why the attack or defence is what it is."""
+    out = []
+    if free_strike:
+        out.append("free strike +2")
+    if defender is not None:
+        if is_back_stab(u, defender):
+            out.append("back stab +2")
+        if SNEAK_ATTACK in spec.tags and not sneak_refused(spec, defender):
+            out.append("sneak attack +2")
+        if defender.stun:
+            out.append(f"{defender.name} is stunned: defence -3")
+        if defense_dice(u, spec, defender) == 3:
+            out.append(f"{defender.name} rolls a third die (Defense Initiative)")
+    if adice == 3:
+        out.append(f"{u.name} rolls a third die (Initiative)")
+    if ring:
+        out.append(f"{ring} space{'s' if ring > 1 else ''} from the blast: attack -{ring}")
+    return out
 
 
 def apply_effects(state: UltraWarState, u: Unit, spec: AttackSpec, defender: Unit, damage: int) -> None:
     tags = spec.tags
     if STUN in tags:
-        defender.stun, defender.turned = 2, True
+        defender.stun, defender.turned = STUN_TURN_STARTS, True
         state.log(f"{defender.name} is stunned")
         return
     if POWER_DOWN in tags and defender.is_droid:
         defender.powered_down, defender.turned = True, True
         state.log(f"{defender.name} is powered down")
         return
-    state.damage(defender, damage)
+    state.damage(defender, damage, f"{u.name}'s {spec.name}")
     if not defender.on_map:
         return
     if FIRE in tags or MAGICAL_FIRE in tags:

@@ -23,3 +23,12 @@ class UltraWarConfig(GameConfig):
     army: Literal["scripted", "draft"] = "scripted"
     """Book, set-up step 2: each player chooses an army within the army total with at least one General.
     'scripted': the scenario's armies (ours); 'draft': chosen as decisions (player_0 first, then player_1)."""
+    turned_characters_strike: bool = True
+    """The book pulls both ways (docs/games/ultra_war.md, Engagement): True (v4), a turned character still makes
+    free strikes, deals its critical die back and Strikes Back ("Stun, Stasis or Powered-Down status will
+    disengage Characters"; Fogg "may turn to face Rayna without taking a Free Strike penalty"); False (v3's
+    reading), it makes none ("Turned Characters cannot move, Attack or make Feats after being Turned")."""
+    destroyed_source_points: Literal["kept", "lost"] = "kept"
+    """Book: destroying an energy token makes "the owner's ability to generate Energy Reserve useless".
+    'kept' (v4): it generates no more, and the points it stored still pay for cards; 'lost' (v3): they are
+    lost with it."""

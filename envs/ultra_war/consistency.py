@@ -3,11 +3,15 @@ raises ValueError naming what is wrong."""
 
 from __future__ import annotations
 
+from collections import Counter
 from typing import TYPE_CHECKING
 
-from ultimata.envs.ultra_war.abilities import DUAL_WIELD
-from ultimata.envs.ultra_war.content import HAND_SLOTS
+from ultimata.envs.ultra_war import combat
+from ultimata.envs.ultra_war.abilities import CHARGE_ATTACK, DUAL_WIELD, ETHEREAL
+from ultimata.envs.ultra_war.combat import STUN_TURN_STARTS
+from ultimata.envs.ultra_war.content import HAND_SLOTS, content
 from ultimata.envs.ultra_war.geometry import FIELDS
+from ultimata.envs.ultra_war.movement import CHARGING, CHARGING_PLAIN
 from ultimata.envs.ultra_war.phases import (
     ACTIVE,
     CARD_TARGET,
@@ -27,13 +31,19 @@ from ultimata.envs.ultra_war.windows import FEAT, FREE_STRIKE
 if TYPE_CHECKING:
     from ultimata.envs.ultra_war.state import UltraWarState
 
+MAX_STEPS = 30
+"""More steps than any activation can take (a charge doubles a printed movement of at most 6, plus gear)."""
+
 
 def check(st: UltraWarState) -> None:
     _armies(st)
     _pawns(st)
+    _unit_facts(st)
     _sources(st)
     _phase(st)
+    _activation(st)
     _cards(st)
+    _counts(st)
 
 
 def _armies(st: UltraWarState) -> None:
@@ -104,7 +114,65 @@ def _pawns(st: UltraWarState) -> None:
             raise ValueError("a power token shares a space with a pawn")
 
 
+def _unit_facts(st: UltraWarState) -> None:
+    """What a character's own fields must mean: counters in range, flags only where a rule sets them."""
+    sc = st.game.scenario
+    prisoner = st.units[-1] if sc.prisoner and st.units and st.units[-1].name == sc.prisoner else None
+    for u in st.units:
+        deck = content().decks[u.ch.faction]
+        if set(u.reserves) != set(u.ch.reserves):
+            raise ValueError(f"{u.name}: reserves {sorted(u.reserves)} are not its card's {sorted(u.ch.reserves)}")
+        if not 0 <= u.stun <= STUN_TURN_STARTS or not 0 <= u.stasis <= STUN_TURN_STARTS or not 0 <= u.deprived <= 2:
+            raise ValueError(f"{u.name}: stun, stasis or movement deprivation outside 0..2 turn starts")
+        if u.void > max(c.void for c in deck.values()) + 1:
+            raise ValueError(f"{u.name}: in the Void for longer than any card sends it")
+        if not u.void and u.void_from != -1:
+            raise ValueError(f"{u.name}: a space to return to from the Void while not in it")
+        if u.steps > MAX_STEPS:
+            raise ValueError(f"{u.name}: {u.steps} steps, more than any charge allows")
+        if u.attacks_made > st.attack_limit(u):
+            raise ValueError(f"{u.name}: {u.attacks_made} attacks made, more than it may make")
+        if u.charging not in (0, CHARGING, CHARGING_PLAIN) or (u.charging == CHARGING_PLAIN
+                                                              and not u.has(CHARGE_ATTACK)):
+            raise ValueError(f"{u.name}: charging {u.charging} (0, 1, or 2 for a Charge Attack character)")
+        for stat in ("offense", "defense"):
+            top = sum(getattr(c, stat) * c.count for c in deck.values() if c.kind == "enhancement")
+            if not 0 <= getattr(u, f"enh_{stat[:3]}") <= top:
+                raise ValueError(f"{u.name}: enhancement {stat} outside 0..{top}, what its deck's cards can add")
+        if u.powered_down and not u.is_droid:
+            raise ValueError(f"{u.name}: powered down, but not a robot droid")
+        if u.imprisoned and u is not prisoner:
+            raise ValueError(f"{u.name}: imprisoned, but not the scenario's prisoner")
+        if u.ethereal_off and not u.has(ETHEREAL):
+            raise ValueError(f"{u.name}: lost Ethereal it never had")
+        if u.landed and not st.can_fly(u):
+            raise ValueError(f"{u.name}: declared grounded without Flight")
+        if u.acted and (u.side != st.turn or st.phase in (SETUP, DRAFT)):
+            raise ValueError(f"{u.name}: acted, but it is not its side's turn")
+
+
 def _sources(st: UltraWarState) -> None:
+    sc = st.game.scenario
+    names = [st.game.content.factions[f].power for f in sc.factions]
+    for name in names:
+        count = sum(1 for s in st.sources if s.name == name)
+        if count > sc.power_sources or (count < sc.power_sources and st.phase != DRAFT):
+            raise ValueError(f"{count} {name} sources; the scenario gives {sc.power_sources}")
+    for s in st.sources:
+        if s.name not in names:
+            raise ValueError(f"a {s.name} in a game of {' and '.join(names)}")
+        if s.token:
+            owner = names.index(s.name)
+            if s.side != owner or not 0 <= s.life <= s.spec.life or (s.pos >= 0) != (s.life > 0):
+                raise ValueError(f"{s.name}: a token's side, life and place do not fit (destroyed tokens leave)")
+            if s.pos >= 0 and s.pos not in st.start_spaces(owner):
+                raise ValueError(f"{s.name}: a token off its side's start area")
+            if s.life == 0 and s.points and st.game.config.destroyed_source_points == "lost":
+                raise ValueError(f"{s.name}: a destroyed token kept points under destroyed_source_points: lost")
+        elif s.life != s.spec.life or (s.bearer < 0 and s.pos < 0) or s.side not in (0, 1):
+            raise ValueError(f"{s.name}: a crystal is borne or lies on a space, and has no life to lose")
+        elif s.pos >= 0 and st.board.solid(s.pos, st.breached):
+            raise ValueError(f"{s.name}: a dropped crystal in a wall")
     for s in st.sources:
         if not 0 <= s.points <= s.max or not -1 <= s.bearer < len(st.units) or not -1 <= s.pos < FIELDS:
             raise ValueError("a power source out of range")
@@ -168,6 +236,49 @@ def _phase(st: UltraWarState) -> None:
         raise ValueError("a discard event with nothing to discard")
     if st.phase == DRAFT and st.game.config.army != "draft":
         raise ValueError("a draft phase without drafting")
+    if not st.round <= (st.game.config.rounds or st.game.scenario.rounds) or st.winner not in (-1, 0, 1, 2):
+        raise ValueError("round past the round cap, or a winner out of range")
+    goal = st.game.scenario.hold_points if st.game.scenario.objective == "hold" else 0
+    if any(not 0 <= h <= goal for h in st.hold) or (st.phase != OVER and goal and max(st.hold) >= goal):
+        raise ValueError(f"hold points {st.hold} outside 0..{goal} (reaching {goal} ends the game)")
+    if sum(st.hold) > st.round - (st.phase != OVER):
+        raise ValueError(f"hold points {st.hold} in round {st.round}: a round's end scores at most one")
+    if any(f < 0 or f >= FIELDS or not (st.board.breachable[f] or st.board.door[f]) for f in st.breached):
+        raise ValueError("a breach where there is no door or breachable wall")
+
+
+def _activation(st: UltraWarState) -> None:
+    """The attack a window or deviation is about exists; pending free strikes and disengagements are the
+    active character's enemies."""
+    if st.attack and st.attack[3] != FEAT and combat.attack_spec(st.units[st.attack[0]], st.attack[1]) is None:
+        raise ValueError("a window or deviation about an attack slot the character does not have")
+    enemies = set()
+    if 0 <= st.active < len(st.units):
+        side = st.units[st.active].side
+        enemies = {i for i, u in enumerate(st.units) if u.side != side}
+    if not set(st.strikes) <= enemies or not set(st.disengaged) <= enemies:
+        raise ValueError("free strikes or disengagements by someone not an enemy of the active character")
+    if len(set(st.disengaged)) != len(st.disengaged):
+        raise ValueError("an enemy listed twice as disengaged")
+
+
+def _counts(st: UltraWarState) -> None:
+    """No card is in play more often than its deck holds it: hand, deck, attached gear, disarmed weapons and
+    the stack together; `discards` (every enhancement, feat or quick card played, and every card discarded)
+    covers the stack, and with hand, deck and gear makes at most the deck's 50 (dropped gear leaves)."""
+    for side in (0, 1):
+        deck = st.game.side_decks[side]
+        held = list(st.hands[side]) + list(st.decks[side])
+        for u in st.side_units(side):
+            held += [c for c in (u.weapon, u.weapon2, u.armor, u.standard, u.disarmed, u.disarmed2, *u.upgrades) if c]
+        stacked = [name for s, name, src in st.stack if s == side and src < 0]  # (counted as discarded)
+        for name, n in Counter(held + stacked).items():
+            if name in deck and n > deck[name].count:
+                raise ValueError(f"player_{side}: {n} {name} cards, the deck holds {deck[name].count}")
+        total = sum(c.count for c in deck.values())
+        if not len(stacked) <= st.discards[side] <= total - len(held):
+            raise ValueError(f"player_{side}: discards {st.discards[side]} (cards played or discarded) with "
+                             f"{len(held)} in hand, deck or gear and {len(stacked)} on the stack")
 
 
 def _cards(st: UltraWarState) -> None:

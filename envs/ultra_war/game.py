@@ -20,9 +20,9 @@ from ultimata.envs.ultra_war.state import UltraWarState
 class UltraWarGame(Game[UltraWarConfig]):
     """Ultra War: two armies of character pawns on a 12 x 12 map (player_0 = the scenario's first faction)."""
 
-    name: ClassVar[str] = "ultra_war_v3"
+    name: ClassVar[str] = "ultra_war_v4"
     title: ClassVar[str] = "Ultra War"
-    version: ClassVar[int] = 3
+    version: ClassVar[int] = 4
     config_model = UltraWarConfig
     render_modes: ClassVar[tuple[str, ...]] = ("human", "ansi", "rgb_array")
     has_board: ClassVar[bool] = True

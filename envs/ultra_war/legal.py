@@ -91,7 +91,7 @@ class LegalRules(_Base):
                         base = A.ATTACK + slot * FIELDS
                         out += [base + rel[f] for f in targets]
             out += [A.TARGET + rel[f] for f in self.breach_targets(u) + self.give_targets(u, self.active)]
-            if u.steps == 0 and not u.charging and u.attacks_made == 0 and stepping:
+            if stepping and self.can_charge(u):
                 out.append(A.CHARGE)
             if self.can_fly(u) and not u.turned and not u.disabled and not u.flew and (
                     u.flying or u.attacks_made == 0):

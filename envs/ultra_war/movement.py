@@ -4,7 +4,7 @@ step or a take-off draws, charging, taking off and landing, and breaching a way 
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from ultimata.envs.ultra_war.abilities import (
     CHARGE_ATTACK,
@@ -19,6 +19,7 @@ from ultimata.envs.ultra_war.geometry import (
     CHEBYSHEV,
     FIELDS,
     NEIGHBOURS,
+    STEP,
     chebyshev,
     direction,
     front_and_sides,
@@ -36,6 +37,9 @@ else:
 
 PLAIN, DOUBLE, PLUS_TWO = range(3)
 """The ways to charge (MovementRules.charge_kind)."""
+CHARGING, CHARGING_PLAIN = 1, 2
+"""`Unit.charging`: 0 not charging; CHARGING, the way its abilities give (charge_kind); CHARGING_PLAIN, the
+plain charge a Charge Attack character chose instead (a second CHARGE before its first step)."""
 
 
 class MovementRules(_Base):
@@ -69,7 +73,11 @@ class MovementRules(_Base):
     def charge_kind(self, u: Unit) -> int:
         """How `u` charges: PLAIN, twice the Base Movement, no attack or feat, and turned at the end of the
         activation; DOUBLE (Double Movement), the same allowance without turning, an attack allowed; PLUS_TWO
-        (Charge Attack), movement + 2, an attack allowed."""
+        (Charge Attack), movement + 2, an attack allowed. Charge Attack adds an option ("gives the character
+        the ability to move an extra 2 spaces ... AND perform an attack"): such a character may still charge
+        the plain way (CHARGING_PLAIN)."""
+        if u.charging == CHARGING_PLAIN:
+            return PLAIN
         return PLUS_TWO if u.has(CHARGE_ATTACK) else DOUBLE if u.has(DOUBLE_MOVEMENT) else PLAIN
 
     def plain_charge(self, u: Unit) -> bool:
@@ -97,7 +105,18 @@ class MovementRules(_Base):
         board = self.board
         if board.solid(b, self.breached) or self.blocked(b):
             return False
-        return (self.level_free(u) if free is None else free) or not board.level_line(a, b)
+        free = self.level_free(u) if free is None else free
+        return (free or not board.level_line(a, b)) and not self.squeezed(u, a, direction(a, b))
+
+    def squeezed(self, u: Unit, a: int, d: int) -> bool:
+        """A diagonal step from a in direction d between two spaces that both hold a pawn, a token or a wall
+        (they touch only at a corner): refused ("As long as there is a space between the characters/items/etc.
+        then normal movement may commence"), except for a character the book lets "span over Characters,
+        objects" (Flight, Level Change Movement; Ethereal moves through them)."""
+        if not d % 2 or u.flying or self.ethereal(u) or u.has(LEVEL_CHANGE_MOVEMENT):
+            return False
+        step, occupied = STEP[a], self.occupied_map()
+        return all(g in occupied or self.board.solid(g, self.breached) for g in (step[d - 1], step[(d + 1) % 8]))
 
     def step_targets(self, u: Unit) -> list[int]:
         """Where u may step now: a space it may stop on (can_enter), or pass through (can_pass), within its
@@ -121,7 +140,7 @@ class MovementRules(_Base):
             if wall or b in occupied or (breachable[b] and b not in breached) or (line and not free):
                 if passer and self.can_pass(u, b, behind):  # (as can_enter refused: solid, taken, or a level line)
                     out.append(b)
-            else:
+            elif not (d % 2 and self.squeezed(u, u.pos, d)):
                 out.append(b)
         return out
 
@@ -161,18 +180,20 @@ class MovementRules(_Base):
                    key=lambda g: (near[g], g))
 
     def free_strikers(self, u: Unit, a: int, b: int) -> list[Unit]:
-        """Enemies engaged with `u` at `a` whose front-and-side spaces `b` leaves and that may strike (not
-        turned or disabled: `Unit.can_strike`): each gets a +2 free strike."""
+        """Enemies engaged with `u` at `a` whose front-and-side spaces `b` leaves and that may strike
+        (`can_strike`, `strike_slot`): each gets a +2 free strike. An enemy that already struck `u` in this
+        activation, while `u` stayed within its reach, does not: "If the Character survives the Attack, it may
+        become disengaged" (one free strike per engagement; `disengaged`)."""
         if not self.draws_free_strikes(u):
             return []
         out = []
         near = CHEBYSHEV[a]
         for e in self.units:  # (the distance first: it rules out most; a pos of -1 is caught next)
-            if near[e.pos] != 1 or not e.on_map or e.side == u.side or not e.can_strike:
+            if near[e.pos] != 1 or not e.on_map or e.side == u.side or not self.can_strike(e):
                 continue
-            if b in front_and_sides(e.pos, e.facing):
+            if b in front_and_sides(e.pos, e.facing) or self.units.index(e) in self.disengaged:
                 continue
-            if self.strike_spec(e, u) is not None:
+            if self.strike_slot(e, u) is not None:
                 out.append(e)
         return out
 
@@ -184,16 +205,12 @@ class MovementRules(_Base):
     def takeoff_strikers(self, u: Unit) -> list[Unit]:
         """Taking off while engaged draws a free strike from every engaged enemy that could strike it on the
         ground (book: Engagement and Flight Ability; gap, ours: facing aside, and none with Free Strike
-        Movement)."""
+        Movement), except one it is already disengaged from (free_strikers)."""
         if not self.draws_free_strikes(u):
             return []
         near = CHEBYSHEV[u.pos]
-        return [e for e in self.units if e.pos >= 0 and near[e.pos] == 1 and e.side != u.side and e.can_strike
-                and self.strike_spec(e, u) is not None]
-
-    def strike_spec(self, e: Unit, u: Unit) -> Any:
-        """The melee attack `e` strikes `u` with (its first own one that can hit it), or None."""
-        return next((s for s in e.ch.attacks if s.kind == "melee" and self.attackable(e, s, u)), None)
+        return [e for e in self.units if e.pos >= 0 and near[e.pos] == 1 and e.side != u.side and self.can_strike(e)
+                and self.units.index(e) not in self.disengaged and self.strike_slot(e, u) is not None]
 
     def _step(self, u: Unit, b: int) -> None:
         a = u.pos
@@ -201,6 +218,9 @@ class MovementRules(_Base):
             u.backward = True
         self.strikes = [self.units.index(e) for e in self.free_strikers(u, a, b)]
         u.pos = b
+        if self.disengaged:  # leaving an enemy's reach ends the engagement: coming back engages anew
+            near = CHEBYSHEV[b]
+            self.disengaged = [i for i in self.disengaged if near[self.units[i].pos] == 1]
         u.steps += 1
         u.flew = u.paused = False
         self._pick_up(u, b)
@@ -226,11 +246,13 @@ class MovementRules(_Base):
             e = self.units[self.strikes.pop(0)]
             if self.phase == OVER or not u.on_map:
                 break
-            spec = self.strike_spec(e, u) if e.on_map and e.can_strike else None
-            if spec is None:
+            slot = self.strike_slot(e, u) if e.on_map and self.can_strike(e) else None
+            if slot is None:
                 continue
-            self.log(f"{e.name} gets a free strike")
-            if self._open_window(self.units.index(e), e.ch.attacks.index(spec), u.pos, FREE_STRIKE):
+            ei = self.units.index(e)
+            self.disengaged.append(ei)
+            self.log(f"{e.name} gets a free strike at {u.name} (+2 for {u.name} leaving its front and sides)")
+            if self._open_window(ei, slot, u.pos, FREE_STRIKE):
                 return  # the window's close goes on with the strikes
         self.strikes = []
         self._after_move(u)
@@ -240,7 +262,7 @@ class MovementRules(_Base):
         if self.phase == OVER:
             return
         if not u.on_map:
-            self.phase, self.active = MAIN, -1
+            self.phase, self.active, self.disengaged = MAIN, -1, []
             return
         if lift:
             u.flying, u.landed = True, False
@@ -268,9 +290,16 @@ class MovementRules(_Base):
         return [f for f in NEIGHBOURS[u.pos] if (self.board.breachable[f] or self.board.door[f])
                 and f not in self.breached and not self.blocked(f)]
 
+    def can_charge(self, u: Unit) -> bool:
+        """CHARGE before the first step and attack: once, or a second time by a Charge Attack character to
+        charge the plain way instead (charge_kind). The caller knows it can step."""
+        if u.steps or u.attacks_made:
+            return False
+        return not u.charging or (u.charging == CHARGING and u.has(CHARGE_ATTACK))
+
     def _charge(self, u: Unit) -> int:
         """CHARGE, declared before the first step (see charge_kind): only the choice in progress changes."""
-        u.charging = True
+        u.charging = CHARGING_PLAIN if u.charging else CHARGING
         return CHOICE
 
     def _activation_target(self, f: int) -> None:

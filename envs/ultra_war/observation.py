@@ -120,6 +120,8 @@ def observe(state: UltraWarState, seat: int) -> np.ndarray:
                 val.append(1.0)
                 if s.side in (0, 1):
                     pools[s.side] += s.points
+            elif s.points and s.side in (0, 1):  # destroyed, its points kept (power.usable_sources)
+                pools[s.side] += s.points
         elif s.bearer >= 0:
             b = s.bearer
             if b in borne:
@@ -197,10 +199,13 @@ def observe(state: UltraWarState, seat: int) -> np.ndarray:
     if state.active >= 0:
         u = units[state.active]
         tail[at + ACTIVATION_AT: at + GLOBALS] = (
-            _capped(u.steps, 12), float(u.charging), _capped(u.attacks_made, 2), float(u.flew), float(u.paused))
+            _capped(u.steps, 12), _CHARGE_SEEN[u.charging], _capped(u.attacks_made, 2), float(u.flew), float(u.paused))
     obs[PLANES * FIELDS:] = np.frombuffer(b"".join(slots) + _REST.pack(*tail), np.float32)
     return obs
 
+
+_CHARGE_SEEN = (0.0, 1.0, 0.5)
+"""The observed charge: none, the character's own way (as before v4), a Charge Attack character's plain charge."""
 
 ANYTHING, CHOICE = -2, -1
 """What a decision changed (`state.changed`, set by the mutators): anything; only the choice in progress (who
@@ -251,7 +256,7 @@ def after_choice(state: UltraWarState, seat: int, previous: np.ndarray, pawn: in
     if state.active >= 0:
         u = units[state.active]
         obs[at + ACTIVATION_AT: at + GLOBALS] = (
-            _capped(u.steps, 12), float(u.charging), _capped(u.attacks_made, 2), float(u.flew), float(u.paused))
+            _capped(u.steps, 12), _CHARGE_SEEN[u.charging], _capped(u.attacks_made, 2), float(u.flew), float(u.paused))
     else:
         obs[at + ACTIVATION_AT: at + GLOBALS] = 0.0
     if pawn >= 0:

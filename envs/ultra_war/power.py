@@ -41,7 +41,8 @@ class PowerRules(_Base):
 
     # -- which sources work --------------------------------------------------------------------
     def source_usable(self, s: Source) -> bool:
-        """A token stands and lives; a crystal powers its bearer (see crystal_user)."""
+        """Generates a point a turn and has an ability to use: a token stands and lives; a crystal powers its
+        bearer (see crystal_user). (A destroyed token's kept points still pay for cards: usable_sources.)"""
         if s.token:
             return s.pos >= 0 and s.life > 0
         return self.crystal_user(s) is not None
@@ -82,14 +83,16 @@ class PowerRules(_Base):
 
     @memoized
     def usable_sources(self) -> list[Source]:
-        """Every usable source, in one pass over them (source_usable for each, without its rescans: a
-        crystal is usable only as the first one its bearer bears)."""
+        """Every source that pays for cards, in one pass over them: the usable ones (source_usable for each,
+        without its rescans: a crystal is usable only as the first one its bearer bears), and a destroyed token
+        that kept points (book: destroying it makes "the owner's ability to generate Energy Reserve useless";
+        the points it had stay, unless `destroyed_source_points: lost` took them)."""
         out = []
         first: set[int] = set()
         units = self.units
         for s in self.sources:
             if s.token:
-                if s.pos >= 0 and s.life > 0:
+                if (s.pos >= 0 and s.life > 0) or s.points:  # (a destroyed token has points only when kept)
                     out.append(s)
                 continue
             b = s.bearer
@@ -244,6 +247,8 @@ class PowerRules(_Base):
         out = []
         for s in self.usable_sources():
             a = s.spec.ability
+            if s.token and s.life == 0:
+                continue  # destroyed: its points still pay for cards, its ability is gone with it
             if (a is not None and s.side == side and s.points >= a.cost and (victims is not None or not a.defense)
                     and self.ability_fits(s, victims)):
                 out.append(self.source_field(s))

@@ -82,6 +82,10 @@ class UltraWarState(LegalRules, TurnRules, MovementRules, AttackRules, CardRules
         """Free strikes still to come against the active character (units, in order)."""
         self.lift = False
         """The active character is taking off: it flies once the free strikes it drew are over."""
+        self.disengaged: list[int] = []
+        """The enemies (units) that made a free strike at the active character in this activation and that it has
+        stayed next to since: it is disengaged from them (book: "If the Character survives the Attack, it may
+        become disengaged"), so they strike it no more while it stays within their reach."""
         self.hold = [0, 0]
         self.winner = -1
         """-1 live, 0/1 the winning side, 2 a draw."""
@@ -263,6 +267,8 @@ class UltraWarState(LegalRules, TurnRules, MovementRules, AttackRules, CardRules
                 self._no_deviation()
             elif not self._window_pass():
                 self._after_window()
+        if self.phase != OVER and self.phase != DRAFT and self.phase != SETUP and self._lose_control():
+            self.changed = ANYTHING
 
     # -- saving --------------------------------------------------------------------------------
     def _to_dict(self) -> dict[str, Any]:
@@ -277,11 +283,15 @@ class UltraWarState(LegalRules, TurnRules, MovementRules, AttackRules, CardRules
             "setup_side": self.setup_side, "active": self.active, "pending": self.pending,
             "performer": self.performer, "stack": [list(x) for x in self.stack], "attack": list(self.attack),
             "responder": self.responder, "passes": self.passes, "strikes": list(self.strikes), "lift": self.lift,
+            "disengaged": list(self.disengaged),
             "hold": list(self.hold), "winner": self.winner, "saved_phase": self._saved_phase,
             "events": list(self.events),
         }
 
     def _from_dict(self, d: dict[str, Any]) -> None:
+        from ultimata.envs.ultra_war.saved import check_shape
+
+        check_shape(d)  # strict types first: nothing below may turn 1.5, True or "1" into a number
         self.units = [Unit.from_dict(x) for x in d["units"]]
         self.sources = [Source.from_dict(x) for x in d["sources"]]
         self.hands = [list(map(str, h)) for h in d["hands"]]
@@ -295,6 +305,7 @@ class UltraWarState(LegalRules, TurnRules, MovementRules, AttackRules, CardRules
         self.attack = [int(x) for x in d["attack"]]
         self.strikes = [int(x) for x in d["strikes"]]
         self.lift = bool(d["lift"])
+        self.disengaged = [int(x) for x in d["disengaged"]]
         self.hold = [int(x) for x in d["hold"]]
         self._saved_phase = int(d["saved_phase"])
         self.changed, self.last_view = ANYTHING, LastView()
@@ -318,6 +329,7 @@ class UltraWarState(LegalRules, TurnRules, MovementRules, AttackRules, CardRules
         other.discards, other.breached, other.hold = list(self.discards), set(self.breached), list(self.hold)
         other.stack, other.attack = [list(x) for x in self.stack], list(self.attack)
         other.strikes, other.events, other.move_events = list(self.strikes), list(self.events), list(self.move_events)
+        other.disengaged = list(self.disengaged)
         other.memo = Memo()
         other._raw = list(self._raw)
         other.last_view = LastView()

@@ -12,6 +12,10 @@ if TYPE_CHECKING:
     from ultimata.envs.ultra_war.state import UltraWarState
 
 ARROWS = "^/>\\v/<\\"
+LEGEND = ("key: A-H player_0's characters, a-h player_1's (in army order), T power token, * objective, e escape",
+          "     # wall, D door (passable, blocks sight), o obstruction (walk through, blocks sight), s stairs, "
+          "^ upper level, . floor")
+"""What the map's letters mean, printed under it (a person at a terminal has no other key)."""
 
 
 def render(state: UltraWarState, viewer: int | None = None) -> str:
@@ -44,6 +48,7 @@ def render(state: UltraWarState, viewer: int | None = None) -> str:
                 ch = "^" if b.level[f] else "."
             row.append(ch)
         lines.append(f"{SIZE - r:>3} " + " ".join(row))
+    lines += LEGEND
     for side in (0, 1):
         factions = state.game.scenario.factions
         lines.append(f"player_{side} ({factions[side]}): power {state.pool(side)}, hand {len(state.hands[side])}, "
@@ -61,6 +66,10 @@ def render(state: UltraWarState, viewer: int | None = None) -> str:
                          + (f" [{', '.join(flags)}]" if flags else "") + (f" gear: {gear}" if gear else ""))
     if viewer is not None:
         lines.append(f"your hand: {', '.join(state.hands[viewer]) or '-'}")
+        if state.current_player == viewer:
+            from ultimata.envs.ultra_war.view import melee_notes
+
+            lines += [f"note: {n}" for n in melee_notes(state)]
     lines += [f"> {e}" for e in state.events[-5:]]
     return "\n".join(lines)
 

@@ -100,6 +100,11 @@ class TurnRules(_Base):
         """Book: Player Turns 1-2 (power event, draw event), after the start-of-turn abilities."""
         side = self.turn
         self.phase = MAIN
+        for u in self.units:  # a stun counts down at both players' turn starts: "one full round"
+            if u.stun:
+                u.stun -= 1
+                if not u.stun and u.side != side and not u.disabled and not u.imprisoned:
+                    u.turned = False  # (its own side's characters un-turn below)
         for u in self.side_units(side):
             if u.void and u.life > 0:
                 u.void -= 1
@@ -108,10 +113,8 @@ class TurnRules(_Base):
             if not u.on_map:
                 continue
             u.acted = False
-            u.steps, u.backward, u.charging, u.attacks_made = 0, False, False, 0
+            u.steps, u.backward, u.charging, u.attacks_made = 0, False, 0, 0
             u.flew = u.paused = False
-            if u.stun:
-                u.stun -= 1
             if u.stasis:
                 u.stasis -= 1
             if u.deprived:
@@ -128,7 +131,7 @@ class TurnRules(_Base):
                     u.weapon2, u.disarmed2 = u.disarmed2, ""
             if u.burning:
                 u.burning = False
-                self.damage(u, combat.fire_damage(self.rng.roll(6)))
+                self.damage(u, combat.fire_damage(self.rng.roll(6)), "burning (a Fire Attack last turn)")
                 if self.phase == OVER:
                     return
                 if not u.on_map:
@@ -170,6 +173,20 @@ class TurnRules(_Base):
         return any(s.side == u.side and s.kind == "tripod" and s.pos >= 0 and s.life > 0
                    and chebyshev(s.pos, u.pos) <= s.range for s in self.sources)
 
+    def _lose_control(self) -> bool:
+        """Minion Hub: "If Minions move outside this range, they become unusable": after every decision, a
+        robot droid out of every hub's range powers down at once (its own step, its hub's step, a hub
+        defeated or a tripod destroyed); an active droid's activation ends. True if one did."""
+        lost = False
+        for u in self.units:
+            if u.is_droid and u.on_map and not u.powered_down and not u.imprisoned and not self.controlled(u):
+                u.powered_down, u.turned, lost = True, True, True
+                self.log(f"{u.name} is out of control range and powers down")
+        if self.phase in (ACTIVE, PAUSE) and self.units[self.active].powered_down:  # (also once a window
+            self._end_activation(self.units[self.active])  # that opened on its step has closed)
+            lost = True
+        return lost
+
     def can_activate(self, u: Unit) -> bool:
         return not u.acted and not u.turned and u.on_map and not u.imprisoned and not u.disabled
 
@@ -178,7 +195,7 @@ class TurnRules(_Base):
         changes: the observation is patched)."""
         u = next(x for x in self.units if x.side == side and x.slot == slot)
         self.active = self.units.index(u)
-        u.steps, u.backward, u.charging, u.attacks_made = 0, False, False, 0
+        u.steps, u.backward, u.charging, u.attacks_made = 0, False, 0, 0
         u.flew = u.paused = False
         self.phase = ACTIVE
         return CHOICE
@@ -206,10 +223,7 @@ class TurnRules(_Base):
         if self.plain_charge(u):
             u.turned = True
         u.acted = True
-        if u.is_droid and not self.controlled(u):
-            u.powered_down, u.turned = True, True
-            self.log(f"{u.name} is out of control range and powers down")
-        self.phase, self.active = MAIN, -1
+        self.phase, self.active, self.disengaged = MAIN, -1, []
         return self.units.index(u)
 
     def _end_turn(self) -> None:
@@ -280,6 +294,6 @@ class TurnRules(_Base):
 
     def _finish(self, winner: int) -> None:
         self.winner, self.phase, self.active = winner, OVER, -1
-        self.stack, self.attack, self.strikes, self.lift = [], [], [], False
+        self.stack, self.attack, self.strikes, self.lift, self.disengaged = [], [], [], False, []
         self.responder, self.passes, self.pending, self.performer = -1, 0, -1, -1
         self.log("the game ends: " + ("a draw" if winner == 2 else f"player_{winner} wins"))

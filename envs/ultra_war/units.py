@@ -27,7 +27,9 @@ class Unit:
         self.pos, self.facing, self.life = -1, 0, self.ch.life
         self.reserves = dict(self.ch.reserves)
         self.turned = self.acted = self.powered_down = self.burning = self.ethereal_off = False
-        self.imprisoned = self.backward = self.charging = False
+        self.imprisoned = self.backward = False
+        self.charging = 0
+        """0, or how it charges this activation (movement.CHARGING, CHARGING_PLAIN)."""
         self.stun = self.stasis = self.deprived = 0
         self.flying = FLIGHT in self.ch.abilities
         self.weapon = self.armor = self.standard = self.disarmed = ""
@@ -95,13 +97,6 @@ class Unit:
     def disabled(self) -> bool:
         """Stunned, in stasis or powered down: cannot move, attack or perform feats."""
         return self.stun > 0 or self.stasis > 0 or self.powered_down
-
-    @property
-    def can_strike(self) -> bool:
-        """May make an attack out of its own activation (a free strike, a critical's die back, Strike Back):
-        "Turned Characters cannot move, Attack or make Feats after being Turned", and the book calls a free
-        strike "a free Attack"; a disabled or imprisoned character cannot attack either."""
-        return not (self.turned or self.disabled or self.imprisoned)
 
     def to_dict(self) -> dict[str, Any]:
         d = {k: getattr(self, k) for k in UNIT_FIELDS}

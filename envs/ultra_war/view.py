@@ -9,8 +9,8 @@ from typing import TYPE_CHECKING, Any
 
 from ultimata.envs.ultra_war import actions as A
 from ultimata.envs.ultra_war import combat
-from ultimata.envs.ultra_war.content import AttackSpec, Card, content
-from ultimata.envs.ultra_war.geometry import COL, DIR_NAMES, FIELDS, ROW, name
+from ultimata.envs.ultra_war.content import AttackSpec, Card, PowerSource, content
+from ultimata.envs.ultra_war.geometry import CHEBYSHEV, COL, DIR_NAMES, FIELDS, ROW, name
 
 if TYPE_CHECKING:
     from ultimata.envs.ultra_war.state import UltraWarState
@@ -31,6 +31,52 @@ def attack_text(spec: AttackSpec) -> str:
     tags = [t if v is None else f"{t} {v}" for t, v in spec.tags.items()]
     cost = [f"costs {spec.cost.amount} {spec.cost.reserve.replace('_', ' ')}"] if spec.cost else []
     return f"{spec.name}: " + ", ".join([reach, power, *tags, *cost])
+
+
+def source_ability_text(source: PowerSource) -> str:
+    """'Mend (2 points of this crystal): its bearer regains 2 life' - what a source's paid ability does (ours:
+    the sources have no printed text)."""
+    a = source.ability
+    if a is None:
+        return ""
+    what = "this crystal" if source.kind == "crystal" else "this token"
+    if a.heal:
+        effect = f"its bearer regains {a.heal} life"
+    elif a.defense:
+        effect = f"+{a.defense} defence to its bearer against one attack (in a quick window)"
+    elif a.reboot:
+        effect = f"every powered-down robot droid of yours within {source.control} spaces comes back online"
+    else:
+        effect = f"every character of yours within {a.range} spaces regains {a.recharge} energy points"
+    return f"{a.name} ({a.cost} points of {what}, used at any time of your turn): {effect}"
+
+
+def melee_notes(state: UltraWarState) -> list[str]:
+    """Why the active character cannot melee an enemy next to it, said where a person would try: a flying
+    enemy (only ranged attacks and flyers hit it), an Ethereal one (only magical attacks), or one across a
+    level change."""
+    if state.active < 0:
+        return []
+    u = state.units[state.active]
+    melee = [spec for spec in (combat.attack_spec(u, k) for k in range(A.ATTACK_SLOTS))
+             if spec is not None and spec.kind == "melee"]
+    if not melee or u.pos < 0:
+        return []
+    out = []
+    for e in state.units:
+        if e.side == u.side or e.pos < 0 or CHEBYSHEV[u.pos][e.pos] != 1:
+            continue
+        if any(state.aim_ok(u, spec, e.pos) for spec in melee):
+            continue
+        who = f"{e.name} ({name(e.pos)})"
+        if e.flying and not u.flying:
+            out.append(f"{who} is flying: a melee attack cannot reach it; only ranged attacks and flying "
+                       "characters hit a flying character")
+        elif state.ethereal(e):
+            out.append(f"{who} is Ethereal: only magical attacks hit it")
+        elif state.board.level_line(u.pos, e.pos):
+            out.append(f"{who} is across a level change: melee cannot reach it without flying")
+    return out
 
 
 def card_text(card: Card) -> str:
@@ -64,10 +110,14 @@ def card_text(card: Card) -> str:
 def _statuses(state: UltraWarState, u: Unit) -> list[str]:
     out = [label for label, on in (
         ("active", state.active >= 0 and state.units[state.active] is u), ("turned", u.turned),
-        ("acted", u.acted), ("flying", u.flying), ("powered down", u.powered_down), ("imprisoned", u.imprisoned),
-        ("burning", u.burning), ("charging", u.charging)) if on]
-    out += [f"{label} ({n} turns)" for label, n in (("stunned", u.stun), ("in stasis", u.stasis),
-                                                     ("movement deprived", u.deprived), ("in the Void", u.void)) if n]
+        ("acted", u.acted), ("flying (only ranged attacks and flyers hit it)", u.flying),
+        ("powered down", u.powered_down), ("imprisoned", u.imprisoned),
+        ("burning (takes 1-3 damage at its next turn)", u.burning), ("charging", u.charging)) if on]
+    if u.stun:  # it counts down at every turn start: two more is the turn of the side to play now, one the other
+        until = state.turn if u.stun == 2 else 1 - state.turn
+        out.append(f"stunned until player_{until}'s next turn starts (no actions, defence -3)")
+    out += [f"{label} ({n} turns)" for label, n in (("in stasis", u.stasis), ("movement deprived", u.deprived),
+                                                     ("in the Void", u.void)) if n]
     return out
 
 
@@ -93,7 +143,8 @@ def _unit(state: UltraWarState, u: Unit, generals: list[Unit | None]) -> dict[st
         "general_ability": [a if v is None else f"{a} {v:+d}" for a, v in ch.general_ability.items()],
         "gear": [x for x in (u.weapon, u.weapon2, u.armor, u.standard, *u.upgrades) if x],
         "reserves": {k.replace("_", " "): f"{v}/{ch.reserves.get(k, v)}" for k, v in u.reserves.items()},
-        "crystal": None if crystal is None else {"name": crystal.name, "points": crystal.points},
+        "crystal": None if crystal is None else {"name": crystal.name, "points": crystal.points,
+                                                 "ability": source_ability_text(crystal.spec)},
         "crystals": len(state.borne(u)), "turned": u.turned, "flying": u.flying,
         "disabled": u.disabled, "status": _statuses(state, u),
     }
@@ -111,7 +162,7 @@ def view(state: UltraWarState, seat: int | None) -> dict[str, Any]:
     generals = state.active_generals()
     units = [_unit(state, u, generals) for u in state.units]
     tokens = [{"side": s.side, "kind": s.kind, "name": s.name, "points": s.points, "life": s.life,
-               "defense": s.defense, **_spot(s.pos)}
+               "defense": s.defense, "ability": source_ability_text(s.spec), **_spot(s.pos)}
               for s in state.sources if s.pos >= 0 and (s.kind == "crystal" or s.life > 0)]
     over = state.phase == OVER
     mine = seat is not None and state.current_player == seat
@@ -144,6 +195,7 @@ def view(state: UltraWarState, seat: int | None) -> dict[str, Any]:
                   if seat is not None else []),
         "pile": len(state.decks[seat]) if seat is not None else 0,
         "events": list(state.events[-6:]),
+        "notes": melee_notes(state) if mine else [],
         "to_move": None if over else state.current_player,
         "over": over,
         "winners": ([state.winner] if state.winner in (0, 1) else [0, 1]) if over else [],

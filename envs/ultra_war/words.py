@@ -15,6 +15,7 @@ from ultimata.envs.ultra_war.phases import ACTIVE, CARD_TARGET, DEVIATE, DRAFT, 
 
 if TYPE_CHECKING:
     from ultimata.envs.ultra_war.state import UltraWarState
+    from ultimata.envs.ultra_war.units import Unit
 
 def own_words(state: UltraWarState, action: int) -> str:
     """The move as its mover reads it: a command naming its own cards too."""
@@ -57,9 +58,12 @@ def _words(state: UltraWarState, action: int) -> tuple[str, str]:
         if action < A.USE:
             return _target(state, seat, f, who)
         if action < A.TRANSFER:
+            from ultimata.envs.ultra_war.view import source_ability_text
+
             source = state.source_at(seat, f)
             ability = source.spec.ability.name if source.spec.ability else "ability"
-            return f"use {source.name}'s {ability}", f"{who} uses {source.name}'s {ability}"
+            return (f"use {source.name}'s {source_ability_text(source.spec)}",
+                    f"{who} uses {source.name}'s {ability}")
         return f"transfer a point to {there(state, f)}", f"{who} transfers a point to {there(state, f)}"
     if action < A.FACE:
         slot = action - A.SELECT
@@ -75,7 +79,7 @@ def _words(state: UltraWarState, action: int) -> tuple[str, str]:
     if action == A.END_ACT:
         return f"end {active}'s activation", f"{who} ends {active}'s activation"
     if action == A.CHARGE:
-        return f"charge with {active}", f"{who}'s {active} charges"
+        return _charge_words(state, unit, who)
     if action == A.FLY:
         lands = unit is not None and unit.flying
         return ((f"land {active}", f"{who} lands {active}") if lands
@@ -103,6 +107,20 @@ def _words(state: UltraWarState, action: int) -> tuple[str, str]:
     if phase == DEVIATE:
         return "let the attack go where it was aimed", f"{who} does not deviate the attack"
     return "pass", f"{who} passes"
+
+
+def _charge_words(state: UltraWarState, unit: Unit | None, who: str) -> tuple[str, str]:
+    """A plain charge, or a Charge Attack character's choice between its Charge Attack and the plain one."""
+    from ultimata.envs.ultra_war.abilities import CHARGE_ATTACK
+
+    active = unit.name if unit is not None else ""
+    if unit is not None and unit.charging:
+        return (f"charge {active} the plain way instead (double movement, no attack, turned)",
+                f"{who}'s {active} charges the plain way instead")
+    if unit is not None and unit.has(CHARGE_ATTACK):
+        return (f"charge attack with {active} (movement +2, may still attack)",
+                f"{who}'s {active} makes a charge attack")
+    return (f"charge with {active} (double movement, no attack, turned)", f"{who}'s {active} charges")
 
 
 def _attack(state: UltraWarState, action: int, f: int, who: str) -> tuple[str, str]:

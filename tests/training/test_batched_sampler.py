@@ -181,8 +181,8 @@ def test_no_illegal_action_is_ever_sampled_by_the_learner_or_a_network_opponent(
     for _ in range(3):
         rollout = sampler.collect(256)  # a network opponent's illegal move would raise in apply()
         assert rollout.masks[np.arange(len(rollout)), rollout.actions].all()
-    assert sampler._networks[str(snapshot)] is not None, "the snapshot was played as a batched network opponent"
-    assert sampler._networks["heuristic"] is None
+    assert sampler.tables._networks[str(snapshot)] is not None, "the snapshot was played as a batched network opponent"
+    assert sampler.tables._networks["heuristic"] is None
 
 
 def test_sampling_from_masked_logits_never_picks_a_masked_action_even_at_the_edges():
@@ -196,7 +196,7 @@ def test_sampling_from_masked_logits_never_picks_a_masked_action_even_at_the_edg
 
 def _transitions_by_slot(sampler: BatchedSampler) -> dict[int, list[tuple]]:
     out: dict[int, list[tuple]] = {}
-    trajectories = sampler.finished + [t for slot in sampler.slots for t in slot.trajectories.values()]
+    trajectories = sampler.finished + [t for row in sampler.trajectories for t in row.values()]
     for t in trajectories:
         rows = [(t.seat, tuple(x.obs), x.action, round(x.reward, 6), x.done) for x in t.closed]
         if t.open is not None:

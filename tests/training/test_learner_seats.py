@@ -16,7 +16,7 @@ def _seats(env: SelfPlayEnv, episodes: int) -> list[int]:
     seats = []
     for _ in range(episodes):
         _, info = env.reset()
-        assert info["seat"] == env.seat and env.seat not in env.opponents
+        assert info["seat"] == env.seat and env.seat not in env.opponent_labels
         seats.append(env.seat)
     return seats
 

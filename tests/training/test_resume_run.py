@@ -110,9 +110,9 @@ def test_resume_hands_the_saved_pool_to_the_batched_sampler(tmp_path, monkeypatc
     seen = []
     original = batched_trainer.sampler_specs
 
-    def recording(cfg, snapshots):
+    def recording(cfg, snapshots, plan):
         seen.append(list(snapshots))
-        return original(cfg, snapshots)
+        return original(cfg, snapshots, plan)
 
     monkeypatch.setattr(batched_trainer, "sampler_specs", recording)
     cfg, progress = prepare_run("ultimatum_cards_v2", run_dir, resume=True)

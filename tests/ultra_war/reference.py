@@ -3,7 +3,8 @@ docs/games/ultra_war.md, not from the engine: it reads the map from its data fil
 state's plain fields (positions, facings, flags, reserves), and computes on its own terms
 
 - which neighbouring spaces the active character may step to (8-neighbour steps, blocking, level lines,
-  stairs, flight and Ethereal passing through, charging, moving backwards halved, deprivation),
+  stairs, flight and Ethereal passing through, no diagonal squeeze between two touching pieces, charging,
+  moving backwards halved, deprivation),
 - which fields a single-target attack may be made at (melee adjacency and level lines; ranged: only
   at a target not behind the character's side line, range counted through the sides of squares, line of
   sight from centre to centre with its blockers and the level rule; who may be hit; the cost),
@@ -94,7 +95,7 @@ class Reference:
         deck = self.deck(u)
         bonus = (deck[u.standard].movement if u.standard else 0) + sum(deck[x].movement for x in u.upgrades)
         printed = u.ch.movement
-        if u.charging and self.has(u, "Charge Attack"):
+        if u.charging == 1 and self.has(u, "Charge Attack"):  # (2: the plain charge it chose instead)
             m = printed + bonus + 2
         elif u.charging:
             m = 2 * printed + bonus
@@ -134,6 +135,11 @@ class Reference:
     def may_stop(self, u: Any, a: tuple[int, int], b: tuple[int, int]) -> bool:
         if self.map.solid(*b, self.breached) or self.taken(u, *b):
             return False
+        if a[0] != b[0] and a[1] != b[1] and not (u.flying or self.ethereal(u) or
+                                                   self.has(u, "Level Change Movement")):
+            corners = ((a[0], b[1]), (b[0], a[1]))  # "As long as there is a space between the characters"
+            if all(self.map.solid(*x, self.breached) or self.taken(u, *x) for x in corners):
+                return False
         return self.level_free(u) or not self.map.level_line(a, b)
 
     def may_pass(self, u: Any, a: tuple[int, int], b: tuple[int, int], behind: int) -> bool:
@@ -303,7 +309,8 @@ def may_attack(ref: Reference, u: Any, spec: Any) -> bool:
     Multi-Shot's extra ranged ones); and not in the middle of passing through another's space."""
     if u.turned or u.stun or u.stasis or u.powered_down or u.imprisoned:
         return False
-    if u.charging and not (Reference.has(u, "Double Movement") or Reference.has(u, "Charge Attack")):
+    if u.charging == 2 or (u.charging and not (Reference.has(u, "Double Movement")
+                                               or Reference.has(u, "Charge Attack"))):
         return False
     limit = 2 if Reference.has(u, "Dual Attack") else 1
     if spec.kind == "ranged":

@@ -147,7 +147,7 @@ def test_taking_off_while_engaged_draws_a_free_strike_from_every_engaged_enemy()
     select(st, 5, 4)
     force(st, 1, 1, 1, 2, 1, 1, 1, 2)  # two critical misses
     st.apply(A.FLY)
-    assert sum("free strike" in e for e in st.events) == 2
+    assert sum("gets a free strike" in e for e in st.events) == 2
     assert rayna.flying and st.phase == ACTIVE and rayna.life == 6
 
 

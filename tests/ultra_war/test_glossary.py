@@ -27,9 +27,9 @@ def with_tags(spec: AttackSpec, **tags) -> AttackSpec:
     return spec.model_copy(update={"tags": {**spec.tags, **tags}})
 
 
-def duel(att="Sir Gareth", dfn="Maxian Trooper", facing=W):
+def duel(att="Sir Gareth", dfn="Maxian Trooper", facing=W, **config):
     st = position([(att, 0, (6, 3), E), (dfn, 1, (6, 4), facing), ("Justice", 0, (11, 11), N),
-                   ("Vegron", 1, (0, 0), S)])
+                   ("Vegron", 1, (0, 0), S)], **config)
     return st, st.units[0], st.units[1]
 
 
@@ -309,7 +309,7 @@ def test_front_arch_attacks_three_consecutive_front_spaces():
     st.active = 0
     force(st, *([1, 2, 1, 2] * 3))
     st._resolve_attack(st.units[0], 1, field(6, 4), 0, {})
-    assert sum("attacks (Sweep)" in e for e in st.events) == 3
+    assert sum("with Sweep:" in e for e in st.events) == 3
 
 
 def test_gigantic_blocks_sight_even_for_flyers():
@@ -593,14 +593,18 @@ def test_strike_back_answers_an_attack_unless_it_was_a_sneak_attack():
     assert not any("strikes back" in e for e in st.events)
 
 
-def test_a_turned_character_does_not_strike_back():
-    """Strike Back is an attack, and "Turned Characters cannot ... Attack"."""
-    st, u, d = duel(dfn="Vegron")
+@pytest.mark.parametrize("strikes", [True, False])
+def test_a_turned_character_strikes_back_only_under_turned_characters_strike(strikes):
+    """Strike Back is an attack: a turned defender strikes back by default (v4: only Stun, Stasis and
+    Powered-Down stop it), and not under `turned_characters_strike: false` ("Turned Characters cannot ...
+    Attack")."""
+    st, u, d = duel(dfn="Vegron", turned_characters_strike=strikes)
     give(d, **{"Strike Back": None})
     d.turned = True
-    force(st, 1, 2, 6, 5, 4, 3, 3, 2, 1)  # Gareth misses; an untouched Vegron would strike back
+    force(st, 1, 2, 6, 5, 4, 3, 3, 2, 1)  # Gareth misses; Vegron strikes back 3+3(+2 kept) ...
     combat.resolve(st, u, u.ch.attacks[0], 0, d.pos)
-    assert not any("strikes back" in e for e in st.events) and u.life == 6
+    assert any("strikes back" in e for e in st.events) == strikes
+    assert (u.life < 6) == strikes
 
 
 def test_linear_attacks_every_character_in_a_straight_line():
@@ -611,7 +615,7 @@ def test_linear_attacks_every_character_in_a_straight_line():
     st.active = 0
     force(st, *([1, 2, 1, 2] * 3))
     st._resolve_attack(st.units[0], 1, field(6, 2), 0, {})
-    assert sum("attacks (Lance of Light)" in e for e in st.events) == 3  # friend and foe alike, range 4
+    assert sum("with Lance of Light:" in e for e in st.events) == 3  # friend and foe alike, range 4
 
 
 def test_retreat_moves_the_victim_straight_back():
@@ -660,7 +664,8 @@ def test_the_deviate_decision_has_an_exact_mask_and_saves_and_loads():
     for u in st.units:
         (r, c), facing = spots.get(u.name) or (next(far), S)
         u.pos, u.facing = field(r, c), facing
-    st.sources = [s for s in st.sources if s.token]
+    for s in st.sources:  # (empty: no source ability answers the windows; the scenario's sources stay)
+        s.points = 0
     st.phase, st.turn, st.active, st._mask = MAIN, 0, -1, None
     st.rng = ScriptedRng([6, 5, 1, 2, 1, 6, 5, 1, 2], seed=3)
     select(st, 9, 2)

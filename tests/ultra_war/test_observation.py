@@ -157,7 +157,8 @@ def reference(state, seat: int) -> np.ndarray:
     obs[at + 27 : at + 33] = rules
     if state.active >= 0:  # the activation so far
         u = state.units[state.active]
-        obs[at + 33 : at + 38] = (min(1.0, u.steps / 12), u.charging, min(1.0, u.attacks_made / 2), u.flew, u.paused)
+        charge = (0, 1, 0.5)[u.charging]
+        obs[at + 33 : at + 38] = (min(1.0, u.steps / 12), charge, min(1.0, u.attacks_made / 2), u.flew, u.paused)
     return obs
 
 

@@ -145,8 +145,9 @@ def test_player_1_actions_are_seat_relative():
 
 
 # -- engagement and free strikes ---------------------------------------------------------------
-def free_strike_position():
-    return position([("Squire Wren", 0, (6, 5), N), ("Vegron", 1, (5, 5), S), ("Justice", 0, (11, 11), N)])
+def free_strike_position(**config):
+    return position([("Squire Wren", 0, (6, 5), N), ("Vegron", 1, (5, 5), S), ("Justice", 0, (11, 11), N)],
+                    **config)
 
 
 def test_moving_within_the_front_and_side_spaces_draws_no_free_strike():
@@ -179,41 +180,46 @@ def test_free_strike_movement_avoids_the_free_strike():
     assert not any("free strike" in e for e in st.events)
 
 
-def test_turned_characters_make_no_free_strikes():
-    """"Turned Characters cannot move, Attack or make Feats after being Turned": the book calls a free strike
-    "a free Attack", so an engaged enemy that is turned (it attacked in its own turn) strikes nobody who
-    leaves its zone, on foot or taking off."""
-    st = free_strike_position()
+@pytest.mark.parametrize("strikes", [True, False])
+def test_turned_characters_strike_only_under_turned_characters_strike(strikes):
+    """The book pulls both ways (docs: Engagement). Default (v4): a turned enemy still strikes whoever leaves
+    its zone, on foot or taking off ("Stun, Stasis or Powered-Down status will disengage Characters" names
+    what stops it). `turned_characters_strike: false` (v3): "Turned Characters cannot move, Attack or make
+    Feats after being Turned", and a free strike is "a free Attack"."""
+    st = free_strike_position(turned_characters_strike=strikes)
     wren, vegron = at(st, 6, 5), at(st, 5, 5)
     wren.ch = wren.ch.model_copy(update={"abilities": {}})
     vegron.facing, vegron.turned = N, True
     select(st, 6, 5)
-    force(st, 6, 6, 1, 1, 6)  # would be a critical free strike
+    force(st, 6, 6, 1, 1, 6)  # a critical free strike
     step(st, 7, 5)
-    assert not any("free strike" in e for e in st.events) and wren.life == 4 and st.phase == ACTIVE
+    assert any("free strike" in e for e in st.events) == strikes
+    assert (not wren.on_map) == strikes
     st = position([("Rayna", 1, (5, 4), S), ("Justice", 0, (6, 4), N), ("Sir Gareth", 0, (5, 3), E),
-                   ("Vegron", 1, (0, 0), S)])
+                   ("Vegron", 1, (0, 0), S)], turned_characters_strike=strikes)
     rayna = st.units[0]
     rayna.flying, rayna.landed = False, True
     st.units[1].turned = st.units[2].turned = True
-    assert st.takeoff_strikers(rayna) == []
+    assert st.takeoff_strikers(rayna) == (st.units[1:3] if strikes else [])
     st.units[2].turned = False
-    assert st.takeoff_strikers(rayna) == [st.units[2]]
+    assert st.takeoff_strikers(rayna) == (st.units[1:3] if strikes else [st.units[2]])
 
 
-def test_a_turned_defenders_double_six_fails_the_attack_but_deals_nothing_back():
+@pytest.mark.parametrize("strikes", [True, False])
+def test_a_turned_defenders_double_six_fails_the_attack_and_deals_back_only_if_turned_characters_strike(strikes):
     """The critical's die back is dealt with the defender's attacks (only "if the character is within range"
-    of one): a turned defender, who cannot Attack, still makes the attack fail but deals no damage."""
-    st = duel()
+    of one): a turned defender's double six always makes the attack fail, and deals its die back unless
+    `turned_characters_strike: false` (a turned character "cannot ... Attack")."""
+    st = duel(turned_characters_strike=strikes)
     st.units[1].turned = True
     force(st, 5, 5, 6, 6, 3)
     assert combat.resolve(st, st.units[0], st.units[0].ch.attacks[0], 0, field(6, 4)) == 0
-    assert st.units[0].life == 8 and st.units[1].life == 4
+    assert st.units[0].life == (5 if strikes else 8) and st.units[1].life == 4
 
 
 # -- attacks -----------------------------------------------------------------------------------
-def duel(att="Justice", dfn="Maxian Trooper", dfn_facing=W):
-    return position([(att, 0, (6, 3), E), (dfn, 1, (6, 4), dfn_facing), ("Vegron", 1, (0, 0), S)])
+def duel(att="Justice", dfn="Maxian Trooper", dfn_facing=W, **config):
+    return position([(att, 0, (6, 3), E), (dfn, 1, (6, 4), dfn_facing), ("Vegron", 1, (0, 0), S)], **config)
 
 
 def test_attack_is_2d6_plus_offense_against_2d6_plus_defense_damage_is_the_difference():
@@ -278,7 +284,7 @@ def test_back_stab_nullifies_defense_initiative_on_a_free_strike_too():
     force(st, 2, 1, 1, 2, 6)  # Justice 2+1 + 5 + 1 + 2 + 2 = 13; Vegron 1+2 (not the 6) + 5 + 1 = 9
     step(st, 10, 11)
     vegron = at(st, 10, 11)
-    assert any("[2+1 vs 2+1]" in e for e in st.events), st.events
+    assert any("rolls 2+1 + attack 10 = 13 against Vegron's 2+1 + defence 6 = 9" in e for e in st.events), st.events
     assert vegron.life == 9 - 4
 
 

@@ -77,7 +77,7 @@ def test_a_sneak_attack_opens_no_window():
 
 def test_an_area_attack_opens_a_window_and_a_defence_card_covers_every_character_of_the_side_in_it():
     st = position([("Demolisher Droid", 0, (9, 2), N), ("Maxian Trooper", 1, (5, 2), S), ("Acid Spitter", 1, (4, 2), S),
-                   ("Justice", 0, (11, 11), N), ("Vegron", 1, (0, 11), S)])
+                   ("Justice", 0, (11, 4), N), ("Vegron", 1, (0, 11), S)])  # (Justice: the droid's Minion Hub)
     crystal(st, 4, 5, "Maxian Crystal", 1)
     st.hands[1] = ["Dark Ward"]
     select(st, 9, 2)

@@ -173,3 +173,43 @@ def test_from_below_rayna_sees_fogg_only_at_the_ledge_the_line_crosses():
     assert st.target_ok(rayna, 1, field(3, 2))  # Fogg at the roof's ledge, seen from the street
     st.units[1].pos = field(2, 2)
     assert not st.target_ok(rayna, 1, field(2, 2))  # one space back: hidden
+
+
+def back_stab_example():
+    """Movement and Attacking, Back Stab: Rayna attacks Fogg from one of her 3 back-arch spaces (+2), and is
+    turned by it; then it is Fogg's turn."""
+    from tests.ultra_war.positions import select
+    from ultimata.envs.ultra_war import actions as A
+
+    st = position([("Fogg", 0, (6, 3), N), ("David Barrett", 0, (11, 11), N), ("Rayna", 1, (7, 3), N),
+                   ("Vegron", 1, (0, 0), S)])
+    st.apply(A.END_TURN)
+    select(st, 7, 3)
+    force(st, 1, 2, 6, 5)  # 3 + 4 + 2 (back stab) = 9 against 11 + 3: Fogg unhurt
+    st.apply(A.ATTACK + A.to_field(field(6, 3), 1))
+    rayna = at(st, 7, 3)
+    assert rayna.turned and not rayna.flying and any("back stab +2" in e for e in st.events)
+    st.apply(A.END_TURN)
+    select(st, 6, 3)
+    st.events.clear()
+    return st, rayna
+
+
+def test_back_stab_on_foggs_next_turn_she_turns_to_face_rayna_without_a_free_strike():
+    """"On Fogg's next turn she may turn to face Rayna without taking a Free Strike penalty"."""
+    from ultimata.envs.ultra_war import actions as A
+
+    st, _ = back_stab_example()
+    st.apply(A.FACE + S)
+    assert at(st, 6, 3).facing == S and not any("free strike" in e for e in st.events)
+
+
+def test_back_stab_rayna_turned_by_her_attack_still_strikes_fogg_stepping_out_of_her_zone():
+    """The sentence above needs saying only if the turned Rayna could strike: by default (v4,
+    `turned_characters_strike`) a step out of her front and sides draws her free strike."""
+    from tests.ultra_war.positions import step
+
+    st, rayna = back_stab_example()
+    force(st, 1, 1, 6, 5)
+    step(st, 5, 3)
+    assert any("Rayna gets a free strike" in e for e in st.events)

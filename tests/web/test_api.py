@@ -418,7 +418,7 @@ def test_ultra_wars_log_tells_moves_in_words_naming_characters_not_slots(client)
     """The log read the action space's terms ('player_1: select slot 2', 'attack g2 with attack 1',
     'play X (hand card 4)') and never what the moves made happen; the other seat now speaks in the third
     person and names characters, and the rules' events come under the move that caused them."""
-    snap = new_game(client, "ultra_war_v3", human_seat=0, opponents={"1": "heuristic"})
+    snap = new_game(client, "ultra_war_v4", human_seat=0, opponents={"1": "heuristic"})
     pick, sid = random.Random(0), snap["id"]
     while not snap["over"] and snap["events_total"] < 150:
         if snap["waiting_for"] == "bot":

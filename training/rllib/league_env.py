@@ -2,15 +2,16 @@
 
 RLlib maps agents to policies by agent id. Our agents are seats, and a learner that always sat in
 seat 0 would learn one seat only. So the AEC env below names its agents by *role*: `main` (the policy
-being trained) and `opponent_1..opponent_{n-1}`, and deals the roles to random seats every episode.
-Each opponent role is, per episode, drawn from the pool as on the SB3 path (`OpponentPool.sample`,
-training/pool.py): either a league seat (exposed to RLlib, which plays it with `main` itself or a frozen
-snapshot, see league.py) or a fixed ultimata agent spec (`heuristic`, `random`, a checkpoint...), made
-by `OpponentPool.make_agent` and played by this env itself with the engine state that the scripted bots
-need. RLlib's own `PettingZooEnv` wrapper then turns this AEC env into a MultiAgentEnv.
+being trained) and `opponent_1..opponent_{n-1}`. Its game is one of `training/seating.py`'s `Tables`,
+which seats it as the trainer's sampler seats its games: `main` at a seat drawn at random every episode,
+`opponent_k` k seats after it, each opponent role drawn from the pool as on the SB3 path
+(`OpponentPool.sample`): either a league seat (exposed to RLlib, which plays it with `main` itself or a
+frozen snapshot, see league.py) or a fixed ultimata agent spec (`heuristic`, `random`, a checkpoint...)
+played inside the tables with the engine state that the scripted bots need. RLlib's own
+`PettingZooEnv` wrapper then turns this AEC env into a MultiAgentEnv.
 
-The observation dict is renamed to RLlib's convention, {`observations`, `action_mask`}. The inner env is
-the raw one, so an action outside the mask raises instead of being quietly punished.
+The observation dict is renamed to RLlib's convention, {`observations`, `action_mask`}. An action
+outside the mask raises instead of being quietly punished.
 """
 
 from __future__ import annotations
@@ -22,10 +23,11 @@ from gymnasium import spaces
 from pettingzoo import AECEnv
 from ray.rllib.env.wrappers.pettingzoo_env import PettingZooEnv
 
-from ultimata.agents.base import Agent
-from ultimata.envs.core.registry import make_raw
+from ultimata.envs.core.registry import game_class
+from ultimata.envs.core.rng import derived_seed
 from ultimata.training.pool import MIRROR, SNAPSHOTS, OpponentPool
 from ultimata.training.rllib.module import ACTION_MASK, OBSERVATIONS
+from ultimata.training.seating import Ended, Tables
 
 
 def league_pool(weights: dict[str, float]) -> dict[str, float]:
@@ -59,20 +61,23 @@ class LeagueAEC(AECEnv):
         vector_index: int = 0,
     ) -> None:
         super().__init__()
-        self.inner = make_raw(game, **(rules or {}))
-        n = self.inner.game.num_players
+        self.game = game_class(game).from_config(rules or {})
+        n = self.game.num_players
         self.possible_agents = role_names(n)
-        inner_space = self.inner.observation_space(self.inner.possible_agents[0])
-        self._observation_space = spaces.Dict(
-            {OBSERVATIONS: inner_space["observation"], ACTION_MASK: inner_space["action_mask"]}
-        )
-        self._action_space = self.inner.action_space(self.inner.possible_agents[0])
-        self.pool = OpponentPool(self.inner.game, league_pool(pool or {SNAPSHOTS: 1.0}))
-        self._rng = np.random.default_rng([seed, worker_index, vector_index])
-        self._made: dict[tuple[int, str], Agent] = {}
-        """Fixed agents by (seat, spec): made once, reset for every game (as the batched sampler does)."""
+        low, high = self.game.observation_bounds
+        self._observation_space = spaces.Dict({
+            OBSERVATIONS: spaces.Box(low, high, self.game.observation_shape, self.game.observation_dtype),
+            ACTION_MASK: spaces.Box(0, 1, (self.game.num_actions,), np.int8),
+        })
+        self._action_space = spaces.Discrete(self.game.num_actions)
+        self.pool = OpponentPool(self.game, league_pool(pool or {SNAPSHOTS: 1.0}))
+        self._seed = seed
+        self._id = derived_seed(worker_index, vector_index)
+        """This copy's game id: copies on other env runners and vector slots deal other games."""
+        self.tables: Tables | None = None
+        self._final: Ended | None = None
         self.seat_of: dict[str, int] = {}
-        self.fixed_seats: dict[int, Agent] = {}
+        self._zero_mask = np.zeros(self.game.num_actions, np.int8)
 
     def observation_space(self, agent: str) -> spaces.Space:
         return self._observation_space
@@ -82,45 +87,38 @@ class LeagueAEC(AECEnv):
 
     # -- episode ---------------------------------------------------------------------------------
     def reset(self, seed: int | None = None, options: dict | None = None) -> None:
-        """Deal roles and play fixed seats up to the first league move. A game the fixed opponents
-        finish before any league seat moves is dealt again, as in the SB3 self-play env: RLlib needs
-        every agent's episode to start with a decision."""
-        if seed is not None:
-            self._rng = np.random.default_rng(seed)
-        self._deal()
-        while self.terminations[self.agent_selection] or self.truncations[self.agent_selection]:
-            self._deal()
-
-    def _deal(self) -> None:
-        self.inner.reset(seed=int(self._rng.integers(2**31)))
-        seats = self._rng.permutation(len(self.possible_agents))
-        self.seat_of, self.fixed_seats, self.agents = {}, {}, []
-        for index, role in enumerate(self.possible_agents):
-            seat = int(seats[index])
-            label = MIRROR if role == "main" else self.pool.sample(self._rng)
-            if label == MIRROR:
-                self.seat_of[role] = seat
-                self.agents.append(role)
-            else:
-                agent = self._fixed_agent(seat, label)
-                agent.reset(seat, seed=int(self._rng.integers(2**31)))
-                self.fixed_seats[seat] = agent
+        """A game seated by the tables, played by its fixed seats up to the first league move. A game they
+        finish before any league seat moves is dealt again: RLlib needs every agent's episode to start
+        with a decision."""
+        if seed is not None or self.tables is None:
+            self._seed = self._seed if seed is None else seed
+            self.tables = Tables(self.game, 1, self.pool, seed=self._seed, ids=[self._id],
+                                 designated_seats=[1.0] * self.game.num_players)
+            self.tables.reset()
+        elif self._final is None:  # abandoned mid-game
+            self.tables.redeal(0)
+        self._final = None
+        while not len(self.tables.waiting()):
+            self.tables.tick()
+        seating = self.tables.seatings[0]
+        n = self.game.num_players
+        seats = {role: (seating.designated + k) % n for k, role in enumerate(self.possible_agents)}
+        self.seat_of = {role: seat for role, seat in seats.items() if seating.outside(seat)}
         self._role_at = {seat: role for role, seat in self.seat_of.items()}
+        self.agents = list(self.seat_of)
         self.rewards = dict.fromkeys(self.agents, 0.0)
         self._cumulative_rewards = dict.fromkeys(self.agents, 0.0)
         self.terminations = dict.fromkeys(self.agents, False)
         self.truncations = dict.fromkeys(self.agents, False)
         self.infos = {role: {"seat": seat} for role, seat in self.seat_of.items()}
-        self._play_fixed_seats()
-
-    def _fixed_agent(self, seat: int, spec: str) -> Agent:
-        if (seat, spec) not in self._made:
-            self._made[seat, spec] = self.pool.make_agent(spec, seed=int(self._rng.integers(2**31)))
-        return self._made[seat, spec]
+        self.agent_selection = self._role_at[self.tables.states[0].current_player]
 
     def observe(self, agent: str) -> dict[str, np.ndarray]:
-        obs = self.inner.observe(self.inner.possible_agents[self.seat_of[agent]])
-        return {OBSERVATIONS: obs["observation"], ACTION_MASK: obs["action_mask"]}
+        seat = self.seat_of[agent]
+        state = self._final.state if self._final is not None else self.tables.states[0]
+        on_turn = self._final is None and state.current_player == seat
+        mask = state.legal_action_mask().copy() if on_turn else self._zero_mask.copy()
+        return {OBSERVATIONS: state.observation(seat), ACTION_MASK: mask}
 
     def step(self, action: int | None) -> None:
         role = self.agent_selection
@@ -128,35 +126,32 @@ class LeagueAEC(AECEnv):
             self._remove_finished(role)
             return
         self._cumulative_rewards[role] = 0.0
-        self._inner_step(action)
-        self._play_fixed_seats()
+        self.rewards = dict.fromkeys(self.agents, 0.0)
+        ended = self._league_move(action)
+        while not ended and not len(self.tables.waiting()):  # the fixed seats move up to the next league move
+            ended = self._tick(None)
+        if ended:
+            self._final = ended[0]
+            for table in (self.terminations, self.truncations):
+                is_it = (table is self.truncations) == ended[0].truncated
+                for r in self.agents:
+                    table[r] = is_it
+            self.agent_selection = self.agents[0]
+        else:
+            self.agent_selection = self._role_at[self.tables.states[0].current_player]
 
     # -- internals -------------------------------------------------------------------------------
-    def _inner_step(self, action: int | None) -> None:
-        """One move in the game (raises IllegalActionError outside the mask); rewards go to the roles."""
-        self.inner.step(action)
-        for role, seat in self.seat_of.items():
-            self._cumulative_rewards[role] += self.inner.rewards[self.inner.possible_agents[seat]]
+    def _league_move(self, action: int | None) -> list[Ended]:
+        """A league seat's move (raises IllegalActionError outside the mask, and changes nothing)."""
+        return self._tick({0: action})
 
-    def _play_fixed_seats(self) -> None:
-        """Fixed opponents move until a role RLlib plays is on turn, or the game is over."""
-        inner = self.inner
-        while True:
-            selected = inner.agent_selection
-            if inner.terminations[selected] or inner.truncations[selected]:
-                for role, seat in self.seat_of.items():
-                    agent = inner.possible_agents[seat]
-                    self.terminations[role] = inner.terminations[agent]
-                    self.truncations[role] = inner.truncations[agent]
-                self.agent_selection = self.agents[0]
-                return
-            seat = inner.state.current_player
-            if seat in self._role_at:
-                self.agent_selection = self._role_at[seat]
-                return
-            obs = inner.observe(selected)
-            action = self.fixed_seats[seat].act(obs["observation"], obs["action_mask"], inner.state)
-            self._inner_step(action)
+    def _tick(self, actions: dict[int, int] | None) -> list[Ended]:
+        ended = self.tables.tick(actions)
+        for role, seat in self.seat_of.items():
+            earned = float(self.tables.rewards[0, seat])
+            self.rewards[role] += earned
+            self._cumulative_rewards[role] += earned
+        return ended
 
     def _remove_finished(self, role: str) -> None:
         self.agents.remove(role)

@@ -82,15 +82,14 @@ def test_the_module_never_samples_a_masked_action():
 def test_training_only_ever_sends_legal_actions(ray_session, monkeypatch):
     cfg = _cfg()
     sent: list[bool] = []
-    original = LeagueAEC._inner_step
+    original = LeagueAEC._league_move
 
     def checked(self, action):
-        if action is not None:
-            mask = self.inner.state.legal_action_mask()
-            sent.append(bool(mask[int(action)]))
-        original(self, action)
+        mask = self.tables.states[0].legal_action_mask()
+        sent.append(bool(mask[int(action)]))
+        return original(self, action)
 
-    monkeypatch.setattr(league_env.LeagueAEC, "_inner_step", checked)
+    monkeypatch.setattr(league_env.LeagueAEC, "_league_move", checked)
     algo = algorithm_config(cfg, game_class(cfg.game).from_config(cfg.rules), num_env_runners=0).build_algo()
     try:
         algo.train()
@@ -318,7 +317,7 @@ def test_settings_only_the_sb3_backend_applies_are_named():
     assert sb3_only_settings(mirrored) == ["pool.weights.mirror (0.5) is the sb3 batched sampler's; here those seats "
                                            "are league seats (main until the first snapshot, then the snapshots)"]
     assert league_pool({"mirror": 0.5, "snapshots": 0.2, "random": 0.3}) == {"mirror": 0.7, "random": 0.3}
-    notices = sb3_only_settings(load_train_config("ultra_war_v3"))  # its config sets imitation.critic_steps
+    notices = sb3_only_settings(load_train_config("ultra_war_v4"))  # its config sets imitation.critic_steps
     assert len(notices) == 1 and "imitation.critic_steps (40,000)" in notices[0]
     seats = load_train_config("ultimade_v1", overrides={"pool": {"learner_seats": [2, 1]}})
     assert sb3_only_settings(seats) == ["pool.learner_seats ([2.0, 1.0]) is applied by the sb3 backend only; here "

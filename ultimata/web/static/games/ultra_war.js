@@ -64,6 +64,7 @@
     const reserves = Object.entries(u.reserves).map(([k, val]) => `${k} ${val}`).join(", ");
     if (reserves) row("reserves", reserves);
     row("crystal", u.crystal ? `${u.crystal.name}, ${u.crystal.points} points${u.crystals > 1 ? ` (+${u.crystals - 1} carried)` : ""}` : "none");
+    if (u.crystal && u.crystal.ability) row("its ability", u.crystal.ability);
     row("status", u.status.join(", ") || "ready");
     box.append(head, stats);
     return box;
@@ -78,11 +79,12 @@
     help: {
       rules: [
         "Two armies of characters fight on a 12×12 map; each side wins by its scenario's objective (defeat the enemy Generals, hold the yellow objective squares, or free the prisoner and reach an escape square), or on points after the round cap.",
-        "Your turn: your power sources gain a point and you draw a card. Then activate your characters one at a time: click one, step it square by square (up to its movement), attack once, and face a direction to end.",
-        "An attack rolls 2d6 + attack against 2d6 + defence; the difference is damage. Melee needs an adjacent enemy; ranged needs range and line of sight. Back stabs and free strikes get +2.",
-        "Stepping away from an adjacent enemy that faces you draws a free strike. Charging doubles movement but the character turns (no attack) at the end.",
+        "Your turn: your power sources gain a point and you draw a card. Then activate your characters one at a time: click one and step it square by square (up to its movement); then either click an arrow to face that way and end, or attack. An attack turns the character to face its target and ends its activation (unless it can attack again): the book gives a turned character no more moves, so choose the facing by where you attack from.",
+        "An attack rolls two dice + the attack number (the character's offense, or its weapon's) against the defender's two dice + its defence; the difference is the damage. The log spells each roll out: '5+5 + attack 6 = 16 against 5+2 + defence 5 = 12' deals 4. Double six: a critical strike, +1d6 damage; the defender's double six makes the attack fail (and hits back with a die if it can reach); the attacker's double one is a miss. Back stabs, sneak attacks and free strikes get +2.",
+        "Melee needs an adjacent enemy; ranged needs range and line of sight. A flying character can be hit only by ranged attacks or by other flyers: an enemy flying next to you shows no red square, and the prompt says why.",
+        "Stepping from next to an enemy to a square outside its front and sides draws a free strike (+2, with its weapon) from it, once per engagement: survive it and you may go on. Charging doubles movement but the character turns (no attack) at the end; a Charge Attack character may instead move 2 more and still attack.",
         "Cards cost power points: equipment and enhancements go on your characters, feats are performed by one of them, quick cards answer attacks in a quick window.",
-        "Turned characters are spent until your next turn; stunned, in-stasis and powered-down ones cannot act.",
+        "Turned characters are spent until their side's next turn (they still strike free strikes); stunned ones cannot act for one full round, until the turn of the side that stunned them; powered-down droids (out of their General's or a tripod's range) cannot act.",
       ],
       legend(v) {
         return [
@@ -139,7 +141,7 @@
       for (let r = 0; r < n; r++) add("text", { x: margin - 6, y: y(r) + cell / 2 + 4, "text-anchor": "end", "font-size": 11 }, n - r);
       for (const t of v.tokens) {
         const cx = x(t.col) + cell / 2, cy = y(t.row) + cell / 2;
-        const what = t.kind === "crystal" ? `${t.name} (dropped crystal, ${t.points} points)` : `${t.name}: power token of player_${t.side}, ${t.points} points, life ${t.life}, defence ${t.defense}`;
+        const what = (t.kind === "crystal" ? `${t.name} (dropped crystal, ${t.points} points)` : `${t.name}: power token of player_${t.side}, ${t.points} points, life ${t.life}, defence ${t.defense}`) + (t.ability ? `. ${t.ability}` : "");
         if (t.kind === "crystal") S.title(add("text", { x: cx, y: cy + 6, "text-anchor": "middle", "font-size": 18, fill: "#b070ff" }, "◆"), what);
         else S.title(add("polygon", { points: `${cx},${cy - 12} ${cx - 11},${cy + 9} ${cx + 11},${cy + 9}`, fill: SIDES[t.side], stroke: "#222" }), what);
       }
@@ -204,6 +206,7 @@
       el.append(info);
       const ask = prompt(v, moves);
       if (ask) el.append(make("div", "prompt", ask));
+      for (const note of v.notes || []) el.append(make("div", "prompt uw-note", note));
       // The turn's and the activation's other choices (end, charge, fly, pause, pass...), next to the map.
       const actions = moves.filter((m) => m.target === "action");
       if (actions.length) {
