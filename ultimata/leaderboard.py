@@ -6,7 +6,8 @@ Each game's folder holds JSON files of three kinds, each written by a command th
   against each other and openskill);
 - `exploit_*.json`: `ultimata exploit GAME AGENT --json` (a best response's edge over the agent);
 - `seeds*.json`: the `seeds.json` of `ultimata train GAME --seeds 3` (the spread over training seeds).
-The page's text between the two markers is replaced; everything else in it (the history) is kept.
+An exploit result's learning curve (the run's curves.png) may be stored beside it as `<same name>.png`: the
+page links it. The page's text between the two markers is replaced; everything else in it (the history) is kept.
 """
 
 from __future__ import annotations
@@ -24,8 +25,9 @@ END = "<!-- end of the generated part -->"
 STANDARD_AGENTS = ("random", "heuristic", "pretrained", "mcts", "hard")
 NAMES = {"heuristic": "heuristic (scripted)", "pretrained": "pretrained (shipped)",
          "tests/agents/own_agents.py:FirstLegal": "first legal move (`tests/agents/own_agents.py:FirstLegal`)"}
-NOT_TRAINED_AGAINST = ("not measured: a best response plays this agent in every other seat at every sample, and "
-                       "search answers in 0.2-0.5 s a move, so even 100k samples would take 10-30 hours on 2 cores")
+NOT_TRAINED_AGAINST = ("not measured: search answers in 0.2-0.5 s a move and a best response meets it at every "
+                       "sample, so 100k samples would take 6-14 hours on 2 cores against one opponent seat, about "
+                       "three times that against three (docs/training.md, Exploitability)")
 
 
 def load_results(folder: str | Path) -> dict[str, dict[str, list[dict[str, Any]]]]:
@@ -40,10 +42,12 @@ def load_results(folder: str | Path) -> dict[str, dict[str, list[dict[str, Any]]
                 data = json.loads(path.read_text())
             except (OSError, json.JSONDecodeError) as err:
                 raise ConfigError(f"{path} is not a stored result: {err}") from None
-            kind = data.get("kind") or ("arena" if "agents" in data else None)
+            kind = data.get("kind") or ("arena" if "agents" in data else "exploit" if "runs" in data else None)
             if kind not in ("arena", "exploit", "train_seeds") or data.get("game") != game:
                 raise ConfigError(f"{path} is not an arena, exploit or train --seeds result for {game}")
             data["_file"] = path.name
+            if path.with_suffix(".png").exists():  # the run's curves.png, stored beside its result
+                data["_picture"] = f"results/{game}/{path.with_suffix('.png').name}"
             found.setdefault(game, {}).setdefault(kind, []).append(data)
     return found
 
@@ -78,6 +82,8 @@ def _exploit_rows(results: list[dict[str, Any]]) -> list[str]:
             edge = f"{r.win_rate:.1%} ± {r.win_rate_sd:.1%} over {len(r.runs)} seeds"
             fair = f"**{r.x_fair:.2f}×** ± {r.x_fair_sd:.2f}"
         curve = " → ".join(f"{rate:.0%}" for _, rate in r.runs[0].curve) or "—"
+        if "_picture" in data:
+            curve = f"[{curve}]({data['_picture']})"
         rows.append(f"| {_name(r.agent)} | {r.budget_words} | {edge} | {fair} | {r.runs[0].games} | {curve} | "
                     f"`{data['_file']}` |")
     return rows
