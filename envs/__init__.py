@@ -10,7 +10,17 @@ from ultimata.envs.core.errors import (
     ReplayError,
     UltimataError,
 )
-from ultimata.envs.core.registry import GAMES, env_name, game_class, make, make_raw, pettingzoo_id, register_all
+from ultimata.envs.core.registry import (
+    GAMES,
+    env_name,
+    game_class,
+    gymnasium_id,
+    make,
+    make_raw,
+    pettingzoo_id,
+    register_all,
+)
+from ultimata.envs.rllib_names import rllib_observations
 from ultimata.envs.single_agent import single_agent
 
 register_all()
@@ -26,8 +36,10 @@ __all__ = [
     "ReplayError",
     "UltimataError",
     "game_class",
+    "gymnasium_id",
     "make",
     "make_raw",
     "pettingzoo_id",
+    "rllib_observations",
     "single_agent",
 ]

@@ -19,6 +19,7 @@ RUNS = {
     "cleanrl_masked_ppo.py": "| masked ppo | 1 |",
     "batch_masked_ppo.py": "| masked ppo | 1 |",
     "rllib_train.py": "final.zip | 1 |",
+    "rllib_pettingzoo.py": "| rllib module | 1 |",
 }
 """Each example and a row its arena table must print."""
 
@@ -33,7 +34,7 @@ def _run(name: str, monkeypatch, capsys) -> str:
     return capsys.readouterr().out
 
 
-@pytest.mark.parametrize("name", [n for n in RUNS if n != "rllib_train.py"])
+@pytest.mark.parametrize("name", [n for n in RUNS if not n.startswith("rllib")])
 def test_example_runs(name, monkeypatch, capsys):
     out = _run(name, monkeypatch, capsys)
     assert TABLE in out and RUNS[name] in out and "4 games" in out
@@ -43,3 +44,10 @@ def test_rllib_example_runs(ray_session, monkeypatch, capsys):  # noqa: F811
     out = _run("rllib_train.py", monkeypatch, capsys)
     assert re.search(r"trained [\d,]+ steps; checkpoint .*final\.zip", out)
     assert TABLE in out and RUNS["rllib_train.py"] in out
+
+
+def test_rllib_pettingzoo_example_runs(ray_session, monkeypatch, capsys):  # noqa: F811
+    """RLlib's own PettingZooEnv and ActionMaskingTorchRLModule, through `envs.rllib_observations`."""
+    out = _run("rllib_pettingzoo.py", monkeypatch, capsys)
+    assert re.search(r"trained [\d,]+ env steps on RLlib's PettingZooEnv with ActionMaskingTorchRLModule", out)
+    assert TABLE in out and RUNS["rllib_pettingzoo.py"] in out and "4 games" in out

@@ -179,6 +179,8 @@ def train(
     address: str = typer.Option(None, "--address", help="rllib: a Ray cluster to join, e.g. 10.0.0.5:6379."),
     device: str = typer.Option(None, "--device", help="Where the policy update runs: auto (CUDA when present), "
                                "cpu or cuda; default the config's (auto)."),
+    seeds: int = typer.Option(None, "--seeds", help="Train K runs with seeds 0 to K-1 (in OUT/seed_k) and show the "
+                              "mean ± sd of their final tables; OUT/seeds.json keeps it."),
 ) -> None:
     """Self-play against a pool of past snapshots, the scripted bot and random (SB3 or RLlib)."""
     from datetime import datetime
@@ -214,6 +216,14 @@ def train(
     except UltimataError as err:
         _fail(err)
     run_dir = Path(resume or out or Path("runs") / game / datetime.now().strftime("%Y%m%d-%H%M%S"))
+    if seeds is not None:
+        if not 1 <= seeds <= 20:
+            _fail(ValueError(f"--seeds must be 1 to 20, got {seeds}"))
+        if resume or backend != "sb3":
+            _fail(ValueError("--seeds starts K new runs on the sb3 backend; continue one of them with --resume "
+                             "OUT/seed_k, and drop --backend rllib"))
+        _train_seeds(game, run_dir, seeds, config, preset, {"total_timesteps": steps, "device": device})
+        return
     try:
         overrides = {k: v for k, v in (("total_timesteps", steps), ("device", device)) if v is not None} or None
         cfg, progress = prepare_run(game, run_dir, config_path=config, preset=preset, resume=bool(resume),
@@ -248,6 +258,101 @@ def train(
     console.print(training_table(game, outcome.results, "trained policy"))
     console.print(f"play against it:  ultimata play {game} --vs {outcome.final}")
     console.print(f"rate it:          ultimata arena {game} {outcome.final} heuristic --games 400")
+
+
+def _train_seeds(game: str, out, seeds: int, config: str | None, preset: str | None,
+                 given: dict[str, Any]) -> None:
+    from ultimata.envs.core.errors import UltimataError
+    from ultimata.envs.core.io import atomic_write_json
+    from ultimata.train_seeds import seed_run, spread_table, summary
+    from ultimata.training.trainer import prepare_run
+    from ultimata.training.trainer import train as run_training
+
+    runs = []
+    try:
+        for k in range(seeds):
+            overrides = {"seed": k, **{key: value for key, value in given.items() if value is not None}}
+            cfg, progress = prepare_run(game, out / f"seed_{k}", config_path=config, preset=preset,
+                                        overrides=overrides)
+            console.print(f"seed {k + 1} of {seeds}: training {game} for {cfg.total_timesteps:,} steps: "
+                          f"{_sampler_words(cfg)}; run folder {out / f'seed_{k}'}")
+            outcome = run_training(cfg, out / f"seed_{k}", progress, console=console)
+            if outcome.interrupted:
+                console.print(f"interrupted at {outcome.steps:,} steps of seed {k}; continue it with:\n"
+                              f"  ultimata train {game} --resume {out / f'seed_{k}'}")
+                raise typer.Exit(130)
+            runs.append(seed_run(k, outcome))
+    except UltimataError as err:
+        _fail(err)
+    recipe = {"config": config, "preset": preset, "steps": cfg.total_timesteps}
+    data = summary(game, recipe, runs)
+    atomic_write_json(out / "seeds.json", data)
+    console.print(spread_table(data))
+    console.print(f"summary in {out / 'seeds.json'}")
+
+
+@app.command()
+def exploit(
+    game: str = typer.Argument(..., help="Env name, e.g. ultimatum_cards_v2."),
+    agent: str = typer.Argument(..., help="The agent to exploit, frozen in every other seat: random, heuristic, "
+                                "pretrained, mcts, hard, a checkpoint .zip, or your own as package.module:Name or "
+                                "file.py:Name."),
+    steps: int = typer.Option(None, "--steps", help="Samples each learner trains for."),
+    minutes: float = typer.Option(None, "--minutes", help="Wall-clock minutes each learner trains for (its warm "
+                                  "start included)."),
+    preset: str = typer.Option(None, "--preset", help="The recipe and budget of a preset of the game's config, e.g. "
+                               "quick; --steps or --minutes replace its budget."),
+    seeds: int = typer.Option(1, "--seeds", help="Training seeds (0 to K-1); with more than one, mean ± sd."),
+    games: int = typer.Option(200, "--games", help="Arena games measuring each learner against the agent."),
+    config: str = typer.Option(None, "--config", help="Training YAML; default configs/<game>.yaml."),
+    out: str = typer.Option(None, "--out", help="Folder of the runs; default runs/exploit/<game>/<agent>/<date-time>."),
+    as_json: bool = typer.Option(False, "--json", help="Print one JSON object instead of a table."),
+) -> None:
+    """Approximate exploitability: train a best response to AGENT (frozen in every other seat), then report its
+    win rate over the fair share with a 95% interval, and its learning curve."""
+    import sys
+
+    from ultimata import exploit as exploit_tool
+    from ultimata.envs.core.errors import UltimataError
+
+    shown = Console(file=sys.stderr) if as_json else console  # --json keeps standard output for the JSON
+    try:
+        result = exploit_tool.run(game, agent, steps=steps, minutes=minutes, preset=preset, seeds=seeds, games=games,
+                                  config=config, out=out, console=shown, show_progress=not as_json)
+    except UltimataError as err:
+        _fail(err)
+    if as_json:
+        print(json.dumps(result.to_dict(), indent=1))
+        return
+    table = Table(title=f"{game}: a best response to {agent} ({result.budget_words} per seed)")
+    for column in ("seed", "samples", "win rate", "95% CI", "×fair", "games", "minutes", "learning curve"):
+        table.add_column(column, justify="left" if column == "learning curve" else "right",
+                         overflow="fold" if column == "learning curve" else "ellipsis")
+    for r in result.runs:
+        table.add_row(str(r.seed), f"{r.steps:,}", f"{r.win_rate:.1%}", f"{r.ci95[0]:.1%}–{r.ci95[1]:.1%}",
+                      f"{r.x_fair:.2f}", str(r.games), f"{r.seconds / 60:.1f}", r.curves or "(no evaluation ran)")
+    table.caption = f"fair share {result.fair_share:.1%}; {result.summary()}"
+    console.print(table)
+
+
+@app.command()
+def leaderboard(
+    results: str = typer.Option("docs/results", "--results", help="Folder of stored results, one folder per game."),
+    write: str = typer.Option(None, "--write", help="The page to update (e.g. docs/leaderboard.md): its generated "
+                              "part is replaced, the rest kept. Without it the part is printed."),
+) -> None:
+    """The leaderboard's measured part, regenerated from stored arena, exploit and train --seeds results."""
+    from ultimata import leaderboard as board
+    from ultimata.envs.core.errors import UltimataError
+
+    try:
+        generated = board.render(board.load_results(results))
+    except UltimataError as err:
+        _fail(err)
+    if write is None:
+        print(generated, end="")
+        return
+    console.print(f"wrote {board.write(write, generated)}")
 
 
 @app.command()

@@ -26,6 +26,7 @@ class ConquestGame(Game[ConquestConfig]):
     has_board: ClassVar[bool] = True
     supports_dense_reward: ClassVar[bool] = True
     observation_dtype: ClassVar[type] = np.float32
+    observation_bounds: ClassVar[tuple[float, float]] = (0.0, np.inf)  # chips and records have no cap but the turns
 
     @property
     def num_players(self) -> int:

@@ -10,7 +10,7 @@ from ultimata.envs.core.engine import Game
 from ultimata.envs.core.rng import Rng
 from ultimata.envs.ultimatum_cards.actions import ActionLayout
 from ultimata.envs.ultimatum_cards.config import UltimatumCardsConfig
-from ultimata.envs.ultimatum_cards.observation import ObservationLayout, encode
+from ultimata.envs.ultimatum_cards.observation import ObservationLayout, encode, observation_high
 from ultimata.envs.ultimatum_cards.state import UltimatumCardsState
 
 
@@ -22,7 +22,7 @@ class UltimatumCardsGame(Game[UltimatumCardsConfig]):
     version: ClassVar[int] = 2
     config_model = UltimatumCardsConfig
     supports_dense_reward = True
-    observation_bounds = (0.0, float("inf"))
+    observation_bounds = property(lambda game: (0.0, observation_high(game.config)))  # per rule config
 
     def __init__(self, config: UltimatumCardsConfig) -> None:
         super().__init__(config)

@@ -27,6 +27,7 @@ class WorldGame(Game[WorldConfig]):
     has_board: ClassVar[bool] = True
     supports_dense_reward: ClassVar[bool] = True
     observation_dtype: ClassVar[type] = np.float32
+    observation_bounds: ClassVar[tuple[float, float]] = (0.0, np.inf)  # money and troops have no cap but the rounds
 
     def __init__(self, config: WorldConfig) -> None:
         super().__init__(config)

@@ -130,7 +130,7 @@ def test_the_sidecar_describes_the_network(tiny_checkpoint):
     assert side.policy == {
         "net_arch": {"pi": [8], "vf": [8]}, "activation": "Tanh", "features": {"kind": "flat"},
         "share_features_extractor": True, "num_actions": cards_game().num_actions,
-        "observation": {"shape": list(cards_game().observation_shape), "dtype": "float32", "low": 0.0, "high": None},
+        "observation": {"shape": list(cards_game().observation_shape), "dtype": "float32", "low": 0.0, "high": 48.0},
     }
 
 
@@ -292,7 +292,8 @@ def test_integer_weights_are_refused(tiny_checkpoint, tmp_path):
 
 def test_the_observation_space_is_the_described_one(tiny_checkpoint):
     policy, _ = load_policy(tiny_checkpoint, cards_game())
-    assert policy.observation_space == gym.spaces.Box(0.0, np.inf, cards_game().observation_shape, np.float32)
+    low, high = cards_game().observation_bounds
+    assert policy.observation_space == gym.spaces.Box(low, high, cards_game().observation_shape, np.float32)
 
 
 def test_weights_over_the_size_limit_are_refused_before_they_are_read(tiny_checkpoint, monkeypatch):
