@@ -13,6 +13,7 @@ UNFINISHED = {
     "quit": "you quit",
     "interrupted": "the program stopped",
     "cut": "stopped at the decision cap",
+    "unfinished": "saved before its end",
 }
 """Endings without a result, and what the listing says of each."""
 ENDINGS = ("finished", "resigned", *UNFINISHED)
@@ -62,3 +63,11 @@ def describe(players: Sequence[str], human: int | None, ending: str, returns: Se
         return Told(opponent, "loss", f"won by {', '.join(f'player_{s}' for s in winners)} "
                                       f"(player_{human} resigned)", winners)
     return Told(opponent, None, f"unfinished ({UNFINISHED.get(ending, ending)})", ())
+
+
+def short_name(spec: str) -> str:
+    """A bot's spec as a line of play shows it: a checkpoint by its run folder and file name, not its path."""
+    if spec.endswith(".zip") and "/" in spec:
+        parts = [p for p in spec.split("/") if p]
+        return "/".join(parts[-2:])
+    return spec

@@ -53,6 +53,10 @@ def owner_here() -> str:
     return f"{socket.gethostname()}:{os.getpid()}"
 
 
+ENTRY = "id, name, game, family, human_seat, opponent, ending, outcome, result, moves, started_at, ended_at, source"
+"""The columns of a game as the listings show it (`_entry`)."""
+
+
 class GameRecord:
     """One connection shared by the process's threads (under a lock): games are written a move at a time, so
     the writes are short. `path=None` keeps the record in memory (tests, an app given no file)."""
@@ -161,7 +165,7 @@ class GameRecord:
         """A whole game at once (an imported file): its seats from the replay's players, the person's seat
         where one is named 'human' or 'you'. With `sha256`, the import is remembered in the same transaction."""
         human = person_seat(replay.players)
-        ending = "finished" if replay.returns else "left"
+        ending = "finished" if replay.returns else "unfinished"
         with self._write() as conn:
             cursor = conn.execute(
                 "INSERT INTO games (name, game, family, rules, seed, source, human_seat, opponent, status, moves, "
@@ -251,8 +255,7 @@ class GameRecord:
         with self._lock:
             total = self._conn.execute(f"SELECT COUNT(*) FROM games WHERE {clause}", params).fetchone()[0]
             rows = self._conn.execute(
-                f"SELECT id, name, game, family, human_seat, opponent, ending, outcome, result, moves, started_at, "
-                f"ended_at, source FROM games WHERE {clause} ORDER BY started_at DESC, id DESC LIMIT ? OFFSET ?",
+                f"SELECT {ENTRY} FROM games WHERE {clause} ORDER BY started_at DESC, id DESC LIMIT ? OFFSET ?",
                 [*params, limit, offset]).fetchall()
             seats = self._seats([r[0] for r in rows])
         return total, [_entry(r, seats.get(r[0], [])) for r in rows]
@@ -281,6 +284,14 @@ class GameRecord:
         if not rows:
             raise KeyError(name)
         return Replay.from_dict(unpack(rows[0][0]), name)
+
+    def summary(self, name: str) -> dict[str, Any]:
+        """One recorded game as the listings show it; KeyError if there is none of that name."""
+        with self._lock:
+            row = self._conn.execute(f"SELECT {ENTRY} FROM games WHERE name = ?", (name,)).fetchone()
+            if row is None:
+                raise KeyError(name)
+            return _entry(row, self._seats([row[0]]).get(row[0], []))
 
     def game_id(self, name: str) -> int | None:
         rows = self._read("SELECT id FROM games WHERE name = ?", (name,))
