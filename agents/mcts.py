@@ -68,7 +68,8 @@ class MctsOptions(BaseModel):
     """Seconds for a whole turn of this seat, shared out over its decisions (None: `time` per decision
     only). A decision then gets at most `time`, which defaults to `turn_time`."""
     floor: int = Field(1, ge=1, le=1000)
-    """Simulations every decision runs, whatever its time: the last decisions of a long turn still search."""
+    """Simulations every decision runs, whatever its time, while its turn has time left: the late decisions of a
+    long turn still search. Once a turn's time is spent, its remaining decisions take the guide's move."""
 
     @model_validator(mode="after")
     def _a_turn_budget_lifts_the_decision_cap(self) -> MctsOptions:
@@ -200,9 +201,22 @@ class MctsAgent(StateReadingAgent):
         if self.turn is None:
             return self.search(state)
         start = time.perf_counter()
-        action = self.search(state, min(self.options.time, self.turn.share(state.decisions)))
+        share = self.turn.share(state.decisions)
+        if self.turn.left > 0:
+            action = self.search(state, min(self.options.time, share))
+        else:  # the turn's time is spent (its floors cost more than their shares): the guide alone answers
+            action = self._unsearched_move(state)
         self.turn.spent(time.perf_counter() - start)
         return action
+
+    def _unsearched_move(self, state: State) -> int:
+        """The move search would start from: the guide's likeliest, else the rollout policy's, else a random one."""
+        self.last_simulations, self.last_budget = 0, 0.0
+        legal = state.legal_actions()
+        if self._prior is not None:
+            prior = self._prior(state, legal)
+            return max(legal, key=lambda a: (prior.get(a, 0.0), -a))
+        return self._rollout_move(state)
 
     def search(self, state: State, seconds: float | None = None) -> int:
         """The most visited first move after the budget (`seconds`, default the `time` option) is spent;

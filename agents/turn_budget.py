@@ -5,8 +5,10 @@ turn take dozens of budgets. A turn here is one seat's run of consecutive decisi
 game's decision count is one past that seat's last decision (nobody else moved in between). Each searched
 decision gets the turn's time left over the decisions the turn is expected still to need: the running
 mean length of the seat's earlier turns, and once a turn outlasts that, as many again as it has had so
-far plus one. Shares of a long turn shrink, so the whole turn stays within its seconds, plus whatever each
-decision's floor of simulations costs once its share is smaller than one simulation."""
+far plus one. Shares of a long turn shrink, so the whole turn stays within its seconds; where one
+simulation costs more than a share (a slow game on a busy machine), the searcher's floor of simulations
+overspends, and once the turn's time is gone its last decisions are answered without search: the turn ends
+within its seconds and one decision's floor."""
 
 from __future__ import annotations
 
