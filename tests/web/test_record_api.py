@@ -63,7 +63,7 @@ def test_a_finished_game_says_who_won_and_is_in_your_games_and_the_replays(clien
     result = snap["result"]
     winners = [s for s, r in enumerate(snap["returns"]) if r == max(snap["returns"])]
     assert result["winners"] == winners and result["text"]
-    assert ("You" in result["text"]) and (("win" in result["text"]) == (0 in winners))
+    assert result["text"].startswith("you ") and (("win" in result["text"]) == (0 in winners))
     if 0 not in winners:
         assert f"player_{winners[0]} (random)" in result["text"]
     mine = your_games(client)
@@ -92,7 +92,7 @@ def test_resigning_ends_the_game_as_a_rated_loss_and_asks_nothing_twice(client) 
     assert res.status_code == 200
     over = res.json()
     assert over["over"] and over["ended"] == "resigned" and over["moves"] == []
-    assert over["result"]["text"].startswith("You resigned") and over["result"]["winners"] == [1, 2]
+    assert over["result"]["text"].startswith("you resigned") and over["result"]["winners"] == [1, 2]
     assert client.post(f"/api/sessions/{snap['id']}/resign").status_code == 409
     assert client.post(f"/api/sessions/{snap['id']}/advance").status_code == 409
     record = your_games(client)

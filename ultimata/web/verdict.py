@@ -1,4 +1,4 @@
-"""Who won a game, in the words the page shows, and why where the server knows: the game's own reason (its
+"""Who won a game, in the words the page shows after "Game over: ", and why where the server knows: the game's own reason (its
 view's `end_reason`, written by each game), a resignation, or a game left unfinished."""
 
 from __future__ import annotations
@@ -22,27 +22,27 @@ def _and(words: list[str]) -> str:
 
 def verdict(players: Sequence[str], human: int | None, returns: Sequence[float] | None, ending: str | None,
             view: dict[str, Any] | None = None) -> dict[str, Any]:
-    """{"winners": [seats], "text": "You lose: player_2 (hard) won.", "why": reason or None, "scores": ...}.
+    """{"winners": [seats], "text": "you lose: player_2 (hard) won.", "why": reason or None, "scores": ...}.
     `ending` is 'resigned', 'finished' (or None: the rules ended it), or an unfinished ending."""
     why = (view or {}).get("end_reason") or None
     scores = None if returns is None else ", ".join(
         f"{seat_words(s, players, human)} {r:+.2f}" for s, r in enumerate(returns))
     if ending == "resigned" and human is not None:
         winners = [s for s in range(len(players)) if s != human]
-        text = f"You resigned: {_and([seat_words(s, players, human) for s in winners])} won."
+        text = f"you resigned: {_and([seat_words(s, players, human) for s in winners])} won."
         return {"winners": winners, "text": text, "why": "you resigned", "scores": None}
     if returns is None:
-        return {"winners": [], "text": f"Unfinished: {UNFINISHED.get(ending or '', 'no result')}.", "why": why,
+        return {"winners": [], "text": f"unfinished: {UNFINISHED.get(ending or '', 'no result')}.", "why": why,
                 "scores": None}
     winners = list(winners_of(returns))
     names = [seat_words(s, players, human) for s in winners]
     if len(winners) == len(returns):
-        text = "A draw: every seat scored the same."
+        text = "a draw: every seat scored the same."
     elif human is None:
         text = f"{_and(names)} won."
     elif human in winners:
         others = [n for s, n in zip(winners, names) if s != human]
-        text = "You win!" if not others else f"You share the win with {_and(others)}."
+        text = "you win!" if not others else f"you share the win with {_and(others)}."
     else:
-        text = f"You lose: {_and(names)} won."
+        text = f"you lose: {_and(names)} won."
     return {"winners": winners, "text": text, "why": why, "scores": scores}
