@@ -44,7 +44,8 @@ class FolderImport:
         self.problems: dict[str, dict[str, Any]] = {}
         """File name -> its listing entry as an unreadable replay, with the reason (`error`)."""
 
-    def sync(self) -> ImportReport:
+    def sync(self, quiet: bool = False) -> ImportReport:
+        """Import what is new; each file skipped is logged unless `quiet` (the caller reports them)."""
         report = ImportReport()
         if self.folder is None or not self.folder.is_dir():
             return report
@@ -67,7 +68,7 @@ class FolderImport:
                 date = time.strftime("%Y-%m-%d %H:%M", time.localtime(stamp[1] / 1e9)) if stamp[1] else None
                 self.problems[name] = {"name": name, "game": None, "players": [], "result": "unreadable",
                                        "moves": None, "date": date, "error": str(err)}
-        for name, why in report.skipped.items():
+        for name, why in report.skipped.items() if not quiet else ():
             log.warning("replay %s not imported: %s", name, why)
         return report
 

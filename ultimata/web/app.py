@@ -115,7 +115,7 @@ def create_app(
     bots = Opponents(checkpoints, own_agents)
     app.state.store = store
     app.state.record = games_record
-    app.state.imported = library.sync()
+    app.state.imported = library.sync(quiet=True)  # `serve` prints what it skipped
     level_of = {game: {lv["agent"]: lv["level"] for lv in levels.as_list()} for game, levels in difficulty.items()}
     """Game base name -> bot spec -> the difficulty level that plays it."""
 

@@ -56,10 +56,10 @@ class ReplayLibrary:
         self._lock = threading.Lock()
         self._syncing = threading.Lock()
 
-    def sync(self) -> ImportReport:
+    def sync(self, quiet: bool = False) -> ImportReport:
         """Import the folder's new or changed files (one at a time: two requests never import one file twice)."""
         with self._syncing:
-            return self.files.sync()
+            return self.files.sync(quiet)
 
     def listing(self, family: str | None = None, offset: int = 0, limit: int = LISTED) -> tuple[int, list[dict]]:
         """(how many games, one page of them): newest first, with what a person picks a replay by: game,

@@ -1,5 +1,5 @@
-"""Who won a game, in the words the page shows after "Game over: ", and why where the server knows: the game's own reason (its
-view's `end_reason`, written by each game), a resignation, or a game left unfinished."""
+"""Who won a game, in the words the page shows after "Game over: ", and why where the server knows: the
+game's own reason (its view's `end_reason`, written by each game), a resignation, or a game left unfinished."""
 
 from __future__ import annotations
 
