@@ -198,3 +198,18 @@ def test_the_api_link_is_a_page_of_the_api_with_no_script(client) -> None:
 def test_the_openapi_schema_lists_the_new_routes(client) -> None:
     paths = client.get("/api/openapi.json").json()["paths"]
     assert {"/api/record", "/api/replays/{name}/export", "/api/sessions/{session_id}/resign"} <= set(paths)
+
+
+def test_a_game_whose_moves_do_not_replay_from_its_seed_is_still_left_and_recorded(app, client) -> None:
+    """A position set by hand (as the game tests do): its moves do not replay from its seed, so its replay
+    cannot be cut back to a settled position; leaving it still answers 204 and keeps it."""
+    from ultimata.envs.core.registry import game_class
+    from ultimata.envs.core.rng import Rng
+
+    snap = to_my_turn(client, new_game(client))
+    session = app.state.store.get(snap["id"])
+    session.state = game_class(CARDS).from_config(SMALL).new_initial_state(Rng(999))
+    session.actions.append(10_000)
+    assert client.delete(f"/api/sessions/{snap['id']}").status_code == 204
+    [left] = your_games(client)["games"]
+    assert left["ending"] == "left"

@@ -132,9 +132,15 @@ class GameSession:
         }
 
     def replay(self) -> Replay:
-        """The game so far; an unfinished one cut back to its last position with no hidden choice pending."""
+        """The game so far; an unfinished one cut back to its last position with no hidden choice pending
+        (kept whole where its moves do not replay from its seed: a position set by hand, as tests do)."""
         replay = Replay.of_game(self.state, self.seed, self.actions, self.seats)
-        return replay if self.state.is_terminal() else replay.settled()
+        if self.state.is_terminal():
+            return replay
+        try:
+            return replay.settled()
+        except UltimataError:
+            return replay
 
 
 @dataclass
