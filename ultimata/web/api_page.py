@@ -5,8 +5,11 @@ machine may not reach; this page is plain HTML with the site's own stylesheet, n
 
 from __future__ import annotations
 
+import re
 from html import escape
 from typing import Any
+
+from ultimata.web.page import STATIC
 
 METHODS = ("get", "post", "delete")
 
@@ -51,26 +54,13 @@ def _model(name: str, schema: dict[str, Any]) -> str:
 
 
 def api_page(openapi: dict[str, Any]) -> str:
+    """The app's own page (static/index.html: its head, header and stylesheet) with the API as its content,
+    and none of its scripts."""
     ops = [_operation(path, method, op) for path, item in openapi.get("paths", {}).items()
            for method, op in item.items() if method in METHODS]
     models = [_model(name, schema) for name, schema in openapi.get("components", {}).get("schemas", {}).items()
               if name in ("NewGame", "Move")]
-    return f"""<!doctype html>
-<html lang="en">
-<head>
-  <meta charset="utf-8">
-  <meta name="viewport" content="width=device-width, initial-scale=1">
-  <title>ultimata: the HTTP API</title>
-  <link rel="stylesheet" href="/static/style.css">
-  <link rel="icon" href="/static/favicon.svg" type="image/svg+xml">
-</head>
-<body>
-  <header>
-    <a href="/#/" class="brand">ultimata</a>
-    <nav><a href="/#/">Games</a> <a href="/#/record">Your games</a> <a href="/#/replays">Replays</a>
-      <a href="/docs">API</a></nav>
-  </header>
-  <main class="api-page">
+    content = f"""<main class="api-page">
     <h1>The HTTP API</h1>
     <p>What the page uses, for scripts and other clients: JSON in and out. The machine-readable description is
     <a href="/api/openapi.json">/api/openapi.json</a>; every refusal is a 4xx whose <code>detail</code> names
@@ -78,7 +68,8 @@ def api_page(openapi: dict[str, Any]) -> str:
     {"".join(ops)}
     <h2>Request bodies</h2>
     {"".join(models)}
-  </main>
-</body>
-</html>
-"""
+  </main>"""
+    page = (STATIC / "index.html").read_text()
+    page = re.sub(r"\s*<script[^>]*></script>|\s*<!--.*?-->", "", page, flags=re.DOTALL)
+    page = page.replace("<title>ultimata</title>", "<title>ultimata: the HTTP API</title>")
+    return page.replace('<main id="main"><p>Loading…</p></main>', content)
