@@ -24,7 +24,7 @@ from ultimata.envs.ultimatum_world.content import world
 from .conquest_of_the_world.positions import c, fight, opening
 from .ultimatum_world.positions import BLACK, nation, position
 
-CONQUEST, WORLD = "conquest_of_the_world_v2", "ultimatum_world_v2"
+CONQUEST, WORLD = "conquest_of_the_world_v3", "ultimatum_world_v3"
 WORLD_CONFIG = {"num_players": 3, "max_rounds": 4}
 SENTENCE = re.compile(r"player_\d+ [a-z]+[ ,:]")
 """A table's sentence: the mover, then a verb ('player_2 attacks from Mexico'), never 'player_2: ...'."""
@@ -91,7 +91,7 @@ def test_conquest_tells_the_battle_with_forced_draws_and_hides_the_first_choice_
     fight(s, [99, 0, 99], (2, 2))
     words, outcome = apply_and_tell(s, CA.weapon_action(0, 1), attacker)
     assert words == f"player_{defender} fights with a tank, spending steady"
-    assert outcome == f"player_{attacker} plane (all_out) vs player_{defender} tank (steady): player_{attacker} wins"
+    assert outcome == f"player_{attacker} plane (all-out) vs player_{defender} tank (steady): player_{attacker} wins"
 
 
 def test_conquest_does_not_repeat_a_move_its_events_already_say() -> None:

@@ -15,6 +15,8 @@ from ultimata.envs.core.errors import ConfigError
 BATTLE_FILE = DATA / "battle.yaml"
 WEAPONS = ("tank", "submarine", "plane")
 SPENDS = ("cautious", "steady", "all_out")
+SPEND_WORDS = tuple(spend.replace("_", "-") for spend in SPENDS)
+"""The spend levels as people read them (the data file's keys are identifiers)."""
 TANK, SUB, PLANE = 0, 1, 2
 
 

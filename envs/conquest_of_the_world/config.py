@@ -21,8 +21,13 @@ class ConquestConfig(GameConfig):
     endgame_energy_per_space: int = Field(100, ge=10, le=1000)
     """Book rule 21C: the end game's energy is the POWER BASE RECORD x 100."""
     homeland_siege: Literal["conquered", "held"] = "conquered"
-    """Book rule 19A: every neighbour of a homeland must be conquered first ('conquered'); 'held' also
-    accepts neighbours the attacking side holds as allies. Either way by the attacker or a player ally."""
+    """Book rule 19A: every neighbour of a homeland must be conquered first ('conquered': a conquest or
+    another player's homeland); 'held' also accepts a neighbour held as an ally."""
+    homeland_siege_by: Literal["anyone", "attacker"] = "anyone"
+    """Rule 19A/B, by whom: the book says "must first be conquered" and "once these countries are
+    occupied", not by whom. 'anyone': a neighbour no longer shields once someone other than the homeland's
+    owner holds it so (a neighbouring homeland counts), so no homeland is immune; 'attacker' (v2): only
+    the attacker's player alliance, which makes two neighbouring homelands shield each other for good."""
     zone_bonus_once: bool = True
     """Gap (ours): the zone bonus is paid once per player and zone; False pays it again each time a
     zone becomes fully held after being lost."""

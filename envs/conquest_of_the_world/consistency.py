@@ -1,13 +1,19 @@
-"""What a loaded state must satisfy: one holder per country, homelands with their living players,
-counts in range, and a phase that fits (raise ValueError naming the problem)."""
+"""What a loaded state must satisfy, so that a saved dict is either a position the rules allow or refused
+with one ValueError naming the field: first every field's type, length and range (an int refuses 1.5,
+True, None and "1"), then the facts that tie fields together - one holder per country, records that are
+the holdings' values, a zone bonus for every zone held, a stage and phase that fit the turn, the lists
+and seats of whose decision it is, and a battle whose barred weapons are its lost battles."""
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from functools import reduce
+from math import gcd
+from typing import TYPE_CHECKING, Any
 
 from ultimata.envs.conquest_of_the_world import actions as A
 from ultimata.envs.conquest_of_the_world import phases as P
 from ultimata.envs.conquest_of_the_world import terms as T
+from ultimata.envs.conquest_of_the_world.battle import battle_model
 from ultimata.envs.conquest_of_the_world.board import board
 
 if TYPE_CHECKING:
@@ -15,6 +21,10 @@ if TYPE_CHECKING:
 
 
 BOARD = board()
+CHOICES = A.PROPOSE - A.WEAPON
+"""Weapon choices (3 weapons x 3 spends): a pending or shown choice is 0..CHOICES-1."""
+ENERGY_STEP = reduce(gcd, (cost for row in battle_model().cost for cost in row))
+"""Every exchange of a war costs a multiple of this, so a war's energy stays war_energy less a multiple."""
 
 
 def _require(ok: bool, what: str) -> None:
@@ -22,127 +32,231 @@ def _require(ok: bool, what: str) -> None:
         raise ValueError(what)
 
 
-def _ints(values: list, n: int, lo: int, hi: int, name: str) -> None:
-    _require(isinstance(values, list) and len(values) == n, f"{name} must be a list of {n}")
+def _is_int(v: Any) -> bool:
+    return type(v) is int
+
+
+def _int(v: Any, lo: int, hi: int, name: str) -> None:
+    _require(_is_int(v) and lo <= v <= hi, f"{name} must be a whole number in {lo}..{hi}, got {v!r}")
+
+
+def _ints(values: Any, n: int | None, lo: int, hi: int, name: str) -> None:
+    """A list of whole numbers in lo..hi, of length n (any length when n is None)."""
+    _require(isinstance(values, list) and (n is None or len(values) == n),
+             f"{name} must be a list of {n if n is not None else 'any number of'} whole numbers")
     for v in values:
-        ok = isinstance(v, int) and not isinstance(v, bool) and lo <= v <= hi
-        _require(ok, f"{name} value {v!r} out of {lo}..{hi}")
+        _int(v, lo, hi, f"{name} entry")
 
 
-def _bools(matrix: list, rows: int, cols: int, name: str) -> None:
+def _bools(matrix: Any, rows: int, cols: int, name: str) -> None:
     _require(isinstance(matrix, list) and len(matrix) == rows, f"{name} must have {rows} rows")
     for row in matrix:
-        _require(isinstance(row, list) and len(row) == cols and all(isinstance(x, bool) for x in row),
+        _require(isinstance(row, list) and len(row) == cols and all(type(x) is bool for x in row),
                  f"{name} rows must hold {cols} booleans")
 
 
+def check_keys(d: Any, fields: tuple[str, ...]) -> None:
+    """A saved position holds exactly the state's fields."""
+    _require(isinstance(d, dict), "the state must be a mapping of its fields")
+    missing, unknown = [k for k in fields if k not in d], sorted(str(k) for k in d if k not in fields)
+    _require(not missing and not unknown, f"state fields missing: {missing or 'none'}; unknown: {unknown or 'none'}")
+
+
 def check(s: ConquestState) -> None:
-    n, size = s.n, BOARD.size
-    _ints([s.phase, s.stage, s.mode], 3, 0, P.OVER, "phase/stage/mode")
-    _require(s.stage <= T.LADDER and s.mode <= T.DUEL, "stage or mode out of range")
-    _ints([s.first], 1, 0, n - 1, "first")
-    _ints(s.holder, size, -1, n - 1, "holder")
+    _types(s)
+    _holdings(s)
+    _players(s)
+    _stage(s)
+    _diplomacy(s)
+    _fight(s)
+
+
+def _types(s: ConquestState) -> None:
+    n, size, seat = s.n, BOARD.size, s.n - 1
+    _int(s.phase, 0, P.OVER, "phase")
+    _int(s.stage, 0, T.LADDER, "stage")
+    _int(s.mode, 0, T.DUEL, "mode")
+    _int(s.first, 0, seat, "first")
+    _int(s.chooser, 0, n, "chooser")
+    for name in ("option", "defender_ptr", "challenger", "target_winner", "window"):
+        _int(getattr(s, name), -1, seat, name)
+    _int(s.turn, 0, s.cfg.max_turns + n, "turn")
+    _int(s.buys, 0, 10**6, "buys")
+    _int(s.target, -1, size - 1, "target")
+    _int(s.battles, 0, 10**6, "battles")
+    _int(s.choosing, 0, 1, "choosing")
+    _int(s.pending, -1, CHOICES - 1, "pending")
+    _ints(s.holder, size, -1, seat, "holder")
     _ints(s.kind, size, T.NONE, T.ALLY, "kind")
     _ints(s.homeland, n, -1, size - 1, "homeland")
     _ints(s.record, n, 0, 10_000, "record")
     _ints(s.chips, n, 0, 10**9, "chips")
     _require(all(c % 100 == 0 for c in s.chips), "chips must be whole hundreds")
-    _require(isinstance(s.alive, list) and len(s.alive) == n and all(isinstance(x, bool) for x in s.alive), "alive")
-    _ints(s.eliminated, len(s.eliminated), 0, n - 1, "eliminated")
-    _require(sorted(s.eliminated) == [q for q in range(n) if not s.alive[q]], "eliminated does not match alive")
+    _require(isinstance(s.alive, list) and len(s.alive) == n and all(type(x) is bool for x in s.alive),
+             f"alive must be a list of {n} booleans")
+    for name in ("eliminated", "round_left", "answers", "final_left", "ladder"):
+        seats = getattr(s, name)
+        _ints(seats, None, 0, seat, name)
+        _require(len(set(seats)) == len(seats), f"{name} repeats a seat")
     for name in ("allied", "broken", "proposed"):
         _bools(getattr(s, name), n, n, name)
     _bools(s.zone_paid, n, len(BOARD.zone_members), "zone_paid")
-    for p in range(n):
-        _require(not s.allied[p][p] and not s.broken[p][p], "a player cannot ally with itself")
-        for q in range(n):
-            _require(s.allied[p][q] == s.allied[q][p] and s.broken[p][q] == s.broken[q][p], "alliances are mutual")
-            _require(not (s.allied[p][q] and s.broken[p][q]), "a broken alliance cannot be renewed")
-            _require(not s.allied[p][q] or (s.alive[p] and s.alive[q]), "only living players are allied")
-            for r in range(n):
-                _require(not (s.allied[p][q] and s.allied[q][r]) or p == r or s.allied[p][r],
-                         "an alliance is a group: the allies of an ally are allies")
-    for c in range(size):
-        _require((s.holder[c] < 0) == (s.kind[c] == T.NONE), f"country {c}: holder and kind disagree")
-        _require(s.holder[c] < 0 or s.alive[s.holder[c]], f"country {c} is held by an eliminated player")
-        if s.kind[c] == T.HOME:
-            _require(s.homeland[s.holder[c]] == c, f"country {c} is a homeland of no one")
-    for p in range(n):
-        h = s.homeland[p]
-        _require(h < 0 or (s.holder[h] == p and s.kind[h] == T.HOME), f"player_{p}'s homeland marker is wrong")
-        _require(s.alive[p] or h < 0, f"eliminated player_{p} keeps a homeland")
-    chosen = sum(1 for h in s.homeland if h >= 0)
-    if s.phase == P.HOMELAND:
-        _require(0 <= s.chooser < n and chosen == s.chooser and s.turn == 0, "homeland phase: chooser mismatch")
-    else:
-        _require(chosen == sum(s.alive), "every living player has a homeland after the homeland phase")
-    if s.phase == P.ZONE_ALLY:
-        _require(0 <= s.chooser < n and s.turn == 0, "zone alliance phase: chooser out of range")
-        p = (s.first + s.chooser) % n
-        _require(s.zone_capacity_left(p) >= 0, "in-zone alliances exceed the homeland's value")
-    _ints([s.turn], 1, 0, s.cfg.max_turns + n, "turn")
-    _ints([s.option, s.defender_ptr, s.challenger, s.target_winner, s.window], 5, -1, n - 1, "seat fields")
-    _ints([s.buys], 1, 0, 10**6, "buys")
-    _ints(s.round_left, len(s.round_left), 0, n - 1, "round_left")
-    _ints(s.answers, len(s.answers), 0, n - 1, "answers")
-    _ints(s.final_left, len(s.final_left), 0, n - 1, "final_left")
-    _ints(s.ladder, len(s.ladder), 0, n - 1, "ladder")
-    for seats in (s.final_left, s.ladder, s.round_left, s.answers):
-        _require(len(set(seats)) == len(seats), "repeated seats")
-    _ints(s.proposal, 2, -1, n - 1, "proposal")
-    _ints(s.fighters, 2, -1, n - 1, "fighters")
+    _ints(s.proposal, 2, -1, seat, "proposal")
+    _ints(s.fighters, 2, -1, seat, "fighters")
     _ints(s.energy, 2, 0, 10**7, "energy")
     _ints(s.wins, 2, 0, 1, "wins")
     _ints(s.barred, 2, 0, 6, "barred")
-    _ints([s.battles, s.choosing], 2, 0, 10**6, "battles/choosing")
-    _ints([s.target], 1, -1, size - 1, "target")
-    _ints(s.last_battle, 5, -1, max(n - 1, A.PROPOSE - A.WEAPON - 1), "last_battle")
-    _require(s.last_battle[4] in (0, 1) and (s.last_battle[0] < 0) == (s.last_battle[2] < 0), "last_battle")
-    _ints([s.pending], 1, -1, A.PROPOSE - A.WEAPON - 1, "pending")
-    _require(s.target_winner < 0 or s.phase == P.OVER, "a target winner only when the game is over")
+    _ints(s.last_battle, 5, -1, max(seat, CHOICES - 1), "last_battle")
     _require(isinstance(s.events, list) and all(isinstance(e, str) for e in s.events), "events must be strings")
-    if s.phase == P.DIPLOMACY and s.stage == T.LADDER:
-        _require(s.option == -1 and s.ladder != [], "end-game diplomacy comes before a duel, with no attack option")
-    elif s.phase in (P.TURN, P.DIPLOMACY, P.RESPOND):
-        _require(s.option >= 0 and s.alive[s.option] and s.stage != T.LADDER, "the attack option needs a living holder")
-    if s.phase in (P.DIPLOMACY, P.RESPOND):
-        _require(s.window >= 0 and s.alive[s.window] and s.window not in s.round_left,
-                 "a diplomacy window needs its player")
-        _require(all(s.alive[q] for q in s.round_left), "only living players get diplomacy windows")
-    else:
-        _require(s.window == -1 and s.round_left == [], "diplomacy windows outside a diplomacy round")
-    if s.phase == P.DIPLOMACY:
-        _require(s.has_window(s.window), "a diplomacy window for a player with nothing to do")
-    if s.phase == P.RESPOND:
-        p, q = s.proposal
-        _require(p == s.window and q >= 0 and q != p and s.alive[q] and not s.allied[p][q] and s.proposed[p][q],
-                 "a proposal needs its proposer and a living, unallied addressee")
-        waiting = set(s.group(p)[1:]) | set(s.group(q))
-        _require(bool(s.answers) and set(s.answers) <= waiting, "the answers must come from the alliance to be")
-    else:
-        _require(s.answers == [], "answers outside a proposal")
-    if s.phase == P.WEAPON:
-        a, d = s.fighters
-        _require(a >= 0 and d >= 0 and a != d and s.alive[a] and s.alive[d] and not s.allied[a][d],
-                 "a battle needs two living, unallied fighters")
-        _require(s.choosing in (0, 1), "choosing must be 0 or 1")
-        _require(s.barred[s.choosing] < 7, "the chooser has no weapon left")
-        if s.mode == T.WAR:
-            _require(s.stage != T.LADDER and s.option == a and s.target >= 0 and s.battles <= 2, "war fields")
-            _require(s.target >= 0 and s.holder[s.target] != a, "the attacker already holds the country")
-            _require(s.energy[0] <= s.cfg.war_energy and s.energy[1] <= s.cfg.war_energy, "war energy too high")
-            _require(s.holder[s.target] in (-1, d), "the defender does not hold the country")
-            _require(s.barred[0] != 7 and s.barred[1] != 7, "a side has no weapon left")
-            first = 0
+
+
+def _holdings(s: ConquestState) -> None:
+    """One holder and kind per country; homelands where their markers say."""
+    for c in range(BOARD.size):
+        name = BOARD.names[c]
+        _require((s.holder[c] < 0) == (s.kind[c] == T.NONE), f"holder/kind of {name} disagree")
+        _require(s.holder[c] < 0 or s.alive[s.holder[c]], f"holder: {name} is held by an eliminated player")
+        if s.kind[c] == T.HOME:
+            _require(s.homeland[s.holder[c]] == c, f"kind: {name} is a homeland of no one")
+    for p in range(s.n):
+        h = s.homeland[p]
+        _require(h < 0 or (s.holder[h] == p and s.kind[h] == T.HOME), f"homeland: player_{p}'s marker is wrong")
+        _require(s.alive[p] or h < 0, f"homeland: eliminated player_{p} keeps one")
+
+
+def _holdings_record(s: ConquestState, p: int) -> int:
+    """Rules 5, 9B, 13C, 16B-C, 19C: conquests at full value, allies at half (half spaces), no homeland."""
+    return sum(BOARD.value[c] * (2 if s.kind[c] == T.CONQUEST else 1)
+               for c in range(BOARD.size) if s.holder[c] == p and s.kind[c] != T.HOME)
+
+
+def _players(s: ConquestState) -> None:
+    """Who is out, alliances as groups, records and chips that add up, the zone bonus paid."""
+    n = s.n
+    _require(sorted(s.eliminated) == [q for q in range(n) if not s.alive[q]], "eliminated does not match alive")
+    for p in range(n):
+        _require(not s.allied[p][p] and not s.broken[p][p] and not s.proposed[p][p],
+                 "allied/broken/proposed: a player cannot ally with itself")
+        for q in range(n):
+            _require(s.allied[p][q] == s.allied[q][p] and s.broken[p][q] == s.broken[q][p],
+                     "allied/broken: alliances are mutual")
+            _require(not (s.allied[p][q] and s.broken[p][q]), "allied: a broken alliance cannot be renewed")
+            _require(not s.allied[p][q] or (s.alive[p] and s.alive[q]), "allied: only living players are allied")
+            for r in range(n):
+                _require(not (s.allied[p][q] and s.allied[q][r]) or p == r or s.allied[p][r],
+                         "allied: an alliance is a group, the allies of an ally are allies")
+    counted = s.stage == T.LADDER or s.phase == P.OVER
+    for p in range(n):
+        if not s.alive[p]:
+            _require(s.chips[p] == 0, f"chips: eliminated player_{p}'s chips went to the victor (19C)")
+            continue
+        if not counted:  # until 20C adds the chips and the end game moves it, the record is the holdings
+            _require(s.record[p] == _holdings_record(s, p), f"record: player_{p}'s is not its holdings' value")
+        _require(s.stage != T.LADDER or s.chips[p] == 0, "chips: the end game comes after the chips are counted")
+        for z, members in enumerate(BOARD.zone_members):
+            held = all(s.holder[c] == p for c in members)
+            if held and any(c != s.homeland[p] for c in members):
+                _require(s.zone_paid[p][z], f"zone_paid: player_{p} holds zone {z + 1} without its bonus (rule 7)")
+            if not s.cfg.zone_bonus_once and s.zone_paid[p][z]:
+                _require(held, f"zone_paid: player_{p} lost a country of zone {z + 1}, so its bonus is due again")
+
+
+def _stage(s: ConquestState) -> None:
+    """The set-up, the play stage, the last round and the end game, each with its own fields."""
+    n, phase, stage = s.n, s.phase, s.stage
+    chosen = sum(1 for h in s.homeland if h >= 0)
+    if phase <= P.ZONE_ALLY:
+        _require(stage == T.PLAY and s.turn == 0 and s.option == -1 and s.buys == 0 and s.defender_ptr == -1,
+                 "phase: the set-up comes before the first turn, with no attack option")
+        _require(s.chooser < n and all(s.alive) and T.CONQUEST not in s.kind and not any(map(any, s.allied))
+                 and not any(map(any, s.broken)) and not any(map(any, s.proposed)),
+                 "phase: the set-up has no conquests, player alliances or eliminations")
+        if phase == P.HOMELAND:
+            _require(chosen == s.chooser, "chooser: it must be the number of homelands chosen")
         else:
-            _require(s.stage == T.LADDER and s.target == -1 and s.challenger == a, "duel fields")
-            first = s.battles % 2
-        _require(s.choosing == (first if s.pending < 0 else 1 - first), "choosing does not fit the pending choice")
-        if s.pending >= 0:
-            _require(not s.barred[first] >> (s.pending // 3) & 1, "the pending weapon is barred")
+            _require(chosen == n, "homeland: every player has one after the homeland phase")
+            _require(s.zone_capacity_left((s.first + s.chooser) % n) >= 0,
+                     "holder: in-zone alliances exceed the homeland's value")
+        return
+    _require(s.chooser == n, "chooser: the set-up is over, every player has chosen")
+    _require(chosen == sum(s.alive), "homeland: every living player has one")
+    _require(s.turn >= 1, "turn: play has started")
+    if phase == P.OVER:
+        _require(s.target_winner < 0 or (s.alive[s.target_winner] and s.cfg.target_record is not None),
+                 "target_winner: a living player, under a target record")
+        return
+    _require(s.target_winner < 0, "target_winner: only when the game is over")
+    if stage == T.PLAY:
+        _require(s.turn <= s.cfg.max_turns, "turn: the play stage ends at the turn cap")
+        _require(-1 in s.holder, "stage: the play stage ends the moment the board is filled (rules 18A, 20)")
+    _require(stage == T.FINAL or s.final_left == [], "final_left: only in the last round")
+    if stage == T.LADDER:
+        _require(s.option == -1 and s.buys == 0, "option: the end game has no attack option")
+        _require(s.challenger >= 0 and s.alive[s.challenger] and s.challenger not in s.ladder
+                 and all(s.alive[q] for q in s.ladder), "challenger/ladder: living players, the challenger apart")
+        _require(phase in (P.DIPLOMACY, P.WEAPON), "phase: the end game has diplomacy windows and duels")
+        _require(phase != P.DIPLOMACY or s.ladder != [], "ladder: end-game diplomacy comes before a duel")
     else:
+        _require(s.challenger == -1 and s.ladder == [], "challenger/ladder: only in the end game")
+        _require(s.option >= 0 and s.alive[s.option], "option: the attack option needs a living holder")
+        _require(s.defender_ptr >= 0, "defender_ptr: set when the attack option comes")
+
+
+def _diplomacy(s: ConquestState) -> None:
+    """Diplomacy windows and a proposal waiting for its answers."""
+    phase = s.phase
+    if phase in (P.DIPLOMACY, P.RESPOND):
+        _require(s.window >= 0 and s.alive[s.window] and s.window not in s.round_left,
+                 "window: a diplomacy window needs its player")
+        _require(all(s.alive[q] for q in s.round_left), "round_left: only living players get windows")
+    else:
+        _require(s.window == -1 and s.round_left == [], "window/round_left: only in a round of diplomacy")
+    if phase == P.DIPLOMACY:
+        _require(s.has_window(s.window), "window: its player has nothing to do")
+    if phase == P.RESPOND:
+        p, q = s.proposal
+        _require(s.stage == T.PLAY, "proposal: only until the board is filled (18A)")
+        _require(p == s.window and q >= 0 and q != p and s.alive[q] and not s.allied[p][q] and s.proposed[p][q],
+                 "proposal: needs its proposer and a living, unallied addressee")
+        waiting = set(s.group(p)[1:]) | set(s.group(q))
+        _require(bool(s.answers) and set(s.answers) <= waiting, "answers: they come from the alliance to be")
+    else:
+        _require(s.answers == [] and s.proposal == [-1, -1], "proposal/answers: only while one is answered")
+
+
+def _fight(s: ConquestState) -> None:
+    """A war or duel under way: its fighters, energy, battles, wins and barred weapons; the last battle."""
+    a, d, pick_a, pick_d, wooded = s.last_battle
+    _require(s.last_battle == [-1, -1, -1, -1, 0] or (
+        a >= 0 and d >= 0 and a != d and 0 <= pick_a < CHOICES and 0 <= pick_d < CHOICES and wooded in (0, 1)),
+        "last_battle: two directors, their choices and the field (0/1), or none yet")
+    if s.phase != P.WEAPON:
         _require(s.fighters == [-1, -1] and s.pending == -1 and s.energy == [0, 0] and s.wins == [0, 0]
                  and s.battles == 0 and s.barred == [0, 0] and s.choosing == 0 and s.target == -1
-                 and s.mode == T.WAR, "battle fields outside a battle")
-    if s.phase != P.RESPOND:
-        _require(s.proposal == [-1, -1], "a proposal outside the answer to it")
+                 and s.mode == T.WAR, "fighters/energy/battles: only during a battle")
+        return
+    a, d = s.fighters
+    _require(a >= 0 and d >= 0 and a != d and s.alive[a] and s.alive[d] and not s.allied[a][d],
+             "fighters: a battle needs two living, unallied fighters")
+    if s.mode == T.WAR:
+        war = s.cfg.war_energy
+        _require(s.stage != T.LADDER and s.option == a and s.battles <= 2, "mode: a war is the option holder's")
+        _require(s.target >= 0 and s.holder[s.target] in (-1, d) and s.holder[s.target] != a,
+                 "target: the defender holds the country, or no one does")
+        _require(s.holder[s.target] >= 0 or (s.stage == T.PLAY and d == s.defender_ptr),
+                 "target: an unoccupied country is fought for in the play stage, by the defender in turn (13E)")
+        _require(all(e <= war and (war - e) % ENERGY_STEP == 0 for e in s.energy),
+                 f"energy: a war's is {war} less what its exchanges cost")
+        _require(sum(s.wins) <= s.battles, "wins: no more than the battles fought")
+        for side in (0, 1):
+            _require(bin(s.barred[side]).count("1") == s.battles - s.wins[side],
+                     "barred: a side's barred weapons are the battles it did not win (12F)")
+        first = 0
+    else:
+        _require(s.stage == T.LADDER and s.target == -1 and s.challenger == a and s.wins == [0, 0],
+                 "mode: a duel is the end game's challenger's")
+        _require(all(bin(b).count("1") <= 1 for b in s.barred) and (s.battles or s.barred == [0, 0]),
+                 "barred: a duel bars only the weapon lost in the last battle (21F)")
+        first = s.battles % 2
+    _require(s.choosing == (first if s.pending < 0 else 1 - first), "choosing: it does not fit the pending choice")
+    _require(s.pending < 0 or not s.barred[first] >> (s.pending // 3) & 1, "pending: that weapon is barred")

@@ -18,9 +18,9 @@ from ultimata.envs.core.rng import Rng
 class ConquestGame(Game[ConquestConfig]):
     """Conquest of the World (Odyssey2 Master Strategy): homelands, alliances, wars and the end game."""
 
-    name: ClassVar[str] = "conquest_of_the_world_v2"
+    name: ClassVar[str] = "conquest_of_the_world_v3"
     title: ClassVar[str] = "Conquest of the World"
-    version: ClassVar[int] = 2
+    version: ClassVar[int] = 3
     config_model = ConquestConfig
     render_modes: ClassVar[tuple[str, ...]] = ("human", "ansi", "rgb_array")
     has_board: ClassVar[bool] = True

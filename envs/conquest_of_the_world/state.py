@@ -266,6 +266,12 @@ class ConquestState(TurnRules, HoldingRules, WarRules, DiplomacyRules, EndGameRu
               "target_winner", "mode", "target", "fighters", "energy", "wins", "battles", "barred", "choosing",
               "pending", "last_battle", "events")
 
+    def _from_dict(self, d: dict[str, Any]) -> None:
+        from ultimata.envs.conquest_of_the_world.consistency import check_keys
+
+        check_keys(d, self.FIELDS)
+        super()._from_dict(d)
+
     def _check_consistency(self) -> None:
         from ultimata.envs.conquest_of_the_world.consistency import check
 

@@ -34,10 +34,12 @@ def render(s: ConquestState, viewer: int | None = None) -> str:
         allies = [f"player_{r}" for r in range(s.n) if s.allied[q][r]]
         state = "" if s.alive[q] else " (out)"
         broken = [f"player_{r}" for r in range(s.n) if s.broken[q][r]]
-        lines.append(f"player_{q}{state}: record {record_text(s.record[q])}, chips {s.chips[q]}"
+        home = f", homeland {b.names[s.homeland[q]]}" if s.homeland[q] >= 0 else ""
+        lines.append(f"player_{q}{state}{home}: record {record_text(s.record[q])}, chips {s.chips[q]}"
                      + (f", allied with {', '.join(allies)}" if allies else "")
                      + (f", broke with {', '.join(broken)}" if broken else "")
                      + (" <- you" if q == viewer else ""))
+    lines.append("(record: alliances at half value, conquests at full, a player's own homeland not counted)")
     if s.option >= 0 and s.phase != OVER:
         lines.append(f"attack option: player_{s.option}, alliances it may buy: {s.buys}")
     if s.phase == RESPOND:

@@ -81,17 +81,27 @@ class TurnRules(_Base):
         self.turn += 1
         self._open_diplomacy(p)
 
-    def _end_turn(self) -> None:
-        """The attack option passes left; the filled board starts the last round (rule 20), the turn cap ends play."""
+    def _end_play_if_filled(self) -> None:
+        """Rules 18A and 20: the moment the last unoccupied country is taken (bought, conquered or won by a
+        defender), the play stage is over: no player alliance may be proposed from then on ("until the
+        board is filled"), and each living player from the option holder's left has one more turn. The
+        holder's own turn goes on; an elimination that frees countries later does not reopen the stage."""
+        if self.stage != PLAY or self.phase == OVER or not self.board_filled():
+            return
         nxt = self.left_of(self.option)
-        if self.stage == PLAY and (self.board_filled() or self.turn >= self.cfg.max_turns):
-            if self.turn >= self.cfg.max_turns:
-                self._log("the turn cap is reached")
-                self._finish_play()
-                return
-            self.stage = FINAL
-            self.final_left = [(nxt + k) % self.n for k in range(self.n) if self.alive[(nxt + k) % self.n]]
-            self._log("the board is filled: each player has one more chance to attack")
+        self.stage = FINAL
+        self.final_left = [(nxt + k) % self.n for k in range(self.n) if self.alive[(nxt + k) % self.n]]
+        self._log(f"the board is filled: no more player alliances; from player_{nxt}, each player has one more"
+                  " turn of attacks on occupied countries")
+
+    def _end_turn(self) -> None:
+        """The attack option passes left, or to the next player of the last round (rule 20); in the play
+        stage the turn cap ends play."""
+        nxt = self.left_of(self.option)
+        if self.stage == PLAY and self.turn >= self.cfg.max_turns:
+            self._log("the turn cap is reached")
+            self._finish_play()
+            return
         if self.stage == FINAL:
             self.final_left = [q for q in self.final_left if self.alive[q]]
             if not self.final_left:
@@ -108,8 +118,9 @@ class TurnRules(_Base):
             c = action - A.BUY
             self._pay(p, BOARD.value[c] * 500)
             self.buys -= 1
-            self._gain(p, c, ALLY)
             self._log(f"player_{p} buys an alliance with {BOARD.names[c]}")
+            self._gain(p, c, ALLY)
+            self._end_play_if_filled()
             if self.phase != OVER:
                 self._open_diplomacy(p, new_turn=False)
         else:

@@ -8,7 +8,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 from ultimata.envs.conquest_of_the_world import actions as A
-from ultimata.envs.conquest_of_the_world.battle import SPENDS, WEAPONS, battle_model
+from ultimata.envs.conquest_of_the_world.battle import SPEND_WORDS, SPENDS, WEAPONS, battle_model
 from ultimata.envs.conquest_of_the_world.board import board
 from ultimata.envs.conquest_of_the_world.phases import OVER, PHASES, WEAPON
 from ultimata.envs.conquest_of_the_world.terms import DUEL, KINDS, STAGES
@@ -78,7 +78,7 @@ def _last_battle(state: ConquestState) -> dict[str, Any] | None:
 
 
 def _choice(k: int) -> dict[str, str]:
-    return {"weapon": WEAPONS[k // len(SPENDS)], "spend": SPENDS[k % len(SPENDS)].replace("_", "-")}
+    return {"weapon": WEAPONS[k // len(SPENDS)], "spend": SPEND_WORDS[k % len(SPENDS)]}
 
 
 def _your_pick(state: ConquestState, seat: int | None) -> dict[str, str] | None:
@@ -92,6 +92,6 @@ def _your_pick(state: ConquestState, seat: int | None) -> dict[str, str] | None:
 def _battle_tables(state: ConquestState) -> dict[str, Any]:
     """What a player needs to choose a weapon: hit chances, spend levels' costs and bonuses (public rules)."""
     m = battle_model()
-    return {"weapons": list(WEAPONS), "spends": [s.replace("_", "-") for s in SPENDS],
+    return {"weapons": list(WEAPONS), "spends": list(SPEND_WORDS),
             "hit": [list(row) for row in m.hit], "cost": [list(row) for row in m.cost], "bonus": list(m.bonus),
             "tree_penalty": m.tree_penalty, "wooded_chance": state.game.config.wooded_chance}

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from ultimata.envs.conquest_of_the_world.battle import SPENDS, WEAPONS, battle_model
+from ultimata.envs.conquest_of_the_world.battle import SPEND_WORDS, SPENDS, WEAPONS, battle_model
 from ultimata.envs.conquest_of_the_world.board import board
 from ultimata.envs.conquest_of_the_world.phases import OVER, TURN, WEAPON
 from ultimata.envs.conquest_of_the_world.terms import ALLY, CONQUEST, DUEL, HOME, NONE, PLAY, WAR, round_to
@@ -18,7 +18,7 @@ else:
 
 BOARD = board()
 MODEL = battle_model()
-CHOICES = tuple(f"{weapon} ({spend})" for weapon in WEAPONS for spend in SPENDS)
+CHOICES = tuple(f"{weapon} ({spend})" for weapon in WEAPONS for spend in SPEND_WORDS)
 """A weapon choice as the events name it, by its index (3 x weapon + spend)."""
 
 
@@ -37,10 +37,16 @@ class WarRules(_Base):
         return -1
 
     def siege_complete(self, p: int, home: int) -> bool:
-        """Rule 19A: every neighbour of the homeland is held by the attacker's side first."""
-        side = self.group(p)
+        """Rule 19A/B: every neighbour of the homeland is conquered first (a conquest or a homeland; with
+        `homeland_siege: held` an ally too) by anyone but the homeland's owner, or, with
+        `homeland_siege_by: attacker`, by the attacker's own player alliance."""
         ok = (HOME, CONQUEST) if self.cfg.homeland_siege == "conquered" else (HOME, CONQUEST, ALLY)
-        return all(self.holder[x] in side and self.kind[x] in ok for x in BOARD.neighbours[home])
+        holder, kind = self.holder, self.kind
+        if self.cfg.homeland_siege_by == "attacker":
+            side = self.group(p)
+            return all(holder[x] in side and kind[x] in ok for x in BOARD.neighbours[home])
+        owner = holder[home]
+        return all(holder[x] != owner and kind[x] in ok for x in BOARD.neighbours[home])
 
     def attackable(self, p: int) -> list[int]:
         """Rules 8B, 10-11, 15, 19: unoccupied countries in the play stage while a defender can be found;
@@ -193,13 +199,15 @@ class WarRules(_Base):
                 if self.holder[c] >= 0:
                     self._lose(d, c)
                 self._gain(a, c, CONQUEST)
-            if self.phase != OVER:
-                self._open_diplomacy(a, new_turn=False)  # the attacker keeps the option (13E, 16F)
+        elif self.holder[c] < 0:
+            self._gain(d, c, ALLY)  # rule 14B
+        self._end_play_if_filled()
+        if self.phase == OVER:
+            return
+        if won == 0:
+            self._open_diplomacy(a, new_turn=False)  # the attacker keeps the option (13E, 16F)
         else:
-            if self.holder[c] < 0:
-                self._gain(d, c, ALLY)  # rule 14B
-            if self.phase != OVER:
-                self._end_turn()  # rule 14D: the option passes to the losing attacker's left
+            self._end_turn()  # rule 14D: the option passes to the losing attacker's left
 
     # -- a homeland falls (rule 19C/D) -------------------------------------------------------
     def _eliminate(self, loser: int, victor: int) -> None:

@@ -8,7 +8,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from ultimata.envs.conquest_of_the_world import actions as A
-from ultimata.envs.conquest_of_the_world.battle import SPENDS, WEAPONS
+from ultimata.envs.conquest_of_the_world.battle import SPEND_WORDS, SPENDS, WEAPONS
 from ultimata.envs.conquest_of_the_world.board import board
 from ultimata.envs.conquest_of_the_world.phases import DIPLOMACY, HOMELAND, ZONE_ALLY
 from ultimata.envs.core.narration import two_voices
@@ -43,7 +43,7 @@ def _template(s: ConquestState, p: int, action: int) -> str:
         return f"[attack|attacks] {BOARD.names[c]}" + (f", paying {cost} chips" if cost else "")
     if action < A.PROPOSE:
         weapon, spend = divmod(action - A.WEAPON, len(SPENDS))
-        return f"[fight|fights] with a {WEAPONS[weapon]}, spending {SPENDS[spend].replace('_', '-')}"
+        return f"[fight|fights] with a {WEAPONS[weapon]}, spending {SPEND_WORDS[spend]}"
     if action < A.BREAK:
         return f"[propose|proposes] a player alliance to player_{(p + action - A.PROPOSE + 1) % s.n}"
     if action == A.BREAK:

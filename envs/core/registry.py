@@ -17,8 +17,8 @@ GAMES: dict[str, str] = {
     "ultimatum_cards_v2": "ultimata.envs.ultimatum_cards_v2",
     "ultimade_v1": "ultimata.envs.ultimade_v1",
     "ultra_war_v3": "ultimata.envs.ultra_war_v3",
-    "conquest_of_the_world_v2": "ultimata.envs.conquest_of_the_world_v2",
-    "ultimatum_world_v2": "ultimata.envs.ultimatum_world_v2",
+    "conquest_of_the_world_v3": "ultimata.envs.conquest_of_the_world_v3",
+    "ultimatum_world_v3": "ultimata.envs.ultimatum_world_v3",
 }
 """Env name -> the thin PettingZoo module that defines `env` and `raw_env`."""
 

@@ -3,15 +3,18 @@
 
 from __future__ import annotations
 
-from typing import Literal
+from typing import Any, Literal
 
-from pydantic import Field, model_validator
+from pydantic import Field, SerializerFunctionWrapHandler, model_serializer, model_validator
 
 from ultimata.envs.core.config import GameConfig
 from ultimata.envs.ultimatum_cards.cards import DECK
 
 RESERVE = 8
 """Cards left in the draw pile when 4 players are dealt 10 each; kept for 5-6 players (gap choice)."""
+ADDED_IN_V2 = {"last_card_ends_round": False}
+"""Keys added after ultimatum_cards_v2 shipped, each with the default that plays as v2 did. A dump leaves a
+key out while it is at that default, so v2's saved games, replays and checkpoints load as before."""
 
 
 class UltimatumCardsConfig(GameConfig):
@@ -33,6 +36,10 @@ class UltimatumCardsConfig(GameConfig):
     lets the target block once the responder has chosen, with no exception; false skips the target then."""
     give_to_self: bool = False
     """May a Give card's third player be the card's own player? The book says 'a third player'."""
+    last_card_ends_round: bool = False
+    """Book: play goes on 'until the first player has played all cards in their hand'. False (default): the
+    round ends when a hand is empty after a play, so a last card Draw that names its own player refills the
+    hand and the round goes on. True: playing the last card ends the round, whatever that Draw brings back."""
     chips_carry_over: bool = False
     """False: every round starts with fresh chips and adds its count to the score (gap choice)."""
     first_dealer: int | None = Field(None, ge=0)
@@ -48,6 +55,14 @@ class UltimatumCardsConfig(GameConfig):
         if self.first_dealer is not None and self.first_dealer >= self.num_players:
             raise ValueError(f"first_dealer must be a seat 0..{self.num_players - 1}")
         return self
+
+    @model_serializer(mode="wrap")
+    def _without_later_keys_at_default(self, handler: SerializerFunctionWrapHandler) -> dict[str, Any]:
+        data = handler(self)
+        for key, default in ADDED_IN_V2.items():
+            if data.get(key) == default:
+                del data[key]
+        return data
 
     @property
     def cards_per_hand(self) -> int:

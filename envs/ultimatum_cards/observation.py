@@ -19,8 +19,7 @@ from typing import TYPE_CHECKING
 import numpy as np
 
 from ultimata.envs.ultimatum_cards.cards import DECK, NUM_KINDS
-from ultimata.envs.ultimatum_cards.phases import PHASES
-from ultimata.envs.ultimatum_cards.state import HISTORY, OUTCOMES
+from ultimata.envs.ultimatum_cards.phases import HISTORY, OUTCOMES, PHASES
 
 if TYPE_CHECKING:
     from ultimata.envs.ultimatum_cards.state import UltimatumCardsState

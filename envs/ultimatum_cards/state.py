@@ -14,16 +14,22 @@ from ultimata.envs.core.engine import State
 from ultimata.envs.core.rng import Rng
 from ultimata.envs.ultimatum_cards import cards
 from ultimata.envs.ultimatum_cards.cards import BLOCK, COUNTER, DRAW, NUM_KINDS, ROUND, STEAL, SWAP, ULTIMATUM
+from ultimata.envs.ultimatum_cards.consistency import check, check_fields
 from ultimata.envs.ultimatum_cards.phases import (
+    BLOCKED,
     BLOCKS,
     CHOOSE_PLAYER,
     COUNTERS,
+    DISCARDED,
+    ENDED,
     GIVE_FROM,
     GIVE_TO,
+    HISTORY,
     OFFER,
     OVER,
-    PHASES,
     PLAY,
+    REJECTED,
+    RESOLVED,
     RESPOND,
     RESPONDER,
     SWAP_MODE,
@@ -33,10 +39,6 @@ from ultimata.envs.ultimatum_cards.phases import (
 if TYPE_CHECKING:
     from ultimata.envs.ultimatum_cards.game import UltimatumCardsGame
 
-RESOLVED, BLOCKED, REJECTED, DISCARDED, ENDED = range(5)
-OUTCOMES = ("resolved", "blocked", "rejected", "discarded", "ended the round")
-HISTORY = 8
-"""Plays remembered in the observation (a person at the table remembers the last few)."""
 
 
 class UltimatumCardsState(State):
@@ -292,6 +294,7 @@ class UltimatumCardsState(State):
             moved = amount
             self.last_event = f"player_{me} plays Steal: takes all {amount} chips of player_{self.p1}"
         elif kind == DRAW:
+            last_card = not any(self.hands[me])  # the Draw was its player's last card (config last_card_ends_round)
             count = min(self.game.config.draw_count, len(self.pile))
             for _ in range(count):
                 self.hands[self.p1][self.pile.pop()] += 1
@@ -308,6 +311,9 @@ class UltimatumCardsState(State):
                 f"{share} to player_{responder} and {total - share} to player_{proposer}"
             )
         self._log(RESOLVED, moved)
+        if kind == DRAW and last_card and self.game.config.last_card_ends_round:
+            self._end_round()
+            return
         self._end_turn()
 
     def _end_turn(self) -> None:
@@ -390,60 +396,14 @@ class UltimatumCardsState(State):
         return {k: getattr(self, k) for k in self._FIELDS}
 
     def _from_dict(self, d: dict[str, Any]) -> None:
-        n = self.n
-        values = {k: d[k] for k in self._FIELDS}
-        hands = values["hands"]
-        if len(hands) != n or any(len(h) != NUM_KINDS or min(h) < 0 for h in hands):
-            raise ValueError(f"hands must be {n} lists of {NUM_KINDS} non-negative counts")
-        if len(values["chips"]) != n or min(values["chips"]) < 0 or not 0 <= values["phase"] < len(PHASES):
-            raise ValueError("chips must be one non-negative count per seat and phase a known phase")
-        for key, value in values.items():
-            setattr(self, key, value)
+        """Every field checked for its type, size and range before any is used (consistency.py)."""
+        check_fields(d, self._FIELDS, self.n, self.game.config.starting_chips * self.n)
+        for key in self._FIELDS:
+            setattr(self, key, d[key])
 
     def _check_consistency(self) -> None:
-        """The whole deck and every chip are somewhere, and each phase has the players it needs."""
-        n, phase = self.n, self.phase
-        totals = [sum(h[k] for h in self.hands) + self.pile.count(k) + self.discards[k] for k in range(NUM_KINDS)]
-        if totals != list(cards.COPIES) or any(not 0 <= k < NUM_KINDS for k in self.pile):
-            raise ValueError("hands, pile and discards must hold the deck exactly (each card once)")
-        if sum(self.chips) != self.game.config.starting_chips * n:
-            raise ValueError(f"the chips must add up to {self.game.config.starting_chips * n}")
-        seats = range(n)
-        if not (self.actor in seats and self.dealer in seats and self.rounds_played >= 0):
-            raise ValueError(f"actor and dealer must be seats 0..{n - 1}, rounds_played >= 0")
-        if min(self.scores) < 0 or len(self.scores) != n:
-            raise ValueError("scores must be one non-negative number per seat")
-        if not all(x in range(-1, n) for x in (self.p1, self.p2)) or not -1 <= self.card < NUM_KINDS:
-            raise ValueError("p1/p2 must be a seat or -1, card a card kind or -1")
-        if (self.card >= 0) != (phase not in (PLAY, OVER)):
-            raise ValueError("a card is in play exactly when the phase resolves one")
-        if any(q not in seats for q in self.queue) or len(set(self.queue)) != len(self.queue):
-            raise ValueError("the reaction queue must list distinct seats")
-        if phase in (COUNTERS, BLOCKS) and not self.queue:
-            raise ValueError(f"phase {PHASES[phase]!r} needs a reacting player in the queue")
-        needs = {GIVE_TO: (self.p1,), TARGET: (self.p1,), OFFER: (self.p1, self.p2), COUNTERS: (self.p1, self.p2),
-                 RESPOND: (self.p1, self.p2), BLOCKS: (self.p1,)}.get(phase, ())  # fmt: skip
-        if any(x < 0 for x in needs):
-            raise ValueError(f"phase {PHASES[phase]!r} needs its players chosen")
-        for proposal in self.proposals:
-            if len(proposal) != 2 or proposal[0] not in seats or not 0 <= proposal[1] <= sum(self.chips):
-                raise ValueError("a proposal is [proposer seat, share within the chips in play]")
-        if not -1 <= self.accepted < max(1, len(self.proposals)):
-            raise ValueError("accepted must name a proposal or be -1")
-        if phase == RESPOND and not self.proposals:
-            raise ValueError("a responder needs at least one proposal to answer")
-        if len(self.history) > HISTORY or any(len(h) != 6 or not 0 <= h[4] < len(OUTCOMES) for h in self.history):
-            raise ValueError(f"history holds at most {HISTORY} plays of [card, actor, p1, p2, outcome, moved]")
-        if [len(p) for p in self.played] != [NUM_KINDS] * n or min(map(min, self.played)) < 0:
-            raise ValueError("played is one non-negative count per seat and card kind")
-        if [len(p) for p in self.showed] != [2] * n or any(f not in (0, 1) for p in self.showed for f in p):
-            raise ValueError("showed is a [Block, Counter] pair of 0/1 flags per seat")
-        for v in range(n):
-            for q in range(n):
-                if len(self.known[v][q]) != NUM_KINDS or any(
-                    not 0 <= self.known[v][q][k] <= self.hands[q][k] for k in range(NUM_KINDS)
-                ):
-                    raise ValueError("known cards must be cards that seat really holds")
+        """The position is one the rules can reach (consistency.py names what is not)."""
+        check(self)
 
     def sample_consistent(self, viewer: int, rng: Rng) -> UltimatumCardsState:
         """Other hands re-dealt from the cards `viewer` has not seen (theirs and the pile), each hand

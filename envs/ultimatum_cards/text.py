@@ -6,7 +6,7 @@ from typing import TYPE_CHECKING
 
 from ultimata.envs.ultimatum_cards import cards
 from ultimata.envs.ultimatum_cards.cards import SWAP, ULTIMATUM
-from ultimata.envs.ultimatum_cards.phases import BLOCKS, COUNTERS, OFFER, OVER, PHASES
+from ultimata.envs.ultimatum_cards.phases import BLOCKS, COUNTERS, ENDED, OFFER, OVER, PHASES, RESOLVED
 
 if TYPE_CHECKING:
     from ultimata.envs.ultimatum_cards.state import UltimatumCardsState
@@ -65,6 +65,52 @@ def _words(state: UltimatumCardsState, action: int, third_person: bool) -> str:
     return f"unknown action {action}"
 
 
+def prompt(state: UltimatumCardsState, seat: int | None) -> str:
+    """What the phase asks, in words for `seat` when it is that seat's decision: a reaction window names the
+    card and the seat's part in it (the Ultimatum's own initiator may still counter: the book lets 'all
+    players other than the responder' counter), so a person is asked only what they can do."""
+    phase = state.phase
+    if seat is None or seat != state.current_player or phase not in (COUNTERS, BLOCKS):
+        return PHASES[phase]
+    card = cards.NAMES[state.card]
+    if phase == BLOCKS:
+        return f"block player_{state.actor}'s {card} with your Block card, or pass"
+    responder, target = f"player_{state.p1}", f"player_{state.p2}"
+    if seat == state.p2:
+        return (f"you are the target: play your Counter card to offer {responder} a share of your own chips "
+                "instead, or pass")
+    if seat == state.actor:
+        return (f"your offer is made; you may still play your Counter card to make {responder} a second offer "
+                f"for {target}'s chips (they may accept either), or pass")
+    return f"play your Counter card to offer {responder} a split of {target}'s chips with you, or pass"
+
+
+def end_reason(state: UltimatumCardsState) -> str:
+    """Why the game ended, once it has: what ended the last round, and why that round was the last."""
+    cfg = state.game.config
+    card, actor, p1, _, outcome, _ = state.history[-1] if state.history else (-1, -1, -1, -1, -1, 0)
+    emptied = [p for p in range(state.n) if not any(state.hands[p])]
+    if outcome == ENDED:
+        ended = f"player_{actor} played a Round card"
+    elif card == SWAP and outcome == RESOLVED and p1 in emptied:
+        ended = f"player_{p1} was left with no cards by a swap of hands"
+    elif emptied:
+        ended = f"{' and '.join(f'player_{p}' for p in emptied)} played the last card of their hand"
+    else:
+        ended = f"player_{actor} played the last card of their hand (a Draw, with last_card_ends_round)"
+    if cfg.mode == "quick":
+        last = "quick play lasts one round"
+    elif cfg.mode == "match":
+        last = f"match play lasts {cfg.match_rounds} round{'s' * (cfg.match_rounds != 1)}"
+    elif max(state.scores) >= cfg.target_score:
+        reached = [f"player_{p}" for p in range(state.n) if state.scores[p] >= cfg.target_score]
+        last = f"{' and '.join(reached)} reached the target score of {cfg.target_score}"
+    else:
+        last = f"point play stops after {cfg.max_rounds} rounds, and nobody reached {cfg.target_score}"
+    scores = ", ".join(f"player_{p} {state.scores[p]}" for p in range(state.n))
+    return f"The round ended: {ended}; {last}. Final scores: {scores}."
+
+
 def table(state: UltimatumCardsState, viewer: int | None = None) -> str:
     """A readable table; with a viewer, that seat's hand is shown and no other."""
     if state.phase == OVER:
@@ -95,6 +141,7 @@ def table(state: UltimatumCardsState, viewer: int | None = None) -> str:
         lines.append(f"last: {state.last_event}")
     if state.phase == OVER:
         lines.append(f"game over — winners: {', '.join(f'player_{p}' for p in state.winners())}")
+        lines.append(end_reason(state))
     else:
-        lines.append(f"player_{state.current_player} to {PHASES[state.phase]}")
+        lines.append(f"player_{state.current_player} to {prompt(state, viewer)}")
     return "\n".join(lines)

@@ -6,7 +6,8 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 from ultimata.envs.ultimatum_cards import cards
-from ultimata.envs.ultimatum_cards.phases import OVER, PHASES
+from ultimata.envs.ultimatum_cards.phases import OVER
+from ultimata.envs.ultimatum_cards.text import end_reason, prompt
 
 if TYPE_CHECKING:
     from ultimata.envs.ultimatum_cards.state import UltimatumCardsState
@@ -46,12 +47,13 @@ def view(state: UltimatumCardsState, seat: int | None) -> dict[str, Any]:
         "round": state.rounds_played + (0 if over else 1),
         "pile": len(state.pile),
         "discards": {cards.NAMES[k]: c for k, c in enumerate(state.discards) if c},
-        "phase": PHASES[state.phase],
+        "phase": prompt(state, seat),
         "to_move": None if over else state.current_player,
         "pending": pending,
         "last_event": state.last_event,
         "over": over,
         "winners": state.winners() if over else [],
+        "end_reason": end_reason(state) if over else None,
     }
 
 

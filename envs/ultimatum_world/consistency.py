@@ -1,20 +1,39 @@
 """Checks a loaded state against the game's invariants, naming what is wrong (the contract's
-`_check_consistency`): pieces never negative and within each player's set, a held nation has troops, a
-held sea has vessels, the cards add up to the deck, money is never negative, and the phase fits the
-position."""
+`_from_dict` and `_check_consistency`, issue 40): first every field of the type, size and range it is
+saved with (a whole number is never 1.5, true, null or "1"), then the position: pieces never negative and
+within each player's set, a held nation has troops, a held sea has vessels, the cards add up to the deck,
+money is never negative, the set-up's picks, the players out, and the phase fitting the position."""
 
 from __future__ import annotations
 
 from collections import Counter
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from ultimata.envs.ultimatum_world import actions as A
-from ultimata.envs.ultimatum_world.attacks import ATTACK_KINDS, NAVAL, TROOPS_ATTACK
-from ultimata.envs.ultimatum_world.content import CARD_KINDS
-from ultimata.envs.ultimatum_world.phases import ACT, BATTLE, BUY, MOVE_IN, OVER, PHASES, SETUP, WINDOW
+from ultimata.envs.ultimatum_world.attacks import ATTACK_KINDS, JET, NAVAL, TROOPS_ATTACK
+from ultimata.envs.ultimatum_world.content import CARD_KINDS, world
+from ultimata.envs.ultimatum_world.phases import (
+    ACT,
+    BATTLE,
+    BUY,
+    MOVE_IN,
+    OVER,
+    PHASES,
+    SETUP,
+    SETUP_FILL,
+    SETUP_FLEET,
+    SETUP_START,
+    WINDOW,
+)
 
 if TYPE_CHECKING:
     from ultimata.envs.ultimatum_world.state import WorldState
+
+W = world()
+KINDS = len(CARD_KINDS)
+MANY = 10**6
+"""A bound for counts the rules do not bound (troops or vessels with unlimited pieces, rolls, turns)."""
+MONEY = 10**9
 
 
 def _need(ok: bool, what: str) -> None:
@@ -22,68 +41,134 @@ def _need(ok: bool, what: str) -> None:
         raise ValueError(what)
 
 
+def _whole(value: Any, lo: int, hi: int, name: str) -> None:
+    _need(type(value) is int and lo <= value <= hi, f"{name} must be a whole number {lo}..{hi}, got {value!r}")
+
+
+def _wholes(value: Any, size: int | None, lo: int, hi: int, name: str) -> None:
+    """A list of `size` whole numbers lo..hi (any length up to MANY when `size` is None)."""
+    _need(type(value) is list and (len(value) == size if size is not None else len(value) <= MANY),
+          f"{name} must be a list of {size if size is not None else 'some'} whole numbers")
+    for i, v in enumerate(value):
+        _whole(v, lo, hi, f"{name}[{i}]")
+
+
+def _flags(value: Any, size: int, name: str) -> None:
+    _need(type(value) is list and len(value) == size and all(type(v) is bool for v in value),
+          f"{name} must be a list of {size} true/false flags")
+
+
+def check_fields(d: Any, fields: tuple[str, ...], n: int) -> None:
+    """Each saved field's type, size and range, before any is used; unknown fields are refused."""
+    _need(type(d) is dict and set(d) == set(fields), f"a world state holds exactly the fields {', '.join(fields)}")
+    _wholes(d["owner"], A.NATIONS, -1, n - 1, "owner")
+    _wholes(d["troops"], A.NATIONS, 0, MANY, "troops")
+    _wholes(d["sea_owner"], A.SEAS, -1, n - 1, "sea_owner")
+    for key in ("bs", "subs", "ready_bs", "ready_subs"):
+        _wholes(d[key], A.SEAS, 0, MANY, key)
+    _wholes(d["bank"], n, 0, MONEY, "bank")
+    _whole(d["turn_money"], 0, MONEY, "turn_money")
+    _whole(d["embargo_money"], 0, MONEY, "embargo_money")
+    _need(type(d["debts"]) is list and len(d["debts"]) <= MANY, "debts must be a list")
+    for i, debt in enumerate(d["debts"]):
+        _wholes(debt, 3, 0, 6, f"debts[{i}]")
+        _need(debt[0] < n and debt[1] < n and debt[0] != debt[1] and debt[2] > 0,
+              f"debts[{i}] is [debtor, creditor, 1..6 billion] between two seats")
+    _wholes(d["lasers"], n, 0, MANY, "lasers")
+    _need(type(d["hands"]) is list and len(d["hands"]) == n, f"hands must be {n} hands")
+    for q, hand in enumerate(d["hands"]):
+        _wholes(hand, KINDS, 0, MANY, f"hands[{q}]")
+    _wholes(d["deck"], None, 0, KINDS - 1, "deck")
+    _whole(d["used"], 0, MANY, "used")
+    _need(type(d["known"]) is list and len(d["known"]) == n, f"known must be {n} rows")
+    for q, row in enumerate(d["known"]):
+        _wholes(row, KINDS, 0, MANY, f"known[{q}]")
+    _need(type(d["revealed"]) is list and len(d["revealed"]) == n, f"revealed must be {n} tables")
+    for v, table in enumerate(d["revealed"]):
+        _need(type(table) is list and len(table) == n, f"revealed[{v}] must be {n} rows")
+        for q, row in enumerate(table):
+            _wholes(row, KINDS, -1, MANY, f"revealed[{v}][{q}]")
+    _need(type(d["alliance_flag"]) is list and len(d["alliance_flag"]) == n, f"alliance_flag must be {n} rows")
+    for q, row in enumerate(d["alliance_flag"]):
+        _flags(row, 4, f"alliance_flag[{q}]")
+    _flags(d["out"], n, "out")
+    _whole(d["phase"], 0, len(PHASES) - 1, "phase")
+    for key, lo in (("setup_first", 0), ("fleet_first", -1), ("order_first", -1), ("player", -1)):
+        _whole(d[key], lo, n - 1, key)
+    for key in ("setup_count", "turn", "round", "rolls"):
+        _whole(d[key], 0, MANY, key)
+    _wholes(d["start_picks"], None, 0, A.NATIONS - 1, "start_picks")
+    _need(len(d["start_picks"]) < 4, "start_picks holds at most 3 nations (the fourth ends a player's picks)")
+    _wholes(d["pending"], None, 0, A.NUM_ACTIONS - 1, "pending")
+    _need(len(d["pending"]) <= 4, "pending is a verb and at most three choices")
+    _wholes(d["placing"], 3, 0, MANY, "placing")
+    _whole(d["place_at"], -1, A.PLACES - 1, "place_at")
+    _wholes(d["transfer"], 2, -1, A.NATIONS - 1, "transfer")
+    _need(type(d["attack"]) is list and len(d["attack"]) in (0, 5), "attack is [] or [kind, attacker, defender, "
+          "target, source]")
+    if d["attack"]:
+        kind, attacker, defender, target, source = d["attack"]
+        _whole(kind, 0, len(ATTACK_KINDS) - 1, "attack[0] (kind)")
+        _whole(attacker, 0, n - 1, "attack[1] (attacker)")
+        _whole(defender, 0, n - 1, "attack[2] (defender)")
+        _whole(target, 0, A.PLACES - 1, "attack[3] (target)")
+        _whole(source, -1, A.PLACES - 1, "attack[4] (source)")
+    _wholes(d["force"], 2, 0, MANY, "force")
+    _whole(d["aim"], -1, 3, "aim")
+    _need(type(d["blitz"]) is bool and type(d["laser_answered"]) is bool, "blitz and laser_answered are true/false")
+    _whole(d["conquered_nations"], 0, A.NATIONS, "conquered_nations")
+    _whole(d["conquered_blockades"], 0, A.BLOCKADES, "conquered_blockades")
+    _wholes(d["emptied"], None, 0, A.BLOCKADES - 1, "emptied")
+    _need(len(set(d["emptied"])) == len(d["emptied"]), "emptied lists each blockade once")
+    _wholes(d["winners"], None, 0, n - 1, "winners")
+    _need(len(set(d["winners"])) == len(d["winners"]), "winners lists each seat once")
+    events = d["events"]
+    _need(type(events) is list and len(events) <= 12 and all(type(e) is str for e in events),
+          "events must be a list of at most 12 sentences")
+
+
 def check(s: WorldState) -> None:
     n = s.n
-    _need(0 <= s.phase < len(PHASES), f"phase {s.phase} is not one of 0..{len(PHASES) - 1}")
-    lists = {
-        "owner": A.NATIONS,
-        "troops": A.NATIONS,
-        "sea_owner": A.SEAS,
-        "bs": A.SEAS,
-        "subs": A.SEAS,
-        "ready_bs": A.SEAS,
-        "ready_subs": A.SEAS,
-        "bank": n,
-        "lasers": n,
-        "out": n,
-    }
-    for name, size in lists.items():
-        _need(len(getattr(s, name)) == size, f"{name} must have {size} entries")
     playing = s.phase >= BUY
+    attack_phase = s.phase in (BATTLE, MOVE_IN, WINDOW)
     for x in range(A.NATIONS):
-        _need(-1 <= s.owner[x] < n, f"nation {x} has owner {s.owner[x]}")
-        _need(s.troops[x] >= 0, f"nation {x} has {s.troops[x]} troops")
         held_ok = s.troops[x] >= 1 if s.owner[x] >= 0 else s.troops[x] == 0
-        if s.phase != MOVE_IN or x != (s.attack[3] if s.attack else -1):
+        if s.phase != MOVE_IN or x != s.attack[3]:
             _need(held_ok, f"nation {x}: a held nation keeps at least one troop, an empty one none")
         _need(not playing or s.owner[x] >= 0, f"nation {x} is empty after the set-up")
     for t in range(A.SEAS):
-        _need(-1 <= s.sea_owner[t] < n, f"sea place {t} has owner {s.sea_owner[t]}")
-        _need(s.bs[t] >= 0 and s.subs[t] >= 0, f"sea place {t} has negative vessels")
         _need((s.sea_owner[t] >= 0) == (s.bs[t] + s.subs[t] > 0), f"sea place {t}: held iff vessels are there")
         _need(
-            0 <= s.ready_bs[t] <= s.bs[t] and 0 <= s.ready_subs[t] <= s.subs[t],
+            s.ready_bs[t] <= s.bs[t] and s.ready_subs[t] <= s.subs[t],
             f"sea place {t}: more vessels ready to move than present",
         )
         _need(
             s.sea_owner[t] == s.player or s.ready_bs[t] + s.ready_subs[t] == 0 or s.phase == WINDOW,
             f"sea place {t}: only the player whose turn it is has vessels ready",
         )
-    _need(all(b >= 0 for b in s.bank) and s.turn_money >= 0 and s.embargo_money >= 0, "money is never negative")
-    _need(all(x >= 0 for x in s.lasers), "lasers are never negative")
     _check_pieces(s)
-    _need(all(len(d) == 3 and 0 <= d[0] < n and 0 <= d[1] < n and d[2] > 0 for d in s.debts), "bad embargo debt")
-    total = Counter(s.rules.deck)
-    held: Counter[int] = Counter(s.deck)
+    _check_cards(s)
     for q in range(n):
-        _need(len(s.hands[q]) == len(CARD_KINDS) and all(c >= 0 for c in s.hands[q]), f"player {q}'s hand is malformed")
-        for k, c in enumerate(s.hands[q]):
-            held[k] += c
-    _need(held == total, "the cards in hands and deck are not the game's deck")
-    _need(all(0 <= k < len(CARD_KINDS) for k in s.deck), "unknown card in the deck")
-    _need(0 <= s.used <= len(s.deck), "the used cards are part of the deck")
-    _need(
-        len(s.known) == n
-        and all(0 <= known <= held for q in range(n) for known, held in zip(s.known[q], s.hands[q], strict=True)),
-        "the cards everyone knows a player holds are in its hand",
-    )
+        for a in range(4):
+            _need(not s.alliance_flag[q][a] or s.holds_alliance(q, a),
+                  f"alliance_flag[{q}][{a}]: an alliance is paid for only while it is held whole")
+        _need(not s.out[q] or not s.has_way_back(q), f"out[{q}]: a player with a way back is in the war")
+    if s.phase in SETUP:
+        _check_setup(s)
+    else:
+        _need(0 <= s.order_first < n and 0 <= s.fleet_first < n, "play starts after the set-up's draws")
+        _need(1 <= s.round <= s.cfg.max_rounds and s.turn >= 1, f"round is 1..{s.cfg.max_rounds} and turns count "
+              "from 1 once play starts")
     if s.phase in (BUY, ACT, BATTLE, MOVE_IN, WINDOW):
         _need(0 <= s.player < n and not s.out[s.player], "the player whose turn it is must be in the game")
-    if s.phase in (BATTLE, MOVE_IN, WINDOW):
-        _need(len(s.attack) == 5 and 0 <= s.attack[3] < A.PLACES, "an attack needs its target")
-        _need(0 <= s.attack[2] < n and s.attack[1] == s.player, "an attack names its attacker and defender")
-        _need(0 <= s.attack[0] < len(ATTACK_KINDS), "an attack is a troop attack, jet bomber, laser or naval attack")
-    troop_battle = s.phase in (BATTLE, MOVE_IN, WINDOW) and s.attack[0] == TROOPS_ATTACK
+        _need(sum(not o for o in s.out) >= 2, "the game goes on while two players are in it")
+        _need(not s.winners, "winners only once the game is over")
+    if s.phase == OVER:
+        _need(bool(s.winners), "a finished game names its winners")
+    if attack_phase:
+        _need(len(s.attack) == 5, "an attack needs its target")
+        _need(s.attack[1] == s.player, "an attack names its attacker and defender")
+    troop_battle = attack_phase and s.attack[0] == TROOPS_ATTACK
     if troop_battle:
         _need(
             0 <= s.attack[4] < A.NATIONS and s.owner[s.attack[4]] == s.player,
@@ -91,37 +176,91 @@ def check(s: WorldState) -> None:
         )
         _need(s.attack[3] < A.NATIONS, "a troop battle is fought over a nation")
     naval = s.phase in (BATTLE, WINDOW) and s.attack[0] == NAVAL
-    _need(len(s.force) == 2 and min(s.force) >= 0, "the attacking force is two counts, never negative")
     if naval:
         t = s.attack[3] - A.NATIONS
         _need(t >= 0 and s.sea_owner[t] == s.attack[2] and any(s.force), "a naval battle has both sides' vessels")
-    _need(-1 <= s.aim < 4 and (s.aim < 0 or naval), "a naval pair is announced only in a naval battle")
+    jet = s.phase == WINDOW and s.attack[0] == JET
+    _need(not any(s.force) or naval or (jet and s.force == [1, 0]),
+          "an attacking force is out only in a naval battle (or a jet bomber in its defender's window)")
+    _need(s.aim < 0 or naval, "a naval pair is announced only in a naval battle")
     _need(s.phase != WINDOW or s.attack[0] != NAVAL or s.aim >= 0, "a window in a naval battle follows an announcement")
+    _need(not s.blitz or attack_phase, "a blitz only during an attack")
     _need(
-        len(s.placing) == 3 and min(s.placing) >= 0 and (s.placing == [0, 0, 0] or s.phase in (BUY, ACT)),
+        s.placing == [0, 0, 0] or s.phase in (BUY, ACT),
         "reinforcements are placed during the player's own turn",
     )
     _need(s.place_at < 0 or s.placing != [0, 0, 0], "a place is chosen only for reinforcements")
     if s.transfer != [-1, -1]:
         source, into = s.transfer
         _need(
-            0 <= source < A.NATIONS and 0 <= into < A.NATIONS and source != into and s.phase in (BUY, ACT, WINDOW),
+            min(source, into) >= 0 and source != into and s.phase in (BUY, ACT, WINDOW),
             "troops move on between two nations during a turn",
         )
         _need(
             s.owner[source] == s.owner[into] == s.current_player and s.troops[source] >= 2,
             "more troops move only between two nations of the deciding player with a troop to spare",
         )
-    _need(all(0 <= t < A.BLOCKADES and s.sea_owner[t] < 0 for t in s.emptied), "emptied blockades are vacant")
-    _need(s.rolls >= 0, "a battle's roll count is never negative")
+    _need(all(s.sea_owner[t] < 0 for t in s.emptied), "emptied blockades are vacant")
+    _need(len(s.emptied) <= s.conquered_blockades, "a blockade emptied this turn was conquered this turn")
     if s.phase == MOVE_IN:
         _need(s.troops[s.attack[3]] == 0 and s.troops[s.attack[4]] >= 2, "moving in needs a conquered nation")
-    if s.phase == OVER:
-        _need(bool(s.winners) and all(0 <= q < n for q in s.winners), "a finished game names its winners")
-    if s.phase in SETUP:
-        _need(s.player == -1 and not s.pending, "no turns are played during the set-up")
-    _need(s.round >= 1 and s.turn >= 0, "round and turn count from 1 and 0")
     _check_decision(s)
+
+
+def _check_cards(s: WorldState) -> None:
+    """The hands and the deck are the game's cards; what everyone knows and what Intelligence showed fit."""
+    n, rules = s.n, s.rules
+    held: Counter[int] = Counter(s.deck)
+    for hand in s.hands:
+        for k, c in enumerate(hand):
+            held[k] += c
+    _need(held == Counter(rules.deck), "the cards in hands and deck are not the game's deck")
+    _need(s.used <= len(s.deck), "the used cards are part of the deck")
+    _need(all(known <= count for q in range(n) for known, count in zip(s.known[q], s.hands[q])),
+          "the cards everyone knows a player holds are in its hand")
+    for v in range(n):
+        _need(all(c < 0 for c in s.revealed[v][v]), f"revealed[{v}][{v}]: Intelligence shows opponents' cards")
+        for q in range(n):
+            for branch in ("army", "navy", "air"):
+                seen = [s.revealed[v][q][k] >= 0 for k, card in enumerate(rules.cards) if card.branch == branch]
+                _need(all(seen) or not any(seen), f"revealed[{v}][{q}]: Intelligence shows a whole branch")
+            _need(all(c <= rules.cards[k].count for k, c in enumerate(s.revealed[v][q])),
+                  f"revealed[{v}][{q}]: more cards seen than the deck holds")
+
+
+def _check_setup(s: WorldState) -> None:
+    """The set-up's picks so far: whose they are, their troops, the blockades taken."""
+    n = s.n
+    _need(s.player == -1 and not s.pending and s.turn == 0 and s.round == 1, "no turns are played during the set-up")
+    _need(s.order_first == -1 and (s.fleet_first >= 0) == (s.phase == SETUP_FLEET),
+          "the fleet's first player is drawn when the set-up reaches the blockades")
+    owned = sum(o >= 0 for o in s.owner)
+    held_seas = [t for t in range(A.SEAS) if s.sea_owner[t] >= 0]
+    _need(not any(s.bank) and not s.turn_money and not s.embargo_money and not s.debts and not any(s.lasers),
+          "nobody has money or lasers during the set-up")
+    _need(not any(map(any, s.hands)) and s.used == 0 and not s.attack and not s.winners,
+          "no card is dealt and no attack made during the set-up")
+    _need(not s.conquered_nations and not s.conquered_blockades and not s.emptied and not any(s.out),
+          "nothing is conquered during the set-up")
+    if s.phase == SETUP_START:
+        picker = s.current_player
+        _need(s.setup_count < 4 * n and owned == s.setup_count and not held_seas,
+              "each pick of the first set-up step takes one nation")
+        _need(len(s.start_picks) == s.setup_count % 4 and all(s.owner[x] == picker for x in s.start_picks),
+              "start_picks are the current player's picks so far")
+        for x in range(A.NATIONS):
+            _need(s.owner[x] < 0 or s.troops[x] == (10 if W.worldpower[x] else 5),
+                  f"nation {x}: a first pick holds 10 troops on a Worldpower, 5 elsewhere")
+    elif s.phase == SETUP_FILL:
+        _need(owned == 4 * n + s.setup_count and not s.start_picks and not held_seas,
+              "each pick of the second set-up step takes one more nation")
+        _need(all(s.troops[x] in ((5, 10) if W.worldpower[x] else (5,)) for x in range(A.NATIONS) if s.owner[x] >= 0),
+              "a nation taken in the set-up holds 5 troops (10 on a first-pick Worldpower)")
+    else:
+        _need(owned == A.NATIONS and not s.start_picks and len(held_seas) == s.setup_count,
+              "each pick of the fleet step takes one blockade")
+        _need(all(t < A.BLOCKADES and s.bs[t] == 2 and not s.subs[t] for t in held_seas),
+              "the set-up places two battleships on each blockade taken")
 
 
 def _check_pieces(s: WorldState) -> None:
@@ -138,6 +277,10 @@ def _check_decision(s: WorldState) -> None:
     troops moving on; the chain's verb and each choice were offered; an attack names its parties."""
     busy = [bool(s.pending), s.placing != [0, 0, 0], s.transfer != [-1, -1]]
     _need(sum(busy) <= 1, "one decision at a time: a verb's choices, reinforcements or troops moving on")
+    if s.phase == BUY and not any(busy):
+        _need(bool(s.purchases()), "the purchases are over once nothing can be bought")
+    if s.phase == WINDOW and not any(busy):
+        _need(bool(s.window_verbs()), "a defence window is open only while the defender has something to use")
     if s.phase in (BATTLE, MOVE_IN, WINDOW):
         kind, attacker, defender, target, source = s.attack
         _need(s.owner_of(target) == defender != attacker, "the attack's target is the defender's")

@@ -41,6 +41,8 @@ class NationSpec(_Strict):
     via: dict[str, str] = Field(default_factory=dict)
     """Borders that run through a country not on the board (documentation of a simplification)."""
     at: tuple[int, int]
+    label: tuple[int, int] = (0, 24)
+    """Where the nation's name is centred on the picture, from `at` (placed clear of every other mark)."""
 
 
 class SeaSpec(_Strict):
@@ -129,6 +131,8 @@ class World:
     coast: tuple[tuple[int, ...], ...]
     """For each blockade, the nations that carry its number."""
     nation_at: tuple[tuple[int, int], ...]
+    nation_label: tuple[tuple[int, int], ...]
+    """Where each nation's name is centred, from its position."""
     sea_at: tuple[tuple[int, int], ...]
     station_at: tuple[tuple[int, int], ...]
     anchor_numbers: tuple[tuple[int, ...], ...]
@@ -257,6 +261,7 @@ def parse_world(raw: Any, file: str = "map.yaml") -> World:
         sea_links=tuple(tuple(sorted(s)) for s in links),
         coast=coast,
         nation_at=tuple(s.at for s in spec.nations.values()),
+        nation_label=tuple(s.label for s in spec.nations.values()),
         sea_at=tuple(spec.blockades[n].at for n in range(1, BOOK_BLOCKADES + 1)) + tuple(a.at for a in spec.anchors),
         station_at=tuple(s.at for s in spec.stations),
         anchor_numbers=tuple(tuple(a.numbers) for a in spec.anchors),

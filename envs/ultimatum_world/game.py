@@ -19,9 +19,9 @@ from ultimata.envs.ultimatum_world.state import WorldState
 class WorldGame(Game[WorldConfig]):
     """Ultimatum (Bates Games, 1985): the world wargame; win with the Oil Alliance and one more."""
 
-    name: ClassVar[str] = "ultimatum_world_v2"
+    name: ClassVar[str] = "ultimatum_world_v3"
     title: ClassVar[str] = "Ultimatum (world wargame)"
-    version: ClassVar[int] = 2
+    version: ClassVar[int] = 3
     config_model = WorldConfig
     render_modes: ClassVar[tuple[str, ...]] = ("human", "ansi", "rgb_array")
     has_board: ClassVar[bool] = True

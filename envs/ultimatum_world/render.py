@@ -22,7 +22,7 @@ SEA, INK, PANEL_X = (196, 218, 240), (28, 28, 28), 1010
 
 
 class WorldRenderer(PygameRenderer):
-    size = (1330, 580)
+    size = (1330, 640)
 
     def __init__(self, mode: str, fps: int) -> None:
         super().__init__(mode, fps)
@@ -73,8 +73,9 @@ class WorldRenderer(PygameRenderer):
             text = self.small.render(str(state.troops[x]), True, (255, 255, 255) if owner >= 0 else INK)
             surface.blit(text, (cx - text.get_width() // 2, cy - 5))
             name = self.small.render(W.names[x], True, INK)
-            surface.blit(name, (cx - name.get_width() // 2, cy + 14))
-        pg.draw.rect(surface, (240, 242, 246), (PANEL_X - 10, 0, 400, 580))
+            dx, dy = W.nation_label[x]
+            surface.blit(name, (cx + dx - name.get_width() // 2, cy + dy - name.get_height() // 2))
+        pg.draw.rect(surface, (240, 242, 246), (PANEL_X - 10, 0, 400, 640))
         who = "" if state.phase == OVER else f", player_{state.current_player}"
         surface.blit(self.label.render(f"Round {state.round}, {PHASES[state.phase]}{who}", True, INK), (PANEL_X, 12))
         y = 40

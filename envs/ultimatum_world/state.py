@@ -22,6 +22,7 @@ from ultimata.envs.ultimatum_world import actions as A
 from ultimata.envs.ultimatum_world.actions import BLOCKADES, NATIONS, SEAS
 from ultimata.envs.ultimatum_world.attacks import TROOPS_ATTACK, AttackRules
 from ultimata.envs.ultimatum_world.cards import CardRules
+from ultimata.envs.ultimatum_world.consistency import check, check_fields
 from ultimata.envs.ultimatum_world.content import CARD_KINDS, COMMUNIST, OIL, PEACE, WESTERN, world
 from ultimata.envs.ultimatum_world.legal import LegalRules
 from ultimata.envs.ultimatum_world.money import MoneyRules
@@ -359,7 +360,11 @@ class WorldState(LegalRules, TurnRules, MoneyRules, PlacementRules, AttackRules,
         "events",
     )
 
-    def _check_consistency(self) -> None:
-        from ultimata.envs.ultimatum_world.consistency import check
+    def _from_dict(self, d: dict[str, Any]) -> None:
+        """Every field checked for its type, size and range before any is used (consistency.py)."""
+        check_fields(d, self.FIELDS, self.n)
+        super()._from_dict(d)
 
+    def _check_consistency(self) -> None:
+        """The position is one the rules can reach (consistency.py names what is not)."""
         check(self)

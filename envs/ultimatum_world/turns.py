@@ -8,7 +8,7 @@ from typing import TYPE_CHECKING
 
 from ultimata.envs.ultimatum_world import actions as A
 from ultimata.envs.ultimatum_world.actions import BLOCKADES, NATIONS, SEAS
-from ultimata.envs.ultimatum_world.cards import HELICOPTER_COMMANDO
+from ultimata.envs.ultimatum_world.cards import HELICOPTER_COMMANDO, JET_BOMBER
 from ultimata.envs.ultimatum_world.content import world
 from ultimata.envs.ultimatum_world.phases import ACT, BUY, OVER, SETUP, SETUP_FILL, SETUP_FLEET, SETUP_START, WINDOW
 
@@ -113,16 +113,23 @@ class TurnRules(_Base):
         self._start_turn(q)
 
     # -- the end of the game -----------------------------------------------------------------
+    def has_way_back(self, q: int) -> bool:
+        """Ours (the book has no elimination): a player is in while it holds a nation or a vessel, or
+        anything that can bring it back. A laser ('used for attacking or defending, regardless of your
+        alliance status') or a Jet Bomber can sink the last vessel on a blockade, which conquers it for two
+        cards; a Helicopter Commando is 'the only way back onto the playing board'. Money alone is none:
+        troops need a nation, vessels a nation or a fleet, a laser a whole Western or Communist Alliance."""
+        hand = self.hands[q]
+        return bool(
+            self.lasers[q] or hand[HELICOPTER_COMMANDO] or hand[JET_BOMBER] or self.has_fleet(q)
+            or q in self.owner
+        )
+
     def _update_out(self) -> None:
-        """Ours: at the end of a turn, a player with no nation, no vessel and no Helicopter Commando card
-        can never come back (the Q&A's only way back) and is skipped from then on."""
+        """Ours: at the end of a turn, a player with no way back (`has_way_back`) is out of the war and
+        skipped from then on."""
         for q in range(self.n):
-            if (
-                not self.out[q]
-                and not self.nations_of(q)
-                and not self.has_fleet(q)
-                and not self.hands[q][HELICOPTER_COMMANDO]
-            ):
+            if not self.out[q] and not self.has_way_back(q):
                 self.out[q] = True
                 self._log(f"player_{q} is out of the war")
         alive = [q for q in range(self.n) if not self.out[q]]

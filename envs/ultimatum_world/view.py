@@ -54,6 +54,7 @@ def view(state: WorldState, seat: int | None) -> dict[str, Any]:
                 "alliance": ALLIANCES[W.alliance[x]],
                 "worldpower": W.worldpower[x],
                 "at": W.nation_at[x],
+                "label": W.nation_label[x],
                 "owner": state.owner[x],
                 "troops": state.troops[x],
                 "seas": [s + 1 for s in W.seas[x]],

@@ -77,6 +77,16 @@ def _count(action: int, available: int, noun: str, more: str = "") -> str:
     return f"all {words}" if action == A.AMOUNT_ALL and count > 1 else words
 
 
+def _twin(action: int, available: int) -> str:
+    """For the mover, an amount choice that moves as many as 'one' says so ('half of 3' and 'all 1' are one
+    piece too): the buttons are distinct words for what is the same move. The table hears only the count."""
+    if action == A.AMOUNT_ONE or (action == A.AMOUNT_HALF and available >= 4) or (action == A.AMOUNT_ALL
+                                                                               and available >= 2):
+        return ""
+    what = f"half of {available}" if action == A.AMOUNT_HALF else f"all {available}"
+    return f"[ ({what}: the same as 'one')|]"
+
+
 def _template(s: WorldState, action: int) -> str:
     """A legal decision with `[mover|table]` pairs (core/narration.two_voices), read in the order the rules
     dispatch it (state._apply): the verb under way first, then reinforcements, troops moving on, the phase."""
@@ -88,8 +98,9 @@ def _template(s: WorldState, action: int) -> str:
         source, into = s.transfer
         if action == A.DONE:
             return "[move|moves] no more troops"
-        moved = _count(action, s.troops[source] - 1, "troop", " more")
-        return f"[move|moves] {moved} from {W.names[source]} to {W.names[into]}"
+        spare = s.troops[source] - 1
+        moved = _count(action, spare, "troop", " more")
+        return f"[move|moves] {moved} from {W.names[source]} to {W.names[into]}{_twin(action, spare)}"
     if s.phase in SETUP:
         place = action - A.PLACE
         if s.phase == SETUP_FLEET:
@@ -98,8 +109,8 @@ def _template(s: WorldState, action: int) -> str:
     if s.phase == BATTLE:
         return _battle(s, action)
     if s.phase == MOVE_IN:
-        target, source = s.attack[3], s.attack[4]
-        return f"[move|moves] {_count(action, s.troops[source] - 1, 'troop')} into {W.names[target]}"
+        target, spare = s.attack[3], s.troops[s.attack[4]] - 1
+        return f"[move|moves] {_count(action, spare, 'troop')} into {W.names[target]}{_twin(action, spare)}"
     if action == A.DONE:
         return {BUY: "[end|ends] [your|its] purchases", ACT: "[end|ends] [your|its] turn"}.get(
             s.phase, "[let|lets] the attack go on")
@@ -159,7 +170,8 @@ def _airlift(s: WorldState, args: list[int], action: int) -> str:
         return f"[airlift|airlifts] troops from {W.names[action - A.PLACE]}{into}"
     if len(args) == 1 and not defending:
         return f"[airlift|airlifts] them to {W.names[action - A.PLACE]}"
-    return f"[airlift|airlifts] {_count(action, s.troops[args[0]] - 1, 'troop')}"
+    spare = s.troops[args[0]] - 1
+    return f"[airlift|airlifts] {_count(action, spare, 'troop')}{_twin(action, spare)}"
 
 
 def _vessels(s: WorldState, verb: int, args: list[int], action: int) -> str:
@@ -175,12 +187,12 @@ def _vessels(s: WorldState, verb: int, args: list[int], action: int) -> str:
         if holder in (-1, s.current_player):
             return f"[move|moves] them to {W.place_name(place)}"
         return f"[send|sends] them against {W.place_name(place)}, held by player_{holder}"
-    ready = s.ready_bs if verb == A.MOVE_BATTLESHIPS else s.ready_subs
-    count = _count(action, ready[args[0] - NATIONS], kind[:-1])
+    ready = (s.ready_bs if verb == A.MOVE_BATTLESHIPS else s.ready_subs)[args[0] - NATIONS]
+    count, twin = _count(action, ready, kind[:-1]), _twin(action, ready)
     if s.phase == BATTLE:
-        return f"[send|sends] {count} into the battle"
+        return f"[send|sends] {count} into the battle{twin}"
     attacking = s.sea_owner[args[1] - NATIONS] not in (-1, s.current_player)
-    return f"[attack|attacks] with {count}" if attacking else f"[move|moves] {count}"
+    return f"[attack|attacks] with {count}{twin}" if attacking else f"[move|moves] {count}{twin}"
 
 
 def _placing(s: WorldState, action: int) -> str:
@@ -188,7 +200,7 @@ def _placing(s: WorldState, action: int) -> str:
     kind = next(i for i, c in enumerate(s.placing) if c)
     noun, left = PIECES[kind], s.placing[kind]
     if s.place_at >= 0:
-        return f"[place|places] {_count(action, left, noun)} on {W.place_name(s.place_at)}"
+        return f"[place|places] {_count(action, left, noun)} on {W.place_name(s.place_at)}{_twin(action, left)}"
     where = W.place_name(action - A.PLACE)
     if left > 1:
         return f"[choose|chooses] {where} to place {noun}s on"

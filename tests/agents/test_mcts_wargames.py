@@ -35,7 +35,7 @@ def test_attacks_iraq_from_iran_to_complete_the_oil_alliance_in_the_world_game()
     holdings["Iraq"], holdings["Iran"] = (1, 1), (0, 10)
     iran, iraq, turkey = place(nation("Iran")), place(nation("Iraq")), place(nation("Turkey"))
     s = position(n=3, nations=holdings, rolls=[BLACK[28], BLACK[2]])  # the real first roll wins
-    agent = MctsAgent("ultimatum_world_v2", MctsOptions(sims=400, time=30, **PLAIN), seed=0)
+    agent = MctsAgent("ultimatum_world_v3", MctsOptions(sims=400, time=30, **PLAIN), seed=0)
 
     assert s.legal_actions() == [A.ATTACK, A.DONE], "attack, or end the turn"
     assert _choose(agent, s) == A.ATTACK
@@ -74,7 +74,7 @@ def test_buys_the_one_alliance_that_reaches_the_target_record_in_conquest():
 
     assert [a for a in legal if wins_at_once(a)] == [A.BUY + c("China")]
     # Plain UCB needs about ten visits for each of the 74 moves here: 200 simulations were not enough.
-    agent = MctsAgent("conquest_of_the_world_v2", MctsOptions(sims=1000, time=30, **PLAIN), seed=0)
+    agent = MctsAgent("conquest_of_the_world_v3", MctsOptions(sims=1000, time=30, **PLAIN), seed=0)
     assert agent.act(None, s.legal_action_mask(), s) == A.BUY + c("China")
 
 

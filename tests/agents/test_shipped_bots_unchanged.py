@@ -10,7 +10,8 @@ For each bot: two games with the bot in one seat (the first, the last) against r
 bot in every seat, each under the rules of the game's training config and cut after `CAP` decisions. The
 test replays the record: the recorded moves of the other seats are applied as they were, and every move
 of a bot seat is asked of today's loader and must be the recorded one. Re-record only on purpose (a
-retrained bot, or a rule change that changes what the bot sees).
+retrained bot, or a rule change that changes what the bot sees). After a version bump an entry is renamed
+to the new env when its games still replay move for move under the new rules (Conquest v2 -> v3 did).
 """
 
 from __future__ import annotations

@@ -62,13 +62,36 @@ def ally(s: ConquestState, *players: int) -> None:
 
 
 def hold(s: ConquestState, owner: int, names: list[str], kind: int) -> None:
-    """Give `owner` these countries (conquest or ally) with the record that goes with them."""
+    """Give `owner` these countries (conquest or ally) with the record that goes with them; a zone it now
+    holds whole counts as paid its bonus (rule 7), the chips already spent."""
+    _place(s, owner, names, kind)
+    edited(s)
+
+
+def _place(s: ConquestState, owner: int, names: list[str], kind: int) -> None:
     for name in names:
         i = c(name)
         assert s.holder[i] < 0, f"{name} is held"
         s.holder[i], s.kind[i] = owner, kind
         s.record[owner] += B.value[i] * (2 if kind == T.CONQUEST else 1)
+    for z, members in enumerate(B.zone_members):
+        if all(s.holder[i] == owner for i in members):
+            s.zone_paid[owner][z] = True
+
+
+def fill_board(s: ConquestState, owner: int, kind: int = T.ALLY, leave: tuple[str, ...] = ()) -> None:
+    """Give `owner` every unoccupied country but `leave` (with its record); a board filled this way ends the
+    play stage as the engine does when the option holder takes the last country (rules 18A, 20)."""
+    _place(s, owner, [B.names[i] for i in range(B.size) if s.holder[i] < 0 and B.names[i] not in leave], kind)
+    s._end_play_if_filled()
     edited(s)
+
+
+def counted_to(s: ConquestState, records: list[int]) -> ConquestState:
+    """Chips that the count at the end of play (rule 20C, 500 a half space) turns into these records (half
+    spaces): the end game's ladder set up without editing a record, which is always the holdings' value."""
+    s.chips = [500 * (r - s.record[p]) for p, r in enumerate(records)]
+    return edited(s)
 
 
 def fight(s: ConquestState, rolls: list[int], *choices: tuple[int, int]) -> None:

@@ -18,7 +18,7 @@ VARIANTS = [
     {"num_players": 5},
     {"num_players": 6},
     {"num_players": 4, "one_homeland_per_zone": True, "homeland_siege": "held"},
-    {"num_players": 4, "zone_bonus_once": False, "alliance_battles": "declarer"},
+    {"num_players": 4, "zone_bonus_once": False, "alliance_battles": "declarer", "homeland_siege_by": "attacker"},
     {"num_players": 3, "player_alliances": False, "wooded_chance": 100},
     {"num_players": 5, "target_record": 25, "wooded_chance": 0},
     {"num_players": 4, "end_game": False, "max_turns": 12},

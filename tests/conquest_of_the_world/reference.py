@@ -127,10 +127,14 @@ class Reference:
         return -1
 
     def besieged(self, g: dict, p: int, home: int) -> bool:
-        """Rule 19A: every neighbour conquered (or, with 'held', held) by p's alliance."""
-        team = self.alliance(g, p)
+        """Rule 19A/B: every neighbour conquered (a conquest or a homeland; with 'held', an ally too) by
+        anyone but the homeland's owner, or (homeland_siege_by 'attacker') by p's alliance."""
         kinds = {HOMELAND, CONQUEST} | ({ALLY} if self.cfg["homeland_siege"] == "held" else set())
-        return all(g["holder"][x] in team and g["kind"][x] in kinds for x in NEAR[home])
+        if self.cfg["homeland_siege_by"] == "attacker":
+            takers = set(self.alliance(g, p))
+        else:
+            takers = set(range(self.n)) - {g["holder"][home]}
+        return all(g["holder"][x] in takers and g["kind"][x] in kinds for x in NEAR[home])
 
     def can_propose(self, g: dict, p: int, q: int) -> bool:
         if not self.cfg["player_alliances"] or self.n < 3 or g["stage"] != ST_PLAY:
@@ -290,6 +294,7 @@ class Reference:
             self._pay(g, p, 500 * VALUE[c])
             g["buys"] -= 1
             self._take(g, p, c, ALLY)
+            self._board_filled_now(g)
             if g["phase"] != PH_OVER:
                 self._talk_again(g, p)
         else:
@@ -303,16 +308,19 @@ class Reference:
             energy = self.cfg["war_energy"]
             self._fight(g, WAR, c, [p, defender], [energy, energy])
 
+    def _board_filled_now(self, g: dict) -> None:
+        """The doc (18A, 20): the moment no country is unoccupied, in the play stage, the last round is
+        set: everyone from the holder's left; proposals end there and then."""
+        if g["stage"] == ST_PLAY and g["phase"] != PH_OVER and all(h != -1 for h in g["holder"]):
+            g["stage"] = ST_FINAL
+            g["final_left"] = self.clockwise_from(g, g["option"], include=False)
+
     def _pass_option(self, g: dict) -> None:
         """Rules 14D, 20, variant 1."""
         nxt = self.clockwise_from(g, g["option"], include=False)[0]
-        if g["stage"] == ST_PLAY:
-            if g["turn"] >= self.cfg["max_turns"]:
-                self._count_chips(g)
-                return
-            if all(h != -1 for h in g["holder"]):
-                g["stage"] = ST_FINAL
-                g["final_left"] = self.clockwise_from(g, nxt)
+        if g["stage"] == ST_PLAY and g["turn"] >= self.cfg["max_turns"]:
+            self._count_chips(g)
+            return
         if g["stage"] == ST_FINAL:
             g["final_left"] = [q for q in g["final_left"] if g["alive"][q]]
             if not g["final_left"]:
@@ -447,11 +455,13 @@ class Reference:
                     if not self.cfg["zone_bonus_once"]:
                         g["zone_paid"][loser][ZONE[country]] = False
                 self._take(g, attacker, country, CONQUEST)
+            self._board_filled_now(g)
             if g["phase"] != PH_OVER:
                 self._talk_again(g, attacker)
         else:
             if g["holder"][country] == -1:
                 self._take(g, defender, country, ALLY)
+            self._board_filled_now(g)
             if g["phase"] != PH_OVER:
                 self._pass_option(g)
 

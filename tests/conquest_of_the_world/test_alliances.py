@@ -18,14 +18,22 @@ from .positions import (
     attacker_wins,
     c,
     close_diplomacy,
+    counted_to,
     edited,
     fight,
+    fill_board,
     hold,
     opening,
 )
 
 THREE = ["China", "United States", "U.S.S.R."]
 """first=2: player_2 China, player_0 the U.S., player_1 the U.S.S.R. (the last chooser, with the option)."""
+FOUR = ["China", "United States", "West Germany", "Japan"]
+"""first=3: player_3 China, player_0 the U.S., player_1 West Germany, player_2 Japan (with the option)."""
+
+
+def _no_proposal_is_possible(s) -> bool:
+    return not any(s.may_propose(p, q) for p in range(s.n) for q in range(s.n))
 
 
 def test_rule_18_no_player_alliances_with_two_players():
@@ -198,17 +206,59 @@ def test_rule_18f_no_joining_an_alliance_holding_a_player_you_broke_with():
 def test_rule_18a_no_proposals_once_the_board_is_filled_but_breaks_any_time():
     s = opening(THREE, first=2, end_game=False)
     ally(s, 1, 2)
-    for i in range(43):
-        if s.holder[i] < 0:
-            s.holder[i], s.kind[i] = 0, T.ALLY
-            s.record[0] += 1
-    edited(s).apply(A.DONE)
+    fill_board(s, 0)
+    s.apply(A.DONE)
     assert s.stage == T.FINAL and s.phase == P.DIPLOMACY and s.current_player == 2
     assert s.legal_actions() == [A.BREAK, A.DONE]
     s.apply(A.DONE)
     assert s.current_player == 1 and s.legal_actions() == [A.BREAK, A.DONE]
     s.apply(A.DONE)
     assert s.phase == P.TURN and s.current_player == 2  # player_0 can do nothing: no window
+
+
+def test_rule_18a_no_proposal_from_the_moment_a_buy_fills_the_board():
+    """"at any time during the game until the board is filled": the holder's turn goes on, its windows
+    offer no proposal."""
+    s = opening(FOUR, first=3)
+    fill_board(s, 3, leave=("Australia",))
+    s.chips[2] = 2000
+    assert edited(s).may_propose(2, 0) and s.stage == T.PLAY
+    s.apply(A.BUY + c("Australia"))
+    assert s.stage == T.FINAL and _no_proposal_is_possible(s)
+    assert s.phase == P.TURN and s.current_player == 2  # no window: no one may propose, no one is allied
+    assert s.final_left == [3, 0, 1, 2]  # rule 20A: one more turn each, from the holder's left
+    assert "the board is filled" in s.events[-1]
+
+
+def test_rule_18a_no_proposal_from_the_moment_a_conquest_fills_the_board():
+    s = opening(FOUR, first=3)
+    ally(s, 0, 1)
+    fill_board(s, 3, leave=("Australia",))
+    s.apply(A.ATTACK + c("Australia"))
+    assert s.fighters == [2, 3]
+    attacker_wins(s)
+    assert s.holder[c("Australia")] == 2 and s.stage == T.FINAL and _no_proposal_is_possible(s)
+    assert s.phase == P.DIPLOMACY and s.legal_actions() == [A.BREAK, A.DONE]  # player_0 may still break
+    close_diplomacy(s)
+    assert s.phase == P.TURN and s.current_player == 2
+
+
+def test_rule_18a_an_elimination_after_the_board_is_filled_does_not_reopen_proposals():
+    """An elimination frees the loser's allies (19C) but never fills the board; the board filled earlier in
+    the turn stays filled for rule 18A: from that moment no proposal, though countries are free again."""
+    s = opening(FOUR, first=3)
+    hold(s, 0, ["Brazil"], T.ALLY)
+    hold(s, 2, ["Canada", "Mexico", "Cuba", "U.S.S.R."], T.CONQUEST)
+    fill_board(s, 3, leave=("Australia",))
+    s.chips[2], s.turn = 30000, 2
+    s.apply(A.ATTACK + c("Australia"))
+    attacker_wins(s)
+    assert s.stage == T.FINAL and s.phase == P.TURN
+    s.apply(A.ATTACK + c("United States"))
+    attacker_wins(s)
+    assert not s.alive[0] and s.holder[c("Brazil")] == -1
+    assert s.stage == T.FINAL and _no_proposal_is_possible(s) and s.phase == P.TURN
+    assert A.ATTACK + c("Brazil") not in s.legal_actions() and A.BUY + c("Brazil") in s.legal_actions()  # 20A, 16E
 
 
 def test_rule_18_a_window_is_never_offered_to_a_player_who_can_do_nothing():
@@ -223,8 +273,7 @@ def test_rule_18_a_window_is_never_offered_to_a_player_who_can_do_nothing():
 def test_rule_18_the_end_game_passes_over_allies():
     s = opening(["China", "United States", "U.S.S.R.", "Japan"], first=3, max_turns=1)
     ally(s, 0, 1)
-    s.record = [2, 4, 6, 8]
-    edited(s).apply(A.DONE)
+    counted_to(s, [2, 4, 6, 8]).apply(A.DONE)
     close_diplomacy(s)  # neither ally breaks
     assert s.stage == T.LADDER and s.fighters == [0, 2]  # player_0 challenges player_2, not its ally player_1
 
@@ -253,8 +302,7 @@ def test_rule_18f_an_alliance_may_be_broken_before_each_war_of_a_turn():
 def test_rule_18f_an_alliance_may_be_broken_before_each_end_game_duel():
     s = opening(["China", "United States", "U.S.S.R.", "Japan"], first=3, max_turns=1)
     ally(s, 0, 1)
-    s.record = [2, 4, 6, 8]
-    edited(s).apply(A.DONE)
+    counted_to(s, [2, 4, 6, 8]).apply(A.DONE)
     assert s.stage == T.LADDER and s.phase == P.DIPLOMACY and s.current_player == 0
     assert s.legal_actions() == [A.BREAK, A.DONE]  # 21A: no new alliances, but a break
     s.apply(A.BREAK)

@@ -14,25 +14,22 @@ from .positions import (
     STEADY,
     SUB,
     TANK,
-    B,
     ally,
     attacker_wins,
     c,
     close_diplomacy,
+    counted_to,
     edited,
     fight,
+    fill_board,
     hold,
     opening,
 )
 
 
-def _fill_board(s, owner: int, kind: int = T.ALLY) -> None:
-    hold(s, owner, [B.names[i] for i in range(B.size) if s.holder[i] < 0], kind)
-
-
 def test_rule_20ab_the_filled_board_gives_each_one_more_turn_of_attacks_on_occupied_countries():
     s = opening(["United States", "U.S.S.R."], end_game=False)
-    _fill_board(s, 0)
+    fill_board(s, 0)
     s.chips = [1300, 1200]
     edited(s).apply(A.DONE)
     assert s.stage == T.FINAL and s.option == 0
@@ -45,19 +42,20 @@ def test_rule_20ab_the_filled_board_gives_each_one_more_turn_of_attacks_on_occup
 
 def test_rule_20c_chips_go_to_the_record_rounded_to_the_nearest_500():
     s = opening(["United States", "U.S.S.R."], end_game=False)
-    _fill_board(s, 0)
-    s.chips, s.record = [1300, 1200], [0, 0]
-    edited(s).apply(A.DONE)
+    fill_board(s, 0)
+    s.chips = [1300, 1200]
+    before = list(edited(s).record)
     s.apply(A.DONE)
     s.apply(A.DONE)
-    assert s.record == [3, 2] and s.chips == [0, 0]  # 1300 -> 1500 = 1.5 spaces; 1200 -> 1000 = 1 space
+    s.apply(A.DONE)
+    assert s.record == [before[0] + 3, before[1] + 2] and s.chips == [0, 0]  # 1300 -> 1.5 spaces; 1200 -> 1
 
 
 def test_rule_20a_the_last_round_continues_after_a_won_war_and_16e_may_buy_a_freed_country():
     s = opening(["China", "United States", "U.S.S.R."], first=2, end_game=False)  # p0 US, p1 USSR
     hold(s, 0, ["Brazil"], T.ALLY)
     hold(s, 1, ["Canada", "Mexico", "Cuba"], T.CONQUEST)
-    _fill_board(s, 2)
+    fill_board(s, 2)
     s.chips[1] = 40000
     edited(s).apply(A.DONE)  # the board is full: the last round starts with player_2
     assert s.stage == T.FINAL and s.option == 2
@@ -77,8 +75,8 @@ def test_rule_20a_the_last_round_continues_after_a_won_war_and_16e_may_buy_a_fre
 
 def test_rule_21_the_end_game_ladder():
     s = opening(["United States", "U.S.S.R."], max_turns=1)
-    s.record = [10, 20]
-    edited(s).apply(A.DONE)  # the turn cap: chips to record, then the end game
+    counted_to(s, [10, 20])
+    s.apply(A.DONE)  # the turn cap: chips to record, then the end game
     assert s.stage == T.LADDER and s.fighters == [0, 1] and s.energy == [500, 1000]  # 21C: record x 100
     assert s.current_player == 0  # 21C: the low player enters first
     fight(s, [99, 0, 99], (TANK, ALL_OUT), (TANK, CAUTIOUS))
@@ -92,8 +90,8 @@ def test_rule_21_the_end_game_ladder():
 
 def test_rule_21f_a_lost_weapon_comes_back_after_one_battle():
     s = opening(["United States", "U.S.S.R."], max_turns=1)
-    s.record = [40, 40]
-    edited(s).apply(A.DONE)
+    counted_to(s, [40, 40])
+    s.apply(A.DONE)
     fight(s, [99, 0, 99], (TANK, STEADY), (TANK, STEADY))  # player_1 loses its tank
     assert A.weapon_action(TANK, STEADY) not in s.legal_actions() and s.current_player == 1
     fight(s, [99, 0, 99], (SUB, STEADY), (PLANE, STEADY))  # player_1 (side 1) chose first; side 0 wins again
@@ -103,8 +101,8 @@ def test_rule_21f_a_lost_weapon_comes_back_after_one_battle():
 
 def test_rule_21b_h_the_lowest_challenges_upward_and_the_winner_goes_on():
     s = opening(["United States", "U.S.S.R.", "China"], max_turns=1)
-    s.record = [12, 8, 20]  # 6, 4 and 10 spaces
-    edited(s).apply(A.DONE)
+    counted_to(s, [12, 8, 20])  # 6, 4 and 10 spaces
+    s.apply(A.DONE)
     assert s.fighters == [1, 0] and s.ladder == [2]  # the lowest (player_1) challenges the next highest
     assert s.energy == [400, 600]
     fight(s, [99, 99, 0], (TANK, CAUTIOUS), (TANK, STEADY))  # player_0 wins the battle
@@ -127,8 +125,8 @@ def test_rule_21h_an_ally_passed_over_competes_later():
     over its ally player_2, who then meets the winner: every player competes."""
     s = opening(["United States", "U.S.S.R.", "China", "Japan"], max_turns=1)
     ally(s, 1, 2)
-    s.record = [20, 10, 14, 30]
-    edited(s).apply(A.DONE)  # the turn cap: chips to the record (none), then the end game
+    counted_to(s, [20, 10, 14, 30])
+    s.apply(A.DONE)  # the turn cap: chips to the record (none), then the end game
     close_diplomacy(s)
     assert s.fighters == [1, 0] and s.ladder == [2, 3]  # player_2 keeps its place
     _run_out(s, 0)  # player_0 keeps 900 of 1000: +1 space
@@ -145,8 +143,8 @@ def test_rule_21h_an_ally_passed_over_competes_later():
 def test_rule_21h_gap_when_only_allies_are_left_the_lowest_challenges_the_nearest_other_player():
     s = opening(["United States", "U.S.S.R.", "China", "Japan"], max_turns=1)
     ally(s, 1, 2)
-    s.record = [8, 20, 24, 12]  # ladder: player_0, player_3, player_1, player_2
-    edited(s).apply(A.DONE)
+    counted_to(s, [8, 20, 24, 12])  # ladder: player_0, player_3, player_1, player_2
+    s.apply(A.DONE)
     close_diplomacy(s)
     assert s.fighters == [0, 3]
     _run_out(s, 0)  # player_0 cannot pay a first exchange: player_3 keeps 600, half a space
@@ -162,15 +160,15 @@ def test_rule_21h_gap_when_only_allies_are_left_the_lowest_challenges_the_neares
 
 def test_rule_21b_players_tied_for_last_play_off():
     s = opening(["United States", "U.S.S.R.", "China"], max_turns=1)
-    s.record = [4, 8, 4]
-    edited(s).apply(A.DONE)
+    counted_to(s, [4, 8, 4])
+    s.apply(A.DONE)
     assert s.fighters == [0, 2] and s.ladder == [1]
 
 
 def test_rule_22_returns_are_zero_sum_by_rank_with_ties_shared():
     s = opening(["United States", "U.S.S.R.", "China"], max_turns=1, end_game=False)
-    s.record = [4, 4, 2]
-    edited(s).apply(A.DONE)
+    counted_to(s, [4, 4, 2])
+    s.apply(A.DONE)
     assert s.returns() == [0.5, 0.5, -1.0]
 
 
@@ -180,9 +178,9 @@ def test_rule_22_eliminated_players_rank_below_the_living_last_out_highest():
     s.eliminated = [3, 0]
     for p in (0, 3):
         s.holder[s.homeland[p]], s.kind[s.homeland[p]], s.homeland[p] = -1, T.NONE, -1
-    s.record = [50, 2, 4, 50]
+    s.record = [50, 0, 0, 50]  # the eliminated keep the record they had
     s.option = 1
-    edited(s).apply(A.DONE)
+    counted_to(s, [50, 2, 4, 50]).apply(A.DONE)
     assert s.returns() == pytest.approx([-1 / 3, 1 / 3, 1.0, -1.0])
 
 

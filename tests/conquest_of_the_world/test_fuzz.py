@@ -10,6 +10,7 @@ import random
 import numpy as np
 import pytest
 
+from ultimata.envs.conquest_of_the_world import actions as A
 from ultimata.envs.conquest_of_the_world import phases as P
 from ultimata.envs.conquest_of_the_world import terms as T
 from ultimata.envs.conquest_of_the_world.board import board
@@ -18,7 +19,7 @@ from ultimata.envs.conquest_of_the_world.observation import LastView
 from ultimata.envs.core.errors import IllegalActionError, UltimataError
 from ultimata.envs.core.rng import Rng
 
-from .positions import opening
+from .positions import STEADY, TANK, fight, fill_board, opening
 from .random_play import VARIANTS, games_per_variant, lean, variant_id
 
 B = board()
@@ -110,22 +111,63 @@ def test_saved_positions_load_through_json_and_play_on_identically(config):
 
 
 @pytest.mark.parametrize(("field", "index", "value", "problem"), [
-    ("holder", 0, 1, "holder and kind disagree"),
+    ("holder", B.index("Brazil"), 1, "holder/kind of Brazil disagree"),
     ("chips", 0, 150, "whole hundreds"),
     ("homeland", 0, 5, "homeland of no one"),
     ("phase", None, P.RESPOND, "diplomacy window needs its player"),
     ("allied", None, [[False, True, False], [True, False, True], [False, True, False]], "group"),
     ("buys", None, -1, "buys"),
-    ("answers", None, [2], "answers outside a proposal"),
+    ("answers", None, [2], "proposal/answers: only while one is answered"),
+    ("chooser", None, "3", "chooser must be a whole number"),
+    ("turn", None, 1.5, "turn must be a whole number"),
+    ("option", None, True, "option must be a whole number"),
+    ("record", 1, 3, "record: player_1's is not its holdings' value"),
+    ("kind", 0, T.CONQUEST, "record: player_0's is not its holdings' value"),  # Canada a conquest, recorded as an ally
+    ("zone_paid", 0, [False] * 11, "zone_paid: player_0 holds zone 1 without its bonus"),
+    ("chips", 2, 500, None),  # a possible position: player_2 won 500 in chips
 ])
 def test_a_damaged_save_is_refused_naming_the_problem(field, index, value, problem):
-    s = opening(["United States", "U.S.S.R.", "China"])
+    s = opening(["United States", "U.S.S.R.", "China"], [["Canada", "Mexico"], [], []])
     s.allied[1][2] = s.allied[2][1] = True
     saved = s.state_dict()
     if index is None:
         saved["state"][field] = value
     else:
         saved["state"][field][index] = value
+    if problem is None:
+        s.load_state_dict(saved)
+        assert s.state_dict() == saved
+        return
     with pytest.raises(UltimataError, match=problem):
         s.load_state_dict(saved)
     assert s.state_dict() != saved
+
+
+def test_a_save_names_a_missing_or_unknown_field():
+    s = opening(["United States", "U.S.S.R."])
+    saved = s.state_dict()
+    del saved["state"]["buys"]
+    saved["state"]["bonus"] = 1
+    with pytest.raises(UltimataError, match=r"missing: \['buys'\]; unknown: \['bonus'\]"):
+        s.load_state_dict(saved)
+
+
+def test_a_save_in_the_play_stage_with_the_board_filled_is_refused():
+    """Rules 18A and 20: the moment the board is filled the play stage is over (the last round)."""
+    s = opening(["United States", "U.S.S.R."])
+    fill_board(s, 0)
+    saved = s.state_dict()
+    saved["state"]["stage"], saved["state"]["final_left"] = T.PLAY, []
+    with pytest.raises(UltimataError, match="the play stage ends the moment the board is filled"):
+        s.load_state_dict(saved)
+
+
+def test_a_war_whose_barred_weapons_are_not_its_lost_battles_is_refused():
+    s = opening(["United States", "U.S.S.R."])
+    s.apply(A.ATTACK + B.index("Brazil"))
+    fight(s, [99, 0, 99], (TANK, STEADY), (TANK, STEADY))  # the defender loses its tank
+    saved = s.state_dict()
+    assert saved["state"]["barred"] == [0, 1] and saved["state"]["wins"] == [1, 0]
+    saved["state"]["barred"] = [0, 0]
+    with pytest.raises(UltimataError, match="barred: a side's barred weapons are the battles it did not win"):
+        s.load_state_dict(saved)

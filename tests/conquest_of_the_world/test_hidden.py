@@ -71,7 +71,7 @@ def test_the_first_weapon_choice_is_narrated_without_its_content_until_the_battl
     fight(s, [0, 0, 99], (2, 2))
     assert s.narrate(A.weapon_action(0, 1)) == f"player_{defender} fights with a tank, spending steady"
     s.apply(A.weapon_action(0, 1))
-    assert s.events[-1] == (f"player_{attacker} plane (all_out) vs player_{defender} tank (steady) in the woods: "
+    assert s.events[-1] == (f"player_{attacker} plane (all-out) vs player_{defender} tank (steady) in the woods: "
                             f"player_{attacker} wins")
 
 
@@ -81,7 +81,7 @@ def test_terminal_play_never_shows_a_bots_first_weapon_choice_before_the_battle(
     from ultimata.play import play_session
 
     console = Console(record=True, width=200, highlight=False)
-    play_session("conquest_of_the_world_v2", "random", seat=0, seed=4, read=lambda prompt: "1", console=console)
+    play_session("conquest_of_the_world_v3", "random", seat=0, seed=4, read=lambda prompt: "1", console=console)
     lines = [line.strip() for line in console.export_text().splitlines() if line.startswith(("  you:", "  (random)"))]
     picks = [i for i, line in enumerate(lines) if line.startswith("(random)") and " fights with " in line]
     assert picks, "battles were fought"
@@ -107,7 +107,7 @@ def test_a_game_left_while_a_bots_first_weapon_choice_waits_is_saved_without_it(
         new, shown[0] = text[shown[0]:], len(text)
         return "quit" if "a first weapon is chosen (hidden)" in new else "1"
 
-    play_session("conquest_of_the_world_v2", "random", seat=0, seed=4, read=read, console=console,
+    play_session("conquest_of_the_world_v3", "random", seat=0, seed=4, read=read, console=console,
                  save=tmp_path / "left.json")
     printed = console.export_text()
     assert "you left the game" in printed

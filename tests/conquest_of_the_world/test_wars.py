@@ -17,6 +17,7 @@ from .positions import (
     SUB,
     TANK,
     B,
+    ally,
     attacker_wins,
     c,
     close_diplomacy,
@@ -137,6 +138,26 @@ def test_rule_13bcde_the_winner_conquers_may_buy_and_attacks_on_with_the_defence
     assert s.fighters == [1, 2]  # the attacker itself is skipped
 
 
+def test_rule_13e_only_defenders_of_unoccupied_countries_move_the_defence_on():
+    """"The next defender is the first player to the left of the first defender. If the attacking player
+    keeps winning, the defense of the unoccupied country will always pass to the left of the last
+    defending player": ours, the last player who defended an unoccupied country; the holder who defends
+    its own country in between (15B) is not taking a turn at that defence and does not move it."""
+    s = opening(["China", "United States", "West Germany", "Japan"], first=3)  # option: player_2
+    hold(s, 1, ["Spain"], T.ALLY)
+    s.chips[2], s.turn = 4000, 2
+    edited(s).apply(A.ATTACK + c("Brazil"))
+    assert s.fighters == [2, 3]
+    attacker_wins(s)
+    close_diplomacy(s)
+    s.apply(A.ATTACK + c("Spain"))
+    assert s.fighters == [2, 1]  # 15B: the holder defends
+    attacker_wins(s)
+    close_diplomacy(s)
+    s.apply(A.ATTACK + c("Argentina"))
+    assert s.fighters == [2, 0]  # left of player_3, the last defender of an unoccupied country (not of player_1)
+
+
 def test_rule_13_the_attackers_own_leftover_energy_is_lost():
     s = opening(["United States", "U.S.S.R."])
     s.apply(A.ATTACK + c("Brazil"))
@@ -212,6 +233,49 @@ def test_rule_19a_option_held_accepts_allied_neighbours():
     s.kind[c("Cuba")] = T.ALLY
     s.record[1] -= 1
     assert A.ATTACK + c("United States") in edited(s).legal_actions()
+
+
+USSR_AND_US_NEIGHBOURS = ["Canada", "Mexico", "Cuba", "Romania", "Poland", "Czechoslovakia", "China", "North Korea",
+                          "Norway", "Iran", "Afghanistan", "Japan"]
+"""Every neighbour of the U.S. and the U.S.S.R. but each other (the Bering Strait)."""
+
+
+def _west_germany_besieges_both(**config):
+    """player_0 the U.S., player_1 the U.S.S.R., player_2 West Germany (with the option) has conquered every
+    other neighbour of both homelands and holds 1,000,000 chips."""
+    s = opening(["United States", "U.S.S.R.", "West Germany"], **config)
+    hold(s, 2, USSR_AND_US_NEIGHBOURS, T.CONQUEST)
+    s.chips[2], s.turn = 1_000_000, 2
+    return edited(s)
+
+
+def test_rule_19ab_neighbouring_homelands_do_not_shield_each_other():
+    """"The countries bordering each side of the enemy HOMELAND must first be conquered" and "Once these
+    countries are occupied": not by whom. A neighbour held by anyone but the homeland's owner no longer
+    shields, another homeland included."""
+    s = _west_germany_besieges_both()
+    legal = s.legal_actions()
+    assert A.ATTACK + c("United States") in legal and A.ATTACK + c("U.S.S.R.") in legal
+    s.apply(A.ATTACK + c("U.S.S.R."))
+    attacker_wins(s)
+    assert not s.alive[1] and s.holder[c("U.S.S.R.")] == 2
+
+
+def test_rule_19ab_option_attacker_the_attackers_alliance_must_hold_every_neighbour():
+    s = _west_germany_besieges_both(homeland_siege_by="attacker")
+    legal = s.legal_actions()
+    assert A.ATTACK + c("United States") not in legal and A.ATTACK + c("U.S.S.R.") not in legal  # the lock
+    ally(s, 1, 2)  # the U.S.S.R. in West Germany's alliance: the U.S. falls to the alliance
+    assert A.ATTACK + c("United States") in s.legal_actions()
+
+
+def test_rule_19a_the_owners_own_neighbours_shield_its_homeland_whoever_attacks():
+    s = _west_germany_besieges_both()
+    s.holder[c("Cuba")] = 0  # the U.S. holds Cuba as a conquest: a shield
+    s.record[2] -= 2
+    s.record[0] += 2
+    assert A.ATTACK + c("United States") not in edited(s).legal_actions()
+    assert A.ATTACK + c("U.S.S.R.") in s.legal_actions()  # Cuba does not border the U.S.S.R.
 
 
 def test_rule_19c_a_fallen_homeland_eliminates_its_player_and_the_victor_takes_the_booty():

@@ -18,11 +18,11 @@ from pathlib import Path
 
 import pytest
 import torch
-from fastapi.testclient import TestClient
 from typer.testing import CliRunner
 
 import ultimata.agents.specs as specs
 from tests.agents.checkpoint_files import copy_checkpoint, edit_sidecar, member, replace_members
+from tests.web.client import local_client
 from ultimata.agents import load_agent
 from ultimata.agents.checkpoint import FORMAT_V1
 from ultimata.agents.policy_agent import PolicyAgent
@@ -155,7 +155,7 @@ def test_the_web_offers_and_plays_only_what_loads_as_data(files, tmp_path, caplo
     folder.mkdir()
     for path in (files.evil_data, files.evil_both):
         copy_checkpoint(path, folder, path.stem)
-    client = TestClient(create_app(checkpoints=folder, replays=tmp_path / "replays"))
+    client = local_client(create_app(checkpoints=folder, replays=tmp_path / "replays"))
     with caplog.at_level(logging.WARNING, logger="ultimata.web"):
         offered = {o["spec"] for o in client.get(f"/api/games/{GAME}/opponents").json()}
     assert "checkpoint:evil_data.zip" in offered and "checkpoint:evil_both.zip" not in offered
@@ -219,7 +219,7 @@ def test_corrupt_checkpoints_are_not_offered_and_each_is_named(tiny_checkpoint, 
     copy_checkpoint(tiny_checkpoint, folder, "bad_sidecar").with_suffix(".json").write_text("[" * 5000)
     other = copy_checkpoint(tiny_checkpoint, folder, "other_game")
     edit_sidecar(other, game="ultimade_v1")
-    client = TestClient(create_app(checkpoints=folder, replays=tmp_path / "replays"))
+    client = local_client(create_app(checkpoints=folder, replays=tmp_path / "replays"))
     with caplog.at_level(logging.WARNING, logger="ultimata.web"):
         listed = client.get(f"/api/games/{GAME}/opponents")
     assert listed.status_code == 200

@@ -12,7 +12,7 @@ from ultimata.envs.core.registry import game_base_name
 POSITIONS = int(os.environ.get("ULTIMATA_STATE_FUZZ", "240")) // 40 or 1
 """Positions per game; each gets 40 mutants (CI: 6 x 40 = 240 a game)."""
 
-HARDENED = {"conquest_of_the_world"}
+HARDENED = {"conquest_of_the_world", "ultimatum_cards", "ultimatum_world"}
 """Games whose loading has been hardened so far (issue 40 lands game by game; all five by its end)."""
 
 

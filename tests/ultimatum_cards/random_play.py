@@ -14,7 +14,7 @@ VARIANTS = [
     {"num_players": 3},
     {"num_players": 5, "blockers": "any"},
     {"blockers": "any", "target_blocks_own_counter": False},
-    {"num_players": 6, "give_to_self": True},
+    {"num_players": 6, "give_to_self": True, "last_card_ends_round": True},
     {"mode": "match", "chips_carry_over": True},
     {"mode": "point", "target_score": 30, "num_players": 4},
 ]

@@ -7,9 +7,10 @@ import numpy as np
 import pytest
 
 from ultimata.envs import IllegalActionError, game_class
+from ultimata.envs.core.errors import UltimataError
 from ultimata.envs.core.rng import ScriptedRng
 from ultimata.envs.ultimatum_cards import cards
-from ultimata.envs.ultimatum_cards.phases import OVER, PLAY, RESPOND
+from ultimata.envs.ultimatum_cards.phases import OVER, PLAY, RESOLVED, RESPOND
 
 from .positions import do, legal_names, position
 
@@ -198,6 +199,35 @@ def test_round_ends_when_a_player_has_played_all_their_cards() -> None:
     state = position({0: ["Take 2"], 1: ["Round", "Draw"]})
     do(state, "play Take 2", "choose player_1")
     assert state.phase == OVER and state.scores == [12, 8, 10, 10]
+
+
+@pytest.mark.parametrize("ends", [False, True])
+def test_a_last_card_draw_on_yourself_refills_the_hand_unless_the_last_card_ends_the_round(ends) -> None:
+    """Book: 'until the first player has played all cards in their hand'. Ours by default: a hand refilled
+    by its own last card Draw has cards not yet played, so the round goes on; `last_card_ends_round: true`
+    reads the sentence as the moment the last card is played."""
+    state = position({0: ["Draw"]}, pile=["Take 1", "Steal"], last_card_ends_round=ends)
+    do(state, "play Draw", "choose yourself")
+    assert sum(state.hands[0]) == 2, "the Draw is carried out either way"
+    if ends:
+        assert state.phase == OVER and state.history[-1][4] == RESOLVED
+    else:
+        assert state.phase == PLAY and state.current_player == 1
+    state = position({0: ["Draw"]}, pile=["Take 1", "Steal"], last_card_ends_round=ends)
+    do(state, "play Draw", "choose player_2")
+    assert state.phase == OVER, "with nothing drawn back, the empty hand ends the round under both readings"
+
+
+def test_last_card_ends_round_is_saved_only_when_set_so_v2_saves_still_load() -> None:
+    default = game_class("ultimatum_cards_v2").from_config({})
+    assert "last_card_ends_round" not in default.config.model_dump(mode="json")
+    saved = default.new_initial_state(ScriptedRng(rolls=[0], decks=[])).state_dict()
+    assert "last_card_ends_round" not in saved["config"]
+    variant = game_class("ultimatum_cards_v2").from_config({"last_card_ends_round": True})
+    state = variant.new_initial_state(ScriptedRng(rolls=[0], decks=[]))
+    assert variant.state_from_dict(state.state_dict()).game.config.last_card_ends_round
+    with pytest.raises(UltimataError, match="another rule config"):
+        default.state_from_dict(state.state_dict())
 
 
 # -- the Ultimatum ---------------------------------------------------------------------------------

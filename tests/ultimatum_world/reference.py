@@ -635,8 +635,9 @@ class Reference:
         g["turn_money"] = g["embargo_money"] = 0
         self.earn(p, income, "bank")
         for q in range(self.n):
-            commando = g["hands"][q][KIND["helicopter_commando"]]
-            if not (self.my_nations(q) or self.vessels(q) or commando):
+            hand = g["hands"][q]
+            way_back = g["lasers"][q] or hand[KIND["helicopter_commando"]] or hand[KIND["jet_bomber"]]
+            if not (self.my_nations(q) or self.vessels(q) or way_back):
                 g["out"][q] = True
         standing = [q for q in range(self.n) if not g["out"][q]]
         if len(standing) == 1:

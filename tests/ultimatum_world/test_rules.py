@@ -72,15 +72,15 @@ def test_a_saved_state_with_more_pieces_than_the_set_is_refused():
 
 def test_a_set_of_pieces_must_hold_the_set_up():
     with pytest.raises(ConfigError, match="pieces: at 2 players the set-up can give a player 100 troops"):
-        game_class("ultimatum_world_v2").from_config({"num_players": 2, "pieces": {"troop_discs": 20,
+        game_class("ultimatum_world_v3").from_config({"num_players": 2, "pieces": {"troop_discs": 20,
                                                                                    "large_discs": 7}})
     with pytest.raises(ConfigError, match="unknown key 'pieces.troops'"):
-        game_class("ultimatum_world_v2").from_config({"pieces": {"troops": 100}})
+        game_class("ultimatum_world_v3").from_config({"pieces": {"troops": 100}})
 
 
 # -- the world chooses sides -----------------------------------------------------------------------
 def test_setup_four_nations_from_four_alliances_one_worldpower_then_one_at_a_time_then_battleships():
-    s = game_class("ultimatum_world_v2").from_config({"num_players": 3}).new_initial_state(Rng(5))
+    s = game_class("ultimatum_world_v3").from_config({"num_players": 3}).new_initial_state(Rng(5))
     first = s.current_player
     picks = []
     for _ in range(4):
@@ -114,7 +114,7 @@ def test_setup_four_nations_from_four_alliances_one_worldpower_then_one_at_a_tim
 
 
 def test_setup_never_offers_a_pick_that_cannot_be_completed():
-    s = game_class("ultimatum_world_v2").from_config({"num_players": 6}).new_initial_state(Rng(1))
+    s = game_class("ultimatum_world_v3").from_config({"num_players": 6}).new_initial_state(Rng(1))
     for _ in range(24):
         legal = s.legal_actions()
         assert legal
@@ -671,7 +671,7 @@ def test_the_shaping_potential_is_zero_sum_and_orders_seats_as_the_round_cap_doe
     before = s.potentials()[1]
     s.sea_owner[sea(3)], s.bs[sea(3)] = 1, 2
     assert s.potentials()[1] > before, "a blockade counts, below a nation"
-    env = game_class("ultimatum_world_v2").from_config({"dense_reward": True})
+    env = game_class("ultimatum_world_v3").from_config({"dense_reward": True})
     assert env.supports_dense_reward
 
 
@@ -681,6 +681,46 @@ def test_a_player_with_nothing_left_is_out_at_the_end_of_a_turn_and_skipped():
     assert not s.out[1], "out only at the end of a turn"
     play(s, A.DONE)
     assert s.out[1] and s.player == 2
+
+
+def test_a_player_with_a_way_back_stays_in_and_comes_back_by_jet_bomber_and_commando():
+    """Ours: out only with no way back (issue 45). Lasers and Jet Bombers sink the last vessel on a blockade
+    'regardless of your alliance status'; a blockade conquered gives two cards, and a Helicopter Commando
+    among them is 'the only way back onto the playing board'."""
+    s = position(n=3, nations={"France": (0, 5), "Spain": (2, 1)}, seas={2: (2, 1, 0)},
+                 hands={1: {"jet_bomber": 2}}, rolls=[RED[2], BLACK[28], BLACK[2]])  # fmt: skip
+    s.lasers[1], s.bank[1] = 2, 30
+    commando = KIND["helicopter_commando"]
+    s.deck.remove(commando)
+    s.deck.insert(0, commando)
+    play(s, A.DONE)
+    assert not s.out[1] and s.player == 1, "2 lasers and 2 Jet Bombers: a way back, so still in"
+    assert s.legal_actions() == [CARD["jet_bomber"], A.LASER, A.DONE], "money alone buys nothing without a nation"
+    play(s, CARD["jet_bomber"], at_sea(2))
+    assert s.sea_owner[sea(2)] == -1 and s.conquered_blockades == 1, "the red 2 sinks the last battleship"
+    play(s, A.DONE)
+    assert s.hands[1][commando] == 1, "the blockade's two cards: the commando on top of the deck"
+    while s.player != 1:
+        play(s, A.DONE)
+    play(s, CARD["helicopter_commando"], place(SPAIN))
+    assert s.owner[SPAIN] == 1 and s.troops[SPAIN] == 10, "back on the board"
+
+
+def test_a_player_whose_only_money_cannot_buy_its_way_back_is_out():
+    """Money alone is no way back: troops need a nation, vessels a nation or a fleet, a laser a whole
+    Western or Communist Alliance. Intelligence and defence cards bring nothing back either."""
+    s = position(n=3, nations={"France": (0, 5)}, hands={1: {"army_intelligence": 1, "minefield": 1}})
+    s.bank[1] = 30
+    play(s, A.DONE)
+    assert s.out[1] and s.player == 2
+
+
+@pytest.mark.parametrize("way_back", ["laser", "jet_bomber", "helicopter_commando"])
+def test_one_laser_or_one_jet_bomber_or_commando_card_keeps_a_player_in(way_back):
+    s = position(n=3, nations={"France": (0, 5)}, hands={1: {way_back: 1}} if way_back != "laser" else None)
+    s.lasers[1] = int(way_back == "laser")
+    play(s, A.DONE)
+    assert not s.out[1] and s.player == 1
 
 
 def test_an_illegal_action_is_refused_and_changes_nothing():

@@ -22,7 +22,10 @@
     if (v.phase === "homeland") return "Choose your homeland: click any unoccupied country (outlined).";
     if (v.phase === "zone alliances") return "Ally with unoccupied countries of your home zone (free, up to your homeland's value): click them, then 'done'.";
     if (v.phase === "weapon choice") return "Choose your weapon and spend level for the next battle (below).";
-    if (v.phase === "diplomacy") return "Diplomacy: propose a player alliance, break yours, or 'done'.";
+    if (v.phase === "diplomacy") {
+      return v.stage === "play" ? "Diplomacy: propose a player alliance, break yours, or 'done'."
+        : "Diplomacy: the board has been filled, so no new player alliances; break yours, or 'done'.";
+    }
     if (v.phase === "alliance answer") return "A player alliance is proposed: accept or decline.";
     const what = [];
     if (kinds.has("buy")) what.push("buy an alliance (click a country: pays half its value × 1000)");
@@ -80,12 +83,13 @@
     },
     help: {
       rules: [
-        "Build the biggest POWER BASE RECORD: homelands and conquests count their full value (PBU), alliances half.",
+        "Build the biggest POWER BASE RECORD: conquests count their full value (PBU), alliances half. Your own homeland is not on the record (the book's U.S. allied with Canada, 7, and Mexico, 5, records 6); an enemy homeland you conquer counts in full.",
         "Start: each player picks a homeland, then allies for free with countries of its home zone up to the homeland's value.",
         "The attack option goes round the table. With it you may buy one alliance (half its value × 1000 chips) and attack: unoccupied countries for free, occupied ones by paying their value × 1000.",
         "A war is best of three battles. Both sides secretly choose a weapon (tank, submarine, plane: each beats one and loses to another) and a spend level; the other side's choice is never shown before the battle.",
         "Winning takes the country and the loser's leftover energy as chips; losing passes the option to your left. Holding a whole zone pays 1000 chips per country.",
-        "A homeland can be attacked once its neighbours are conquered; taking it eliminates its player. When the board is full, chips go on the record and an end-game ladder of battles decides the final order.",
+        "A homeland can be attacked once every neighbour is conquered by someone other than its owner (a neighbouring homeland counts); taking it eliminates its player.",
+        "From the moment the board is full, no new player alliances: each player has one more turn of attacks, then chips go on the record and an end-game ladder of battles decides the final order.",
       ],
       legend(v) {
         const players = v.players.map((_, q) => ({ fill: COLOURS[q], text: `${who(q, v.seat)}: homeland or conquest` }));
@@ -93,7 +97,7 @@
           ...players,
           { fill: PALE[0], text: "pale colour: that player's ally (alliance)" },
           { fill: "#fafafa", text: "white: unoccupied" },
-          { fill: COLOURS[0], mark: "H", ink: "white", width: 3, stroke: "#111", text: "H: homeland (bold, thick border)" },
+          { fill: COLOURS[0], mark: "H", ink: "white", width: 3, stroke: "#111", text: "H: homeland (bold, thick border; not on its owner's record)" },
           { fill: COLOURS[0], mark: "C", ink: "white", text: "C: conquest (full value on the record)" },
           { fill: PALE[0], mark: "A", text: "A: ally (half value on the record)" },
           { shape: "text", mark: "30", text: "number: the country's power base (PBU, thousands)" },
@@ -136,7 +140,9 @@
         });
       });
       const lines = [`turn ${v.turn} · ${v.stage} · ${v.phase}`];
-      v.players.forEach((p, i) => lines.push(`${who(i, v.seat)} (${NAMES[i]}): record ${p.record}, chips ${p.chips}${p.allies.length ? ", allied with " + p.allies.map((a) => "player_" + a).join(", ") : ""}${p.broken_with.length ? ", broke with " + p.broken_with.map((a) => "player_" + a).join(", ") : ""}${p.alive ? "" : " (out)"}`));
+      const nameOf = (country) => v.zones.flat().find((c) => c.country === country).name;
+      v.players.forEach((p, i) => lines.push(`${who(i, v.seat)} (${NAMES[i]})${p.homeland >= 0 ? `, homeland ${nameOf(p.homeland)}` : ""}: record ${p.record}, chips ${p.chips}${p.allies.length ? ", allied with " + p.allies.map((a) => "player_" + a).join(", ") : ""}${p.broken_with.length ? ", broke with " + p.broken_with.map((a) => "player_" + a).join(", ") : ""}${p.alive ? "" : " (out)"}`));
+      lines.push("(record: alliances at half value, conquests at full, a conquered enemy homeland too; a player's own homeland is not counted)");
       if (v.option >= 0 && !v.over) lines.push(`attack option: ${who(v.option, v.seat)}, alliances it may buy: ${v.buys}`);
       if (v.proposal) lines.push(`player alliance proposed by player_${v.proposal.from} to player_${v.proposal.to}; to answer: ${v.proposal.waiting.map((a) => "player_" + a).join(", ")}`);
       const lb = v.last_battle;

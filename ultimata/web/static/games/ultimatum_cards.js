@@ -46,7 +46,7 @@
       return node;
     };
 
-    const head = make("p", "", `Round ${v.round} · ${v.pile} cards to draw · ${v.phase}`);
+    const head = make("p", "", v.over ? `Game over after round ${v.round}` : `Round ${v.round} · ${v.pile} cards to draw · ${v.phase}`);
     const seats = make("div", "seats");
     for (const p of v.players) {
       const box = make("div", "seat" + (p.seat === v.seat ? " me" : "") + (p.seat === v.to_move ? " moving" : ""));
@@ -59,6 +59,8 @@
       seats.append(clickable(box, byTarget("player", p.seat)));
     }
     el.append(head, seats);
+    // why the game ended (the result line above the board says only who won)
+    if (v.end_reason) el.append(make("p", "end-reason", v.end_reason));
 
     if (v.pending) {
       const pend = make("div", "pending");
@@ -81,7 +83,7 @@
     const amounts = moves.filter((m) => m.target === "amount");
     if (amounts.length) {
       const row = make("div", "amounts");
-      row.append(make("span", "", "share for the responder: "));
+      row.append(make("span", "", v.phase.includes("Counter card") ? "your counter, the responder's share: " : "share for the responder: "));
       for (const m of amounts) row.append(clickable(make("button", "", String(m.value)), m));
       el.append(row);
     }

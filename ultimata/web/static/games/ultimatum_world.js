@@ -1,6 +1,6 @@
 // Ultimatum (1985) as SVG: the world map with each nation a disc ringed in its alliance's colour
 // (Western green, Communist red, Peace yellow, Oil black) and filled in its holder's, with its troops;
-// blockades as numbered dark-blue squares, anchors as white discs with their numbers, vessels as
+// blockades as numbered dark-blue squares, anchors as white boxes with their numbers, vessels as
 // "battleships/submarines" under them, the six laser stations, and a panel with money, lasers, cards,
 // your hand, what your intelligence showed and the attack under way. A place with legal moves is
 // outlined; clicking it plays the move. Buttons below the map hold the other moves.
@@ -31,7 +31,7 @@
         { fill: "none", stroke: "#141414", width: 4, shape: "circle", text: "black ring: Oil Alliance" },
         { fill: "none", stroke: "#888", width: 2, shape: "circle", dash: true, text: "outer white ring: a Worldpower" },
         { fill: "#14286e", mark: "3", ink: "white", text: "dark square: naval blockade (its number links it to nations and anchors)" },
-        { fill: "#fafafa", shape: "circle", mark: "3", text: "white disc: anchor" },
+        { fill: "#fafafa", mark: "3,4", text: "white box: anchor (the numbers of the blockades it links)" },
         { fill: "#cd3434", mark: "2/1", ink: "white", text: "under a sea place: owner's battleships/submarines" },
         { fill: "#5a5a6e", shape: "diamond", text: "diamond: laser space station" },
         { shape: "text", mark: "—", ink: "#786e5a", text: "brown line: land border; white line: sea lane" },
@@ -43,8 +43,11 @@
     const NS = window.ULTIMATA_SVG.NS;
     const colours = ["#cd3434", "#285ccd", "#289646", "#dc9614", "#8c3caa", "#1ea0aa"];
     const ring = { Western: "#28a03c", Communist: "#c82828", Peace: "#e6c828", Oil: "#141414" };
-    const { svg, add } = window.ULTIMATA_SVG.canvas(1000, 560);
-    add("rect", { x: 0, y: 0, width: 1000, height: 560, fill: "#c4daf0" });
+    // The picture is 1000 x 620; every name and mark has its own spot (data/map.yaml's `label`), so none
+    // overlaps another (tests/web/test_browser_ultimatum_world.py measures them).
+    const [WIDTH, HEIGHT] = [1000, 620];
+    const { svg, add } = window.ULTIMATA_SVG.canvas(WIDTH, HEIGHT);
+    add("rect", { x: 0, y: 0, width: WIDTH, height: HEIGHT, fill: "#c4daf0" });
     const byPlace = {};
     for (const m of moves.filter((m) => m.target === "place")) byPlace[m.place] = m;
     const pos = {};
@@ -56,42 +59,51 @@
     for (const s of v.seas) for (const t of s.links) if (s.place < t) {
       add("line", { x1: s.at[0], y1: s.at[1], x2: pos[t][0], y2: pos[t][1], stroke: "#fafafa" });
     }
+    // a name stays readable over the lines under it: a halo in the sea's colour
+    const halo = { stroke: "#c4daf0", "stroke-width": 3, "paint-order": "stroke", "stroke-linejoin": "round" };
     v.stations.forEach(([x, y], i) => {
-      add("polygon", { points: `${x},${y - 9} ${x + 9},${y} ${x},${y + 9} ${x - 9},${y}`, fill: "#5a5a6e" });
-      add("text", { x, y: y + 20, "font-size": 9, "text-anchor": "middle" }, `laser station ${i + 1}`);
+      add("polygon", { points: `${x},${y - 9} ${x + 9},${y} ${x},${y + 9} ${x - 9},${y}`, fill: "#5a5a6e", class: "station" });
+      const anchor = x < 100 ? "start" : x > WIDTH - 100 ? "end" : "middle";
+      const lx = anchor === "start" ? 4 : anchor === "end" ? WIDTH - 4 : x;
+      add("text", { x: lx, y: y < HEIGHT / 2 ? y + 22 : y - 14, "font-size": 10, "text-anchor": anchor, class: "station-label", ...halo }, `laser station ${i + 1}`);
     });
     const clickable = (shape, place) => {
       const m = byPlace[place];
       if (!m) return;
       shape.setAttribute("stroke", "#ffb000");
       shape.setAttribute("stroke-width", 3);
-      shape.setAttribute("class", "clickable");
+      shape.setAttribute("class", `${shape.getAttribute("class") || ""} clickable`.trim());
       shape.setAttribute("data-action", m.action);
       shape.style.cursor = "pointer";
       shape.append(Object.assign(document.createElementNS(NS, "title"), { textContent: m.label }));
       shape.addEventListener("click", () => play(m.action));
     };
+    const measure = document.createElement("canvas").getContext("2d");
+    measure.font = "10px system-ui, sans-serif";
     for (const s of v.seas) {
       const [x, y] = s.at;
+      const label = s.name.split(" ")[1];  // "blockade 3 (...)" -> "3", "anchor 3,4,6,7 (...)" -> "3,4,6,7"
+      const width = s.blockade ? 30 : Math.ceil(measure.measureText(label).width) + 10;
       const shape = s.blockade
-        ? add("rect", { x: x - 13, y: y - 10, width: 26, height: 20, fill: "#14286e" })
-        : add("circle", { cx: x, cy: y, r: 11, fill: "#fafafa" });
-      const label = s.name.split(" ")[1];
-      add("text", { x, y: y + 4, "font-size": s.blockade ? 11 : 8, "text-anchor": "middle", fill: s.blockade ? "white" : "#1c1c1c" }, label);
+        ? add("rect", { x: x - 15, y: y - 11, width: 30, height: 22, fill: "#14286e", class: "sea-mark", "data-place": s.place })
+        : add("rect", { x: x - width / 2, y: y - 8, width, height: 16, rx: 8, fill: "#fafafa", class: "sea-mark", "data-place": s.place });
+      add("text", { x, y: s.blockade ? y + 5 : y + 3.5, "font-size": s.blockade ? 13 : 10, "font-weight": s.blockade ? "bold" : "normal", "text-anchor": "middle", fill: s.blockade ? "white" : "#1c1c1c" }, label);
       if (s.owner >= 0) {
-        add("rect", { x: x - 13, y: y + 11, width: 26, height: 11, fill: colours[s.owner] });
-        add("text", { x, y: y + 20, "font-size": 9, "text-anchor": "middle", fill: "white" }, `${s.battleships}/${s.submarines}`);
+        const top = s.blockade ? y + 11 : y + 8;
+        add("rect", { x: x - 18, y: top, width: 36, height: 14, fill: colours[s.owner], class: "fleet", "data-place": s.place });
+        add("text", { x, y: top + 11, "font-size": 11, "text-anchor": "middle", fill: "white" }, `${s.battleships}/${s.submarines}`);
       }
       shape.append(Object.assign(document.createElementNS(NS, "title"), { textContent: s.name }));
       clickable(shape, s.place);
     }
     for (const n of v.nations) {
       const [x, y] = n.at;
-      add("circle", { cx: x, cy: y, r: 13, fill: ring[n.alliance] });
+      add("circle", { cx: x, cy: y, r: 13, fill: ring[n.alliance], class: "nation-mark", "data-place": n.place });
       const disc = add("circle", { cx: x, cy: y, r: 10, fill: n.owner >= 0 ? colours[n.owner] : "#f0f0f0" });
-      if (n.worldpower) add("circle", { cx: x, cy: y, r: 15, fill: "none", stroke: "white", "stroke-width": 2, class: "ring" });
-      add("text", { x, y: y + 4, "font-size": 10, "text-anchor": "middle", fill: n.owner >= 0 ? "white" : "#1c1c1c" }, n.troops);
-      add("text", { x, y: y + 24, "font-size": 9, "text-anchor": "middle" }, n.name);
+      if (n.worldpower) add("circle", { cx: x, cy: y, r: 15, fill: "none", stroke: "white", "stroke-width": 2, class: "ring", "data-place": n.place });
+      add("text", { x, y: y + 4, "font-size": 11, "font-weight": "bold", "text-anchor": "middle", fill: n.owner >= 0 ? "white" : "#1c1c1c" }, n.troops);
+      const [dx, dy] = n.label || [0, 24];
+      add("text", { x: x + dx, y: y + dy, "font-size": 13, "text-anchor": "middle", "dominant-baseline": "central", class: "nation-label", "data-place": n.place, ...halo }, n.name);
       disc.append(Object.assign(document.createElementNS(NS, "title"), { textContent: `${n.name} (${n.alliance}${n.worldpower ? ", Worldpower" : ""}; seas ${n.seas.join(", ") || "none"})` }));
       clickable(disc, n.place);
     }

@@ -1,0 +1,237 @@
+"""What a loaded card-game state must satisfy (issue 40): every field of the type and size it is saved
+with, and the position one the rules can reach: the deck and the chips all somewhere, scores that add up
+to the rounds played, a card in play exactly while its phase resolves one, the players that phase needs,
+and a reaction queue of players who hold the card they are asked for. Each refusal is a ValueError naming
+the field."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+from ultimata.envs.ultimatum_cards import cards
+from ultimata.envs.ultimatum_cards.cards import BLOCK, COUNTER, DRAW, NUM_KINDS, ROUND, STEAL, SWAP, TAKE, ULTIMATUM
+from ultimata.envs.ultimatum_cards.phases import (
+    BLOCKED,
+    BLOCKS,
+    CHOOSE_PLAYER,
+    COUNTERS,
+    DISCARDED,
+    ENDED,
+    GIVE_FROM,
+    GIVE_TO,
+    HISTORY,
+    OFFER,
+    OUTCOMES,
+    OVER,
+    PHASES,
+    PLAY,
+    REJECTED,
+    RESOLVED,
+    RESPOND,
+    RESPONDER,
+    SWAP_MODE,
+    TARGET,
+)
+
+if TYPE_CHECKING:
+    from ultimata.envs.ultimatum_cards.state import UltimatumCardsState
+
+HISTORY_ENTRY = 6
+"""[card, actor, p1, p2, outcome, chips moved]."""
+CARDS_OF_PHASE = {
+    GIVE_FROM: set(cards.GIVE), GIVE_TO: set(cards.GIVE), CHOOSE_PLAYER: {*TAKE, SWAP, STEAL, DRAW},
+    SWAP_MODE: {SWAP}, RESPONDER: {ULTIMATUM}, TARGET: {ULTIMATUM}, OFFER: {ULTIMATUM}, COUNTERS: {ULTIMATUM},
+    RESPOND: {ULTIMATUM}, BLOCKS: {SWAP, STEAL, ULTIMATUM},
+}  # fmt: skip
+"""The cards each phase can be resolving."""
+
+
+def _need(ok: bool, what: str) -> None:
+    if not ok:
+        raise ValueError(what)
+
+
+def whole(value: Any, lo: int, hi: int, name: str) -> int:
+    """A whole number lo..hi: never a bool, a float, None or a string."""
+    _need(type(value) is int and lo <= value <= hi, f"{name} must be a whole number {lo}..{hi}, got {value!r}")
+    return value
+
+
+def numbers(value: Any, size: int, lo: int, hi: int, name: str) -> list[int]:
+    _need(type(value) is list and len(value) == size, f"{name} must be a list of {size} whole numbers")
+    for i, v in enumerate(value):
+        whole(v, lo, hi, f"{name}[{i}]")
+    return value
+
+
+def rows(value: Any, count: int, size: int, lo: int, hi: int, name: str) -> list[list[int]]:
+    _need(type(value) is list and len(value) == count, f"{name} must be a list of {count} lists")
+    for i, row in enumerate(value):
+        numbers(row, size, lo, hi, f"{name}[{i}]")
+    return value
+
+
+def check_fields(d: dict[str, Any], fields: tuple[str, ...], n: int, chips_in_play: int) -> None:
+    """Each saved field's type, size and range, before any is used; unknown fields are refused."""
+    _need(type(d) is dict and set(d) == set(fields), f"a card-game state holds exactly the fields {', '.join(fields)}")
+    big = 10**9
+    rows(d["hands"], n, NUM_KINDS, 0, len(cards.DECK), "hands")
+    numbers(d["chips"], n, 0, chips_in_play, "chips")
+    numbers(d["scores"], n, 0, big, "scores")
+    _need(type(d["pile"]) is list and len(d["pile"]) <= len(cards.DECK), "pile must be a list of at most 48 cards")
+    numbers(d["pile"], len(d["pile"]), 0, NUM_KINDS - 1, "pile")
+    numbers(d["discards"], NUM_KINDS, 0, len(cards.DECK), "discards")
+    whole(d["rounds_played"], 0, 100, "rounds_played")
+    for key in ("dealer", "actor"):
+        whole(d[key], 0, n - 1, key)
+    whole(d["phase"], 0, len(PHASES) - 1, "phase")
+    whole(d["card"], -1, NUM_KINDS - 1, "card")
+    for key in ("p1", "p2"):
+        whole(d[key], -1, n - 1, key)
+    _need(type(d["swap_hands"]) is bool, f"swap_hands must be true or false, got {d['swap_hands']!r}")
+    _need(type(d["proposals"]) is list and len(d["proposals"]) <= n, f"proposals must be a list of at most {n}")
+    for i, proposal in enumerate(d["proposals"]):
+        numbers(proposal, 2, 0, chips_in_play, f"proposals[{i}]")
+        whole(proposal[0], 0, n - 1, f"proposals[{i}][0] (the proposer)")
+    _need(type(d["queue"]) is list and len(d["queue"]) <= n, f"queue must be a list of at most {n} seats")
+    numbers(d["queue"], len(d["queue"]), 0, n - 1, "queue")
+    whole(d["accepted"], -1, n - 1, "accepted")
+    _need(type(d["last_event"]) is str, f"last_event must be text, got {d['last_event']!r}")
+    history = d["history"]
+    _need(type(history) is list and len(history) <= HISTORY, f"history must be a list of at most {HISTORY} plays")
+    for i, play in enumerate(history):
+        _need(type(play) is list and len(play) == HISTORY_ENTRY,
+              f"history[{i}] must be [card, actor, p1, p2, outcome, moved]")
+        whole(play[0], 0, NUM_KINDS - 1, f"history[{i}][0] (card)")
+        whole(play[1], 0, n - 1, f"history[{i}][1] (actor)")
+        whole(play[2], -1, n - 1, f"history[{i}][2] (p1)")
+        whole(play[3], -1, n - 1, f"history[{i}][3] (p2)")
+        whole(play[4], 0, 4, f"history[{i}][4] (outcome)")
+        whole(play[5], 0, chips_in_play, f"history[{i}][5] (chips moved)")
+    rows(d["played"], n, NUM_KINDS, 0, len(cards.DECK), "played")
+    rows(d["showed"], n, 2, 0, 1, "showed")
+    _need(type(d["known"]) is list and len(d["known"]) == n, f"known must be a list of {n} tables")
+    for v, table in enumerate(d["known"]):
+        rows(table, n, NUM_KINDS, 0, len(cards.DECK), f"known[{v}]")
+
+
+def check(s: UltimatumCardsState) -> None:
+    """The position is one the rules can reach."""
+    cfg, n, phase = s.game.config, s.n, s.phase
+    chips_in_play = cfg.starting_chips * n
+    totals = [sum(h[k] for h in s.hands) + s.pile.count(k) + s.discards[k] for k in range(NUM_KINDS)]
+    _need(totals == list(cards.COPIES), "hands, pile and discards must hold the deck exactly (each card once)")
+    _need(sum(s.chips) == chips_in_play, f"the chips must add up to {chips_in_play}")
+    _need(sum(s.scores) == s.rounds_played * chips_in_play,
+          f"scores add up to the chips in play ({chips_in_play}) once a round played")
+    _need([sum(p[k] for p in s.played) for k in range(NUM_KINDS)] == s.discards,
+          "the cards each seat played this round are the discards")
+    _check_rounds(s)
+    _need((s.card >= 0) == (phase not in (PLAY, OVER)), "a card is in play exactly when the phase resolves one")
+    _need(phase not in CARDS_OF_PHASE or s.card in CARDS_OF_PHASE[phase],
+          f"phase {PHASES[phase]!r} does not resolve a {cards.NAMES[s.card] if s.card >= 0 else 'missing card'}")
+    if phase == PLAY:
+        _need(all(any(h) for h in s.hands), "a round goes on only while every hand holds a card")
+    _check_players(s)
+    _check_reactions(s)
+    _check_history(s)
+    asked = {BLOCK: any(s.discards[k] for k in (SWAP, STEAL, ULTIMATUM)), COUNTER: s.discards[ULTIMATUM] > 0}
+    for q in range(n):
+        for flag, kind in zip(s.showed[q], (BLOCK, COUNTER)):
+            _need(not flag or (s.hands[q][kind] > 0 and asked[kind]),
+                  f"showed[{q}]: a seat showed a {cards.NAMES[kind]} it still holds, asked this round")
+    seen = any(count for table in s.known for row in table for count in row)
+    _need(not seen or s.discards[SWAP] > 0, "known: nobody sees into another hand before a Swap this round")
+    if phase != OVER:
+        last = s.history[-1][1] if s.history and any(s.discards) else s.dealer
+        _need(s.actor == (last + 1) % s.n, "the player to play is left of the last one (of the dealer, first)")
+    for v in range(n):
+        _need(not any(s.known[v][v]), f"known[{v}][{v}]: a seat does not 'know' its own hand")
+        for q in range(n):
+            _need(all(k <= h for k, h in zip(s.known[v][q], s.hands[q])),
+                  f"known[{v}][{q}]: known cards must be cards that seat really holds")
+
+
+def _check_rounds(s: UltimatumCardsState) -> None:
+    """Rounds played fit the mode: the game is over exactly when its last round has been played."""
+    cfg = s.game.config
+    if cfg.mode == "quick":
+        last = s.rounds_played >= 1
+    elif cfg.mode == "match":
+        last = s.rounds_played >= cfg.match_rounds
+    else:
+        last = max(s.scores) >= cfg.target_score or s.rounds_played >= cfg.max_rounds
+    limit = {"quick": 1, "match": cfg.match_rounds, "point": cfg.max_rounds}[cfg.mode]
+    _need(s.rounds_played <= limit, f"rounds_played {s.rounds_played}: {cfg.mode} play lasts at most {limit}")
+    _need(last == (s.phase == OVER), "the game is over exactly when its last round has been played")
+
+
+def _check_players(s: UltimatumCardsState) -> None:
+    """The players each phase has chosen so far, and no other."""
+    phase, actor, p1, p2 = s.phase, s.actor, s.p1, s.p2
+    one = {GIVE_TO, SWAP_MODE, TARGET} | ({BLOCKS} if s.card in (SWAP, STEAL) else set())
+    two = {OFFER, COUNTERS, RESPOND} | ({BLOCKS} if s.card == ULTIMATUM else set())
+    chosen = 2 if phase in two else 1 if phase in one else 0
+    _need((p1 >= 0) == (chosen >= 1) and (p2 >= 0) == (chosen == 2),
+          f"phase {PHASES[phase]!r} has {chosen} player(s) chosen (p1, p2)")
+    _need(p1 != actor or chosen == 0, "p1 (giver, victim or responder) is another player than the card's")
+    _need(chosen < 2 or p2 not in (actor, p1), "the Ultimatum's target is a third player")
+    _need(s.swap_hands is False or (s.card == SWAP and phase == BLOCKS),
+          "swap_hands only while a Swap waits for a Block")
+
+
+def _check_reactions(s: UltimatumCardsState) -> None:
+    """Proposals, the accepted one and the queue of players asked to counter or block."""
+    phase, n, cfg = s.phase, s.n, s.game.config
+    ultimatum_made = phase in (COUNTERS, RESPOND) or (phase == BLOCKS and s.card == ULTIMATUM)
+    _need(bool(s.proposals) == ultimatum_made, "proposals are there exactly from the offer to the block")
+    if s.proposals:
+        proposers = [p for p, _ in s.proposals]
+        _need(proposers[0] == s.actor, "the first proposal is the initiator's offer")
+        _need(len(set(proposers[1:])) == len(proposers) - 1 and s.p1 not in proposers[1:],
+              "each counter is by another player than the responder, once")
+        _need(all(share <= s.chips[s.p2] for _, share in s.proposals), "a share is at most the target's chips")
+    _need((s.accepted >= 0) == (phase == BLOCKS and s.card == ULTIMATUM) and s.accepted < max(1, len(s.proposals)),
+          "accepted names a proposal exactly while the accepted Ultimatum waits for a Block")
+    _need(bool(s.queue) == (phase in (COUNTERS, BLOCKS)), f"phase {PHASES[phase]!r} and the reaction queue disagree")
+    _need(len(set(s.queue)) == len(s.queue), "the reaction queue must list distinct seats")
+    if phase == COUNTERS:
+        order = [q for q in ((s.p2 + k) % n for k in range(1, n)) if q != s.p1] + [s.p2]
+        _need(s.queue[0] in order and s.queue == _holders_from(s, order, s.queue[0], COUNTER),
+              "the counter queue is the Counter holders still to be asked, from the left of the target, "
+              "the responder skipped and the target last")
+        _need(not set(s.queue) & {p for p, _ in s.proposals[1:]}, "a player counters once")
+    if phase == BLOCKS:
+        target = s.p2 if s.card == ULTIMATUM else s.p1
+        if cfg.blockers == "target":
+            order = [target]
+        else:
+            excluded = {s.actor, s.p1} if s.card == ULTIMATUM else {s.actor}
+            order = [q for q in ((s.actor + k) % n for k in range(1, n)) if q not in excluded]
+        if s.card == ULTIMATUM and s.proposals[s.accepted][0] == target and not cfg.target_blocks_own_counter:
+            order.remove(target)
+        _need(s.queue[0] in order and s.queue == _holders_from(s, order, s.queue[0], BLOCK),
+              f"the block queue is the Block holders still to be asked (blockers: {cfg.blockers})")
+
+
+def _check_history(s: UltimatumCardsState) -> None:
+    """Each remembered play fits its card: its players, its outcome and the chips it moved."""
+    cfg = s.game.config
+    for i, (card, actor, p1, p2, outcome, moved) in enumerate(s.history):
+        if card in (BLOCK, COUNTER, ROUND):
+            fits = p1 == p2 == -1 and moved == 0 and outcome == (ENDED if card == ROUND else DISCARDED)
+        elif card == ULTIMATUM:
+            fits = -1 not in (p1, p2) and len({actor, p1, p2}) == 3 and outcome in (RESOLVED, BLOCKED, REJECTED)
+        else:
+            chosen = p1 >= 0 and (p2 >= 0) == (card in cards.GIVE) and (p1 != actor or card == DRAW)
+            giver_ok = card not in cards.GIVE or (p2 != p1 and (p2 != actor or cfg.give_to_self))
+            cap = cards.value(card) if card < 10 else 0 if card in (SWAP, DRAW) else cfg.starting_chips * s.n
+            blockable = outcome == BLOCKED and card in (SWAP, STEAL)
+            fits = chosen and giver_ok and moved <= cap and (outcome == RESOLVED or blockable)
+        _need(fits and (outcome == RESOLVED or moved == 0), f"history[{i}] is not a play the rules allow: "
+              f"{cards.NAMES[card]} by player_{actor} on {p1}, {p2}, {OUTCOMES[outcome]}, {moved} chips")
+
+
+def _holders_from(s: UltimatumCardsState, order: list[int], first: int, kind: int) -> list[int]:
+    """The players of `order` from `first` on who hold a card of `kind`: who is still to be asked."""
+    return [q for q in order[order.index(first):] if s.hands[q][kind]]
