@@ -350,7 +350,7 @@ def test_your_games_lists_a_finished_game_with_its_rating_and_replay(url, browse
     page.locator(".filters select[name=opponent]").select_option("heuristic")
     page.wait_for_function("""() => {
         const rows = [...document.querySelectorAll('table.record tr[data-outcome]')];
-        return rows.length > 0 && rows.every(r => r.cells[2].textContent === 'heuristic');
+        return rows.length > 0 && rows.every(r => r.cells[2].textContent === 'heuristic (easy)');
     }""")
     rows = page.locator("table.record tr[data-outcome]")
     rating = page.locator("table.ratings").inner_text()

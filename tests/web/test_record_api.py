@@ -137,6 +137,7 @@ def test_your_games_filter_by_game_and_opponent_and_come_in_pages(client) -> Non
     page = your_games(client, offset=2, limit=2)
     assert page["total"] == 3 and len(page["games"]) == 1
     assert your_games(client)["choices"] == {"games": ["ultimatum_cards"], "opponents": ["heuristic", "random"]}
+    assert your_games(client)["levels"]["ultimatum_cards"]["heuristic"] == "easy"
     ratings = {r["opponent"]: r for r in your_games(client)["ratings"]}
     assert ratings["random"]["games"] == 2 and ratings["random"]["you_sigma"] < 25 / 3
 

@@ -261,10 +261,11 @@ def create_app(
     def your_games(offset: int = Offset, limit: int = Limit, game: str | None = GameFilter,
                    opponent: str | None = OpponentFilter) -> dict[str, Any]:
         """Your games (every game with a person's seat, however it ended), newest first, filtered by game and
-        opponent; your rating against each opponent with its uncertainty; the filters' choices."""
+        opponent; your rating against each opponent with its uncertainty; the filters' choices; and each
+        game's difficulty levels by the spec that plays them, to name an opponent by its level."""
         total, games = games_record.listing(Filters(_family(game), opponent, yours=True), offset, limit)
         return {"total": total, "offset": offset, "games": games, "ratings": games_record.ratings(),
-                "choices": games_record.choices()}
+                "choices": games_record.choices(), "levels": level_of}
 
     @app.get("/api/replays/{name}")
     def open_replay(

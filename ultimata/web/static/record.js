@@ -50,6 +50,11 @@ async function showRecord(filters = {}, offset = 0) {
   if (filters.game) query.game = filters.game;
   if (filters.opponent) query.opponent = filters.opponent;
   const { data } = await listPage("/api/record", query);
+  // An opponent by its spec, and its level where a level plays it: "pretrained (medium)".
+  const against = (family, spec) => {
+    const level = ((data.levels || {})[family] || {})[spec];
+    return spec && level && level !== spec ? `${spec} (${level})` : spec || "";
+  };
   const choose = (name, label, values) => {
     const sel = h("select", { name }, h("option", { value: "" }, `every ${label}`), values.map((v) => h("option", { value: v }, v)));
     sel.value = filters[name] || "";
@@ -57,11 +62,11 @@ async function showRecord(filters = {}, offset = 0) {
     return h("label", {}, h("span", {}, label), sel);
   };
   const row = (g) => h("tr", { "data-outcome": g.outcome || "none" },
-    h("td", {}, g.date), h("td", {}, g.family), h("td", {}, g.opponent || ""),
+    h("td", {}, g.date), h("td", {}, g.family), h("td", {}, against(g.family, g.opponent)),
     h("td", {}, g.outcome ? OUTCOME[g.outcome] : g.ending === "resigned" ? "you resigned" : "unfinished"),
     h("td", {}, g.result), h("td", {}, String(g.moves)), h("td", {}, replayLink(g.name, "replay")));
   const interval = (mu, sigma) => `${mu.toFixed(1)} (likely ${(mu - 2 * sigma).toFixed(1)} to ${(mu + 2 * sigma).toFixed(1)})`;
-  const rating = (r) => h("tr", {}, h("td", {}, r.game), h("td", {}, r.opponent),
+  const rating = (r) => h("tr", {}, h("td", {}, r.game), h("td", {}, against(r.game, r.opponent)),
     h("td", { class: "rating" }, interval(r.you_mu, r.you_sigma)), h("td", { class: "rating" }, interval(r.bot_mu, r.bot_sigma)),
     h("td", {}, `${r.games}: ${r.wins} won, ${r.draws} shared, ${r.losses} lost`));
   paint(
