@@ -19,6 +19,7 @@ from ultimata.envs.core.narration import apply_and_tell
 from ultimata.envs.core.registry import game_class
 from ultimata.envs.core.replay import Replay
 from ultimata.envs.core.rng import Rng
+from ultimata.inference import one_thread_per_forward
 from ultimata.record.outcome import short_name
 
 
@@ -50,6 +51,7 @@ def play_session(
     ]
     for p, agent in enumerate(agents):
         agent.reset(p, seed * 31 + p)
+    one_thread_per_forward()  # a bot answers one position at a time (ultimata/inference.py)
     state = game.new_initial_state(Rng(seed))
     players = [("you" if p == seat else vs) for p in range(n)]
     kept = _Kept(record, game_name, config, seed, players, seat)

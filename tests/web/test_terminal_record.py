@@ -64,3 +64,23 @@ def test_replay_reads_a_game_of_the_record_by_name_and_exports_it(tmp_path) -> N
     assert exported.exit_code == 0 and Replay.load(out).final().is_terminal()
     missing = CliRunner().invoke(cli, ["replay", "nothing.json", "--record", str(db), "--no-pause"])
     assert missing.exit_code == 2 and "no game of that name in the record" in " ".join(missing.output.split())
+
+
+def test_bots_answer_on_one_torch_thread_in_the_browser_and_the_terminal(tmp_path) -> None:
+    """A forward pass for one position gains nothing from more threads and, on a busy machine, waits for
+    them: the web's bots and terminal play run torch on one thread (ultimata/inference.py)."""
+    import torch
+
+    from ultimata.web.opponents import Opponents
+
+    before = torch.get_num_threads()
+    try:
+        torch.set_num_threads(2)
+        Opponents(None).load("pretrained", CARDS, {})
+        assert torch.get_num_threads() == 1
+        torch.set_num_threads(2)
+        answers = iter(["quit"])
+        play_session(CARDS, "pretrained", seed=3, read=lambda prompt: next(answers), console=quiet())
+        assert torch.get_num_threads() == 1
+    finally:
+        torch.set_num_threads(before)
