@@ -7,7 +7,10 @@ sequences (single-observer information-set MCTS, open loop): a child's availabil
 it was legal, which keeps UCB fair when samples disagree on what is legal. Perfect-information
 games without chance reduce to plain UCT. Values are per seat (max-n), so it works for 2-6 players.
 
-Spec: ``mcts`` or ``mcts:sims=200,rollout=heuristic,depth=40,c=1.4,time=0.2``. With
+Spec: ``mcts`` or ``mcts:sims=200,rollout=heuristic,depth=40,c=1.4,time=0.2``. ``turn_time=5`` gives a
+whole turn of this seat (its run of consecutive decisions) five seconds, shared out over the turn's
+decisions (`TurnBudget`): a wargame turn of dozens of decisions then answers in about five seconds, where
+a budget per decision would take dozens of times that. With
 ``rollout=pretrained,guide=pretrained`` the shipped bot's policy plays the rollouts and gives the prior
 (search on top of the learned bot, as AlphaZero-style players do). A game's defaults may differ
 from the built-in ones: they are data (configs/mcts.yaml), chosen by measurement.
@@ -24,11 +27,12 @@ from typing import TYPE_CHECKING, Any, Literal
 
 import numpy as np
 import yaml
-from pydantic import BaseModel, ConfigDict, Field, ValidationError
+from pydantic import BaseModel, ConfigDict, Field, ValidationError, model_validator
 
 from ultimata.agents.base import StateReadingAgent, game_base_name
 from ultimata.agents.options import split_options
 from ultimata.agents.scripted_agent import has_scripted_bot, scripted_policy
+from ultimata.agents.turn_budget import TurnBudget
 from ultimata.envs.core.errors import CheckpointError, ConfigError
 from ultimata.envs.core.rng import Rng
 
@@ -60,6 +64,18 @@ class MctsOptions(BaseModel):
     choice and leaves it only where simulations find better (needed where branching is wide);
     'pretrained': the shipped bot's move probabilities as the prior; 'none': plain UCB; 'auto': the
     scripted bot where the game has one."""
+    turn_time: float | None = Field(None, gt=0, le=600)
+    """Seconds for a whole turn of this seat, shared out over its decisions (None: `time` per decision
+    only). A decision then gets at most `time`, which defaults to `turn_time`."""
+    floor: int = Field(1, ge=1, le=1000)
+    """Simulations every decision runs, whatever its time, while its turn has time left: the late decisions of a
+    long turn still search. Once a turn's time is spent, its remaining decisions take the guide's move."""
+
+    @model_validator(mode="after")
+    def _a_turn_budget_lifts_the_decision_cap(self) -> MctsOptions:
+        if self.turn_time is not None and "time" not in self.model_fields_set:
+            self.time = min(self.turn_time, 60.0)
+        return self
 
 
 @cache
@@ -166,23 +182,53 @@ class MctsAgent(StateReadingAgent):
             choose = scripted_policy(game_name)
             self._prior = lambda sim, legal: {int(choose(sim, self._rng)): 1.0}
         self.last_simulations = 0
+        self.last_budget = opts.time
+        """The seconds the last search was given (its share of the turn, with `turn_time`)."""
+        self.turn = TurnBudget(opts.turn_time) if opts.turn_time is not None else None
+
+    def reset(self, seat: int, seed: int | None = None) -> None:
+        super().reset(seat, seed)
+        if self.turn is not None:
+            self.turn = TurnBudget(self.turn.seconds)
 
     def act(self, observation: np.ndarray, action_mask: np.ndarray, state: State | None = None) -> int:
         state = self._require(state)
         legal = np.flatnonzero(action_mask).tolist()
         if len(legal) == 1:
+            if self.turn is not None:
+                self.turn.forced(state.decisions)
             return int(legal[0])
-        return self.search(state)
+        if self.turn is None:
+            return self.search(state)
+        start = time.perf_counter()
+        share = self.turn.share(state.decisions)
+        if self.turn.left > 0:
+            action = self.search(state, min(self.options.time, share))
+        else:  # the turn's time is spent (its floors cost more than their shares): the guide alone answers
+            action = self._unsearched_move(state)
+        self.turn.spent(time.perf_counter() - start)
+        return action
 
-    def search(self, state: State) -> int:
-        """The most visited first move after the budget is spent."""
+    def _unsearched_move(self, state: State) -> int:
+        """The move search would start from: the guide's likeliest, else the rollout policy's, else a random one."""
+        self.last_simulations, self.last_budget = 0, 0.0
+        legal = state.legal_actions()
+        if self._prior is not None:
+            prior = self._prior(state, legal)
+            return max(legal, key=lambda a: (prior.get(a, 0.0), -a))
+        return self._rollout_move(state)
+
+    def search(self, state: State, seconds: float | None = None) -> int:
+        """The most visited first move after the budget (`seconds`, default the `time` option) is spent;
+        `floor` simulations run whatever the time."""
         me, players = state.current_player, state.game.num_players
         root = _Node(players)
+        self.last_budget = self.options.time if seconds is None else seconds
         start = time.perf_counter()
-        deadline, sims = start + self.options.time, 0
+        deadline, sims = start + self.last_budget, 0
         while sims < self.options.sims:
             now = time.perf_counter()
-            if sims and now + (now - start) / sims > deadline:  # the next one, at the mean pace, would overrun
+            if sims >= self.options.floor and now + (now - start) / sims > deadline:  # the next would overrun
                 break
             self._simulate(root, state.sample_consistent(me, self._rng), me)
             sims += 1

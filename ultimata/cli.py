@@ -431,17 +431,28 @@ def arena(
         console.print(f"{len(result.replays)} replays saved in {replays}; view one with: ultimata replay FILE")
 
 
+RECORD_HELP = "The record of your games, an SQLite file (runs/ultimata.db); --record '' keeps none."
+
+
+def _record_path(record: str) -> str | None:
+    from pathlib import Path
+
+    return str(Path(record).expanduser()) if record else None
+
+
 @app.command()
 def play(
     game: str = typer.Argument(..., help="Env name."),
-    vs: str = typer.Option("heuristic", "--vs", help="Agent for the other seats: random, heuristic, pretrained, "
-                           "or a checkpoint .zip."),
+    vs: str = typer.Option("heuristic", "--vs", help="Agent for the other seats: random, heuristic (easy), "
+                           "pretrained (medium), hard (the game's strongest setting, about 5 s a turn), mcts, a "
+                           "checkpoint .zip, or your own as package.module:Name."),
     seat: int = typer.Option(0, "--seat", min=0, help="Your seat, 0 to players-1 (who starts is the game's rule)."),
     seed: int = typer.Option(None, "--seed", min=0, help="Seed of the deal; random when omitted."),
-    save: str = typer.Option(None, "--save", help="Save the game as a replay file."),
+    save: str = typer.Option(None, "--save", help="Also save the game as a replay file, to share."),
     config: str = typer.Option(None, "--config", help="Take the rule variant from this training YAML."),
+    record: str = typer.Option("runs/ultimata.db", "--record", help=RECORD_HELP),
 ) -> None:
-    """Play in the terminal against bots, seeing only your own seat's view."""
+    """Play in the terminal against bots, seeing only your own seat's view; the game is kept in your record."""
     import random
 
     from ultimata.envs.core.errors import UltimataError
@@ -449,26 +460,35 @@ def play(
 
     try:
         play_session(game, vs, seat, random.randrange(10**6) if seed is None else seed, _rules(game, config),
-                     console=console, save=save)
+                     console=console, save=save, record=_record_path(record))
     except UltimataError as err:
         _fail(err)
 
 
 @app.command()
 def replay(
-    file: str = typer.Argument(..., help="A replay JSON saved by arena --replays or play --save."),
+    file: str = typer.Argument(..., help="A replay file (saved by arena --replays, play --save, or exported), or a "
+                               "game's name in your record (as the browser's Replays page lists it)."),
     viewer: int = typer.Option(None, "--viewer", min=0, help="Show only this seat's hidden information."),
     pause: bool = typer.Option(None, "--pause/--no-pause", help="Wait for Enter between moves "
                                "(default: when standard input is a terminal)."),
+    record: str = typer.Option("runs/ultimata.db", "--record", help="The record to find a game's name in."),
+    export: str = typer.Option(None, "--export", help="Write the game to this file (the replay format, to share) "
+                               "instead of stepping through it."),
 ) -> None:
-    """Step through a saved game."""
+    """Step through a saved game, or export one from your record as a file."""
     import sys
 
     from ultimata.envs.core.errors import UltimataError
-    from ultimata.replay_view import show_replay
+    from ultimata.replay_view import export_replay, find_replay, show_replay
 
     try:
-        show_replay(file, viewer, sys.stdin.isatty() if pause is None else pause, console=console)
+        found = find_replay(file, _record_path(record))
+        if export:
+            export_replay(found, export)
+            console.print(f"wrote {escape(export)}")
+            return
+        show_replay(found, viewer, sys.stdin.isatty() if pause is None else pause, console=console)
     except UltimataError as err:
         _fail(err)
 
@@ -480,7 +500,10 @@ def serve(
     checkpoints: str = typer.Option(None, help="Folder whose checkpoints may be chosen as opponents."),
     agent: list[str] = typer.Option(None, "--agent", help="Your own agent to offer as an opponent (repeatable): "
                                     "package.module:Name or path/file.py:Name, with options as in mcts specs."),
-    replays: str = typer.Option("runs/replays", help="Folder where finished games are saved and read back."),
+    replays: str = typer.Option("runs/replays", help="Folder of replay files: imported into the record (once each, "
+                                "as they appear), and where each game with a result is also written, to share."),
+    record: str = typer.Option("runs/ultimata.db", "--record", help="The record of every game played (an SQLite "
+                               "file; two servers may share it)."),
     max_games: int = typer.Option(32, min=1, help="Live games at most; a game idle for 10 minutes expires, a "
                                   "finished one frees its slot at once."),
     max_games_per_client: int = typer.Option(4, min=1, help="Live games at most per client address."),
@@ -503,10 +526,15 @@ def serve(
             _check_own_agent(spec)
         app_ = create_app(checkpoints=folder, own_agents=tuple(agent or ()), replays=Path(replays).expanduser(),
                           max_sessions=max_games, max_per_client=max_games_per_client,
-                          hosts=(host, *(allow_host or ())))
+                          hosts=(host, *(allow_host or ())), record=Path(record or "runs/ultimata.db").expanduser())
         listening = server.listen(host, port)  # a busy port fails here, before the address is announced
     except UltimataError as err:
         _fail(err)
+    imported = app_.state.imported
+    if imported.imported or imported.skipped:
+        console.print(f"imported {len(imported.imported)} replay files from {replays} into the record", markup=False)
+    for name, why in imported.skipped.items():
+        console.print(f"skipped {name}: {why}", markup=False)
     shown = f"[{host}]" if ":" in host else host
     console.print(f"ultimata is at [bold]http://{escape(shown)}:{port}/[/bold]  (Ctrl-C stops it)")
     if host in ("0.0.0.0", "::") and not allow_host:

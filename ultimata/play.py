@@ -1,4 +1,8 @@
-"""`ultimata play`: a person against bots in the terminal, seeing only their own seat."""
+"""`ultimata play`: a person against bots in the terminal, seeing only their own seat.
+
+With a record (`--record`, runs/ultimata.db by default) the game is kept there from its first move, as the
+browser's games are: finished, quit, or cut at the decision cap; a game killed with the process is found
+and recorded as interrupted the next time the record is opened."""
 
 from __future__ import annotations
 
@@ -15,13 +19,26 @@ from ultimata.envs.core.narration import apply_and_tell
 from ultimata.envs.core.registry import game_class
 from ultimata.envs.core.replay import Replay
 from ultimata.envs.core.rng import Rng
+from ultimata.inference import one_thread_per_forward
+from ultimata.record.outcome import short_name
+
+
+def level_of(vs: str, game_name: str) -> str | None:
+    """The difficulty level (configs/difficulty.yaml) whose bot `vs` is, if any."""
+    from ultimata.agents.base import game_base_name
+    from ultimata.web.difficulty import load_difficulty
+
+    levels = load_difficulty()[game_base_name(game_name)].as_list()
+    return next((lv["level"] for lv in levels if lv["agent"] == vs), None)
 
 
 def play_session(
     game_name: str, vs: str, seat: int = 0, seed: int = 0, rules: dict[str, Any] | None = None,
     read: Callable[[str], str] = input, console: Console | None = None, save: str | Path | None = None,
+    record: str | Path | None = None,
 ) -> list[float] | None:
-    """Play one game; returns the final returns, or None if the person quit."""
+    """Play one game; returns the final returns, or None if the person quit. `record`: the game record's file
+    to keep the game in (None: not kept)."""
     console = console or Console(highlight=False)
     game = game_class(game_name).from_config(rules)
     n = game.num_players
@@ -34,10 +51,15 @@ def play_session(
     ]
     for p, agent in enumerate(agents):
         agent.reset(p, seed * 31 + p)
+    one_thread_per_forward()  # a bot answers one position at a time (ultimata/inference.py)
     state = game.new_initial_state(Rng(seed))
-    console.print(f"[bold]{game_name}[/bold] (seed {seed}): you are player_{seat}; the other seats are '{vs}'.")
+    players = [("you" if p == seat else vs) for p in range(n)]
+    kept = _Kept(record, game_name, config, seed, players, seat)
+    bot = short_name(vs)
+    console.print(f"[bold]{game_name}[/bold] (seed {seed}): you are player_{seat}; the other seats are '{bot}'.")
     console.print(HELP)
     actions: list[int] = []
+    ending = "interrupted"  # until the loop says otherwise: an error in a bot stops the game here
     try:
         while not state.is_terminal() and state.decisions < game.config.max_decisions:
             p = state.current_player
@@ -47,16 +69,23 @@ def play_session(
             action = int(agents[p].act(state.observation(p), state.legal_action_mask(), state))
             words, event = apply_and_tell(state, action, seat)
             actions.append(action)
-            console.print(f"  you: {words}" if p == seat else f"  ({vs}) {words}", markup=False)
+            kept.move(len(actions), action)
+            console.print(f"  you: {words}" if p == seat else f"  ({bot}) {words}", markup=False)
             if event:  # what the rules did by themselves: a turn, a die, a payout
                 console.print(f"  → {event}", markup=False)
-    except HumanQuit:
+        ending = "finished" if state.is_terminal() else "cut"
+    except (HumanQuit, KeyboardInterrupt) as stop:
+        ending = "quit"
+        if isinstance(stop, KeyboardInterrupt):
+            raise
         console.print("you left the game.")
         return None
-    finally:
-        if save is not None:  # a game left mid-battle is saved up to its last settled position
-            players = [("you" if p == seat else vs) for p in range(n)]
-            Replay.of_game(state, seed, actions, players).settled().save(save)
+    finally:  # a game left mid-battle is kept up to its last settled position
+        replay = Replay.of_game(state, seed, actions, players)
+        replay = replay if state.is_terminal() else replay.settled()
+        kept.end(replay, ending, console)
+        if save is not None:
+            replay.save(save)
     console.print()
     console.print(state.render_text(seat), markup=False)
     returns = state.returns()
@@ -65,3 +94,29 @@ def play_session(
         "shared win." if returns[seat] == best else "you lose.")
     console.print(f"final returns: {', '.join(f'player_{p} {r:+.2f}' for p, r in enumerate(returns))} — {verdict}")
     return list(returns)
+
+
+class _Kept:
+    """The game in the record, if there is one: a record that refuses a write costs the record, never the game."""
+
+    def __init__(self, path: str | Path | None, game_name: str, config: dict[str, Any], seed: int,
+                 players: list[str], seat: int) -> None:
+        self.record, self.game_id = None, None
+        if path is None:
+            return
+        from ultimata.record import GameRecord
+
+        self.record = GameRecord(path)
+        levels = [None if p == seat else level_of(who, game_name) for p, who in enumerate(players)]
+        self.game_id = self.record.start(game_name, config, seed, players, levels, seat, "terminal")
+
+    def move(self, n: int, action: int) -> None:
+        if self.record is not None:
+            self.record.move(self.game_id, n, action)
+
+    def end(self, replay: Replay, ending: str, console: Console) -> None:
+        if self.record is None:
+            return
+        name = self.record.finish(self.game_id, replay, ending)
+        self.record.close()
+        console.print(f"kept in your record as {name} (ultimata replay {name})", markup=False)

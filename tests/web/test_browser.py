@@ -1,6 +1,8 @@
 """End to end in headless chromium, as a new player would: start a game against bots, read the help and
 the legend, and play by clicking what a person clicks (cards, players, fields, units, countries, nations,
-and the buttons on show, never the folded list of every legal move). Screenshots go to
+and the buttons on show, never the folded list of every legal move). A game survives a reload, Back and
+other pages; leaving and resigning ask first; finished games are in Your games and the replays; the
+new-game cards fit the page at common widths. Screenshots go to
 $ULTIMATA_SCREENSHOTS (default: tmp); `ULTIMATA_SCREENSHOTS=docs/screenshots` refreshes the README's."""
 
 from __future__ import annotations
@@ -182,8 +184,10 @@ def test_a_whole_card_game_its_replay_and_play_again(url, browser_page, shots) -
     assert moves > 0
     finished = page.evaluate("location.hash")
     asked = serve_replays_in_pages(page, 10)
-    page.locator(".result a").click()
+    page.locator(".result a", has_text="watch the replay").click()
     page.wait_for_selector(".replay-bar")
+    said = page.locator(".replay-result").inner_text()
+    assert said.startswith("Result: ") and ("won" in said or "win" in said or "draw" in said), said
     page.locator(".replay-bar button", has_text="step").last.click()
     page.wait_for_function("() => document.querySelector('.status').textContent.startsWith('move 1 /')")
     page.locator(".replay-bar button", has_text="last").click()
@@ -236,13 +240,165 @@ def test_without_levels_the_difficulty_choice_is_hidden(url, browser_page) -> No
     assert form.locator(".difficulty").is_visible() == has_levels
 
 
-def test_moving_on_from_a_game_in_play_leaves_it_and_frees_its_slot(url, browser_page) -> None:
+def game_id(page) -> str:
+    return page.evaluate("location.hash").split("/")[-1]
+
+
+def status_of(page, game: str) -> int:
+    return page.evaluate(f"fetch('/api/sessions/{game}').then(r => r.status)")
+
+
+@pytest.mark.parametrize("family", list(GAMES))
+def test_a_reload_in_the_middle_of_a_game_goes_on(url, browser_page, family) -> None:
+    page, errors = browser_page
+    start_game(page, url, env_name(family), config=GAMES[family][0])
+    game = game_id(page)
+    assert play_by_clicking(page, 2) == 2
+    page.wait_for_selector(".status.turn, .result")
+    before = int(page.locator("#main").get_attribute("data-moves"))
+    page.reload()
+    page.wait_for_selector(".board")
+    page.wait_for_selector(".status.turn, .result")
+    assert game_id(page) == game and int(page.locator("#main").get_attribute("data-moves")) == before
+    assert page.locator(".events li").count() == int(page.locator("#main").get_attribute("data-moves"))
+    assert play_by_clicking(page, 1) == 1, "the game goes on after the reload"
+    assert status_of(page, game) == 200
+    assert not errors
+
+
+def test_replays_and_back_return_to_the_game_in_play(url, browser_page) -> None:
     page, errors = browser_page
     start_game(page, url, CARDS)
-    game = page.evaluate("location.hash").split("/")[-1]
-    status = f"fetch('/api/sessions/{game}').then(r => r.status)"
-    assert page.evaluate(status) == 200
-    page.goto(f"{url}/#/replays")
-    page.wait_for_selector("table.replays, .replays, main p")
-    page.wait_for_function(f"() => {status}.then(s => s === 404)")
+    game = game_id(page)
+    page.locator("header a", has_text="Replays").click()
+    page.wait_for_selector("main h1:text('Replays')")
+    assert status_of(page, game) == 200, "moving on from a game never ends it"
+    page.go_back()
+    page.wait_for_selector(".board")
+    assert game_id(page) == game and play_by_clicking(page, 1) == 1
+    page.locator("header a", has_text="Games").first.click()
+    in_play = page.locator(f".in-play li[data-game='{game}']")
+    in_play.wait_for()
+    in_play.locator("a", has_text="go back to it").click()
+    page.wait_for_selector(".board")
+    assert game_id(page) == game
+    assert not errors
+
+
+def answer_next_dialog(page, accept: bool) -> list[str]:
+    """Answers the next confirm() the page shows; returns its question once asked."""
+    asked: list[str] = []
+
+    def answer(dialog):
+        asked.append(dialog.message)
+        dialog.accept() if accept else dialog.dismiss()
+
+    page.once("dialog", answer)
+    return asked
+
+
+def test_leaving_asks_first_and_keeps_the_game_in_your_games(url, browser_page) -> None:
+    page, errors = browser_page
+    start_game(page, url, CARDS)
+    game = game_id(page)
+    play_by_clicking(page, 1)
+    asked = answer_next_dialog(page, accept=False)
+    page.locator(".game-actions .leave").click()
+    assert asked and "Leave this game?" in asked[0]
+    assert status_of(page, game) == 200 and game_id(page) == game, "a game left only when the person says yes"
+    asked = answer_next_dialog(page, accept=True)
+    page.locator(".game-actions .leave").click()
+    page.wait_for_function("() => location.hash === '#/'")
+    assert asked and status_of(page, game) == 404
+    page.locator("header a", has_text="Your games").click()
+    page.wait_for_selector("table.record")
+    assert "unfinished (you left)" in page.locator("table.record").inner_text()
+    assert not errors
+
+
+def test_resigning_asks_first_and_ends_the_game_as_a_loss(url, browser_page) -> None:
+    page, errors = browser_page
+    start_game(page, url, CARDS)
+    page.wait_for_selector(".status.turn")
+    asked = answer_next_dialog(page, accept=False)
+    page.locator(".game-actions .resign").click()
+    assert asked and "Resign this game?" in asked[0] and not page.locator(".result").count()
+    answer_next_dialog(page, accept=True)
+    page.locator(".game-actions .resign").click()
+    page.wait_for_selector(".result")
+    assert page.locator(".result").inner_text().startswith("Game over: you resigned")
+    assert not page.locator(".game-actions").is_visible()
+    assert not errors
+
+
+def test_your_games_lists_a_finished_game_with_its_rating_and_replay(url, browser_page) -> None:
+    page, errors = browser_page
+    form = open_form(page, url, CARDS, seed=11, config={"num_players": 3})
+    for select in form.locator("label.opp:visible select").all():
+        select.select_option("heuristic")
+    form.locator("button[type=submit]").click()
+    page.wait_for_selector(".board")
+    play_by_clicking(page)
+    said = page.locator(".result").inner_text()
+    assert said.startswith("Game over: ") and ("won" in said or "win" in said or "draw" in said)
+    other = page.request.post(f"{url}/api/sessions", data={"game": CARDS, "config": {"num_players": 3},
+                                                           "opponents": {"1": "random", "2": "random"}})
+    assert page.request.delete(f"{url}/api/sessions/{other.json()['id']}").status == 204  # a game the filter leaves out
+    page.goto(f"{url}/#/record")
+    page.wait_for_selector("table.ratings")
+    assert "random" in page.locator("table.record").inner_text()
+    page.locator(".filters select[name=opponent]").select_option("heuristic")
+    page.wait_for_function("""() => {
+        const rows = [...document.querySelectorAll('table.record tr[data-outcome]')];
+        return rows.length > 0 && rows.every(r => r.cells[2].textContent === 'heuristic (easy)');
+    }""")
+    rows = page.locator("table.record tr[data-outcome]")
+    rating = page.locator("table.ratings").inner_text()
+    assert "heuristic" in rating and "likely" in rating
+    rows.first.locator("a", has_text="replay").click()
+    page.wait_for_selector(".replay-result")
+    assert page.locator("a", has_text="download the replay file").count() == 1
+    assert not errors
+
+
+@pytest.mark.parametrize("width", [1280, 1024, 800, 390])
+def test_the_new_game_cards_fit_and_the_page_never_scrolls_sideways(url, browser, width) -> None:
+    context = browser.new_context(viewport={"width": width, "height": 900})
+    page = context.new_page()
+    try:
+        page.goto(url)
+        page.locator("form[data-game] select[name=difficulty]").first.wait_for()
+        assert page.evaluate("document.documentElement.scrollWidth <= document.documentElement.clientWidth")
+        overflowing = page.evaluate("""() => [...document.querySelectorAll('form[data-game]')].flatMap(form => {
+            const box = form.getBoundingClientRect();
+            return [...form.querySelectorAll('select, input, ul.levels')]
+              .filter(e => e.offsetParent && e.getBoundingClientRect().right > box.right + 1)
+              .map(e => `${form.dataset.game} ${e.name || e.className}: ${e.getBoundingClientRect().width} px`);
+        })""")
+        assert overflowing == []
+    finally:
+        context.close()
+
+
+def test_the_difficulty_says_what_to_expect_and_keeps_the_figures_at_hand(url, browser_page) -> None:
+    page, _ = browser_page
+    form = open_form(page, url, env_name("ultimatum_world"))
+    levels = form.locator(".difficulty .levels li")
+    assert levels.count() == 3 and "fair share" not in levels.first.inner_text()
+    assert "fair share" in (levels.first.get_attribute("title") or "")
+    assert form.locator("summary").count() == 1, "the rule variant stays the form's one fold"
+    form.locator(".difficulty button.figures").click()
+    assert "games" in form.locator(".difficulty .measured").inner_text()
+    options = form.locator("select[name=difficulty] option")
+    assert [options.nth(i).inner_text() for i in range(1, 4)] == ["easy", "medium", "hard"]
+
+
+def test_the_api_link_answers_with_a_page_of_the_api(url, browser_page) -> None:
+    page, errors = browser_page
+    page.goto(url)
+    with page.expect_response(lambda r: r.url.endswith("/docs")) as response:
+        page.locator("header a", has_text="API").click()
+    assert response.value.status == 200
+    page.wait_for_selector("main.api-page")
+    assert "/api/sessions" in page.locator("main").inner_text()
     assert not errors

@@ -5,12 +5,13 @@ from __future__ import annotations
 
 import json
 import re
-from collections.abc import Iterable
+from collections.abc import AsyncIterator, Iterable
+from contextlib import asynccontextmanager
 from pathlib import Path
 from typing import Any
 
 from fastapi import FastAPI, HTTPException, Query, Request, Response
-from fastapi.responses import FileResponse, HTMLResponse
+from fastapi.responses import FileResponse, HTMLResponse, JSONResponse
 from fastapi.staticfiles import StaticFiles
 from pydantic import BaseModel, ConfigDict, Field, StrictInt, field_validator
 
@@ -19,12 +20,15 @@ from ultimata.envs.core import safe_json
 from ultimata.envs.core.errors import IllegalActionError, UltimataError
 from ultimata.envs.core.registry import GAMES, game_class
 from ultimata.envs.core.replay_checks import MAX_RULES_DEPTH, MAX_SEED
+from ultimata.record import Filters, GameRecord
+from ultimata.record.store import MAX_PAGE as MAX_LISTED
+from ultimata.web.api_page import api_page
 from ultimata.web.difficulty import load_difficulty
 from ultimata.web.guards import MAX_BODY, BodyLimit, SecurityHeaders, quoted, refuse_malformed
 from ultimata.web.hosts import HostGuard, allowed_hosts
 from ultimata.web.opponents import Opponents, UnknownOpponent
 from ultimata.web.page import STATIC, index_html
-from ultimata.web.replays import MAX_PAGE, PAGE, ReplayLibrary
+from ultimata.web.replays import LISTED, MAX_PAGE, PAGE, ReplayLibrary
 from ultimata.web.sessions import GameSession, Limits, RequestReused, SessionError, SessionStore, TooManySessions
 
 DEFAULT_BOT = "heuristic"
@@ -66,6 +70,10 @@ class Move(BaseModel):
 
 
 EventsFrom = Query(0, ge=0, description="Send the game's events from this index on (default: all of them).")
+Offset = Query(0, ge=0, le=10**9, description="Skip this many games (newest first).")
+Limit = Query(LISTED, ge=1, le=MAX_LISTED, description="Send at most this many games.")
+GameFilter = Query(None, max_length=64, description="Only this game, by its name without version (ultimatum_world).")
+OpponentFilter = Query(None, max_length=200, description="Only games against this bot (a spec, e.g. hard).")
 MAX_CONFIG_QUERY = 4096
 """Characters of a `config` query: a rule variant is a few keys."""
 
@@ -79,21 +87,37 @@ def create_app(
     max_per_client: int = 4,
     max_body: int = MAX_BODY,
     hosts: Iterable[str] = (),
+    record: Path | None = None,
 ) -> FastAPI:
-    """The app; ConfigError here (a bad configs/difficulty.yaml, a bad host name) stops the server before it
-    starts. It answers to loopback names and `hosts` (the bound host and --allow-host) only."""
+    """The app; ConfigError here (a bad configs/difficulty.yaml, a bad host name, a record it cannot open)
+    stops the server before it starts. It answers to loopback names and `hosts` (the bound host and
+    --allow-host) only. `record`: the game record's file (None: kept in memory, for tests); the JSON files
+    in `replays` are imported into it now and whenever new ones appear."""
     difficulty = load_difficulty()
     allowed = allowed_hosts(None, hosts)
-    # No /api/docs: Swagger's page loads its scripts from a CDN, and a user's machine may have no network.
-    app = FastAPI(title="ultimata", docs_url=None, redoc_url=None, openapi_url="/api/openapi.json")
+    games_record = GameRecord(record)
+    store = SessionStore(Limits(total=max_sessions, per_client=max_per_client, idle_seconds=idle_seconds), replays,
+                         games_record)
+
+    @asynccontextmanager
+    async def lifespan(app: FastAPI) -> AsyncIterator[None]:
+        yield
+        store.close_all()  # games still in play when the server stops are recorded as interrupted
+
+    # No /api/docs: Swagger's page loads its scripts from a CDN, and a user's machine may have no network;
+    # /docs is a page of the API drawn from its own schema instead.
+    app = FastAPI(title="ultimata", docs_url=None, redoc_url=None, openapi_url="/api/openapi.json", lifespan=lifespan)
     app.add_middleware(BodyLimit, limit=max_body)
     app.add_middleware(HostGuard, hosts=allowed)
     app.add_middleware(SecurityHeaders)  # added last, so outermost: refusals of a host carry the headers too
     refuse_malformed(app)
-    store = SessionStore(Limits(total=max_sessions, per_client=max_per_client, idle_seconds=idle_seconds), replays)
-    library = ReplayLibrary(replays)
+    library = ReplayLibrary(games_record, replays)
     bots = Opponents(checkpoints, own_agents)
     app.state.store = store
+    app.state.record = games_record
+    app.state.imported = library.sync(quiet=True)  # `serve` prints what it skipped
+    level_of = {game: {lv["agent"]: lv["level"] for lv in levels.as_list()} for game, levels in difficulty.items()}
+    """Game base name -> bot spec -> the difficulty level that plays it."""
 
     # -- catalogue ---------------------------------------------------------------------------------
     @app.get("/api/games")
@@ -144,9 +168,10 @@ def create_app(
             agents = {seat: bots.load(spec, req.game, req.config) for seat, spec in specs.items()}
             return [specs.get(seat, "human") for seat in range(n)], agents
 
+        levels = [level_of[game_base_name(req.game)].get(specs[s]) if s in specs else None for s in range(n)]
         try:
-            session = store.create(req.game, req.config, req.human_seat, req.seed, load_bots,
-                                   client=_client(request), request_id=req.request_id, fingerprint=req.fingerprint())
+            session = store.create(req.game, req.config, req.human_seat, req.seed, load_bots, client=_client(request),
+                                   request_id=req.request_id, fingerprint=req.fingerprint(), levels=levels)
         except TooManySessions as err:
             raise HTTPException(429, str(err)) from None
         except RequestReused as err:
@@ -201,20 +226,46 @@ def create_app(
             store.settle(session)
             return session.snapshot(perspective, events_from)
 
+    @app.post("/api/sessions/{session_id}/resign")
+    def resign(session_id: str) -> dict[str, Any]:
+        """The person gives up: the game ends as their loss (rated), and its replay is kept."""
+        session = _session(session_id)
+        with session.lock:
+            try:
+                store.resign(session)
+            except SessionError as err:
+                raise HTTPException(409, str(err)) from None
+            return session.snapshot()
+
     @app.delete("/api/sessions/{session_id}", status_code=204)
     def leave(session_id: str) -> Response:
-        """The player leaves the game (new game, play again, closing the page): its slot is free at once."""
+        """The player leaves the game: it stops at once, is kept in the record as left (unrated), and its slot
+        is free."""
         try:
             store.close(session_id)
         except KeyError:
             raise HTTPException(404, "no such game (finished and idle games expire)") from None
         return Response(status_code=204)
 
-    # -- replays -----------------------------------------------------------------------------------
+    # -- replays and your record ---------------------------------------------------------------------
     @app.get("/api/replays")
-    def list_replays() -> list[dict[str, Any]]:
-        """Newest first, with what a person picks a replay by: game, players, result, moves, date."""
-        return library.listing()
+    def list_replays(response: Response, offset: int = Offset, limit: int = Limit,
+                     game: str | None = GameFilter) -> list[dict[str, Any]]:
+        """Newest first, a page at a time (`X-Total-Count`: how many there are), with what a person picks a
+        replay by: game, players, result, moves, date."""
+        total, games = library.listing(_family(game), offset, limit)
+        response.headers["X-Total-Count"] = str(total)
+        return games
+
+    @app.get("/api/record")
+    def your_games(offset: int = Offset, limit: int = Limit, game: str | None = GameFilter,
+                   opponent: str | None = OpponentFilter) -> dict[str, Any]:
+        """Your games (every game with a person's seat, however it ended), newest first, filtered by game and
+        opponent; your rating against each opponent with its uncertainty; the filters' choices; and each
+        game's difficulty levels by the spec that plays them, to name an opponent by its level."""
+        total, games = games_record.listing(Filters(_family(game), opponent, yours=True), offset, limit)
+        return {"total": total, "offset": offset, "games": games, "ratings": games_record.ratings(),
+                "choices": games_record.choices(), "levels": level_of}
 
     @app.get("/api/replays/{name}")
     def open_replay(
@@ -227,9 +278,21 @@ def create_app(
         try:
             return library.page(name, start, count, perspective)
         except KeyError:
-            raise HTTPException(404, f"no replay named {quoted(name)} in the replay folder") from None
+            raise HTTPException(404, f"no replay named {quoted(name)} in the record or the replay folder") from None
         except UltimataError as err:
             raise HTTPException(422, _public(str(err))) from None
+
+    @app.get("/api/replays/{name}/export")
+    def export_replay(name: str) -> JSONResponse:
+        """The game as a replay file, to share: `ultimata replay FILE` and any server's replay folder read it."""
+        try:
+            data = library.exported(name)
+        except KeyError:
+            raise HTTPException(404, f"no replay named {quoted(name)} in the record or the replay folder") from None
+        except UltimataError as err:
+            raise HTTPException(422, _public(str(err))) from None
+        filename = re.sub(r"[^\w.\-]", "_", name)
+        return JSONResponse(data, headers={"Content-Disposition": f'attachment; filename="{filename}"'})
 
     # -- the page ----------------------------------------------------------------------------------
     app.mount("/static", StaticFiles(directory=STATIC), name="static")
@@ -239,6 +302,11 @@ def create_app(
     @app.get("/", include_in_schema=False)
     def index() -> HTMLResponse:
         return HTMLResponse(page)
+
+    @app.get("/docs", include_in_schema=False)
+    def api_description() -> HTMLResponse:
+        """The API in a page, drawn from its own schema: nothing loaded from elsewhere."""
+        return HTMLResponse(api_page(app.openapi()))
 
     @app.get("/favicon.ico", include_in_schema=False)
     def favicon() -> FileResponse:
@@ -285,6 +353,16 @@ def _rules_from_query(game: str, config: str | None) -> dict[str, Any]:
 def _seat_in_range(seat: int, players: int) -> None:
     if not 0 <= seat < players:
         raise HTTPException(422, f"perspective must be a seat 0..{players - 1}, or omitted for the public view")
+
+
+def _family(game: str | None) -> str | None:
+    """A listing's game filter: a game's name without version (its versions' games together)."""
+    if game is None:
+        return None
+    families = sorted({game_base_name(name) for name in GAMES})
+    if game not in families:
+        raise HTTPException(422, f"game: unknown game {quoted(game)}; use one of {', '.join(families)}")
+    return game
 
 
 def _known_game(game: str) -> None:

@@ -1,6 +1,6 @@
 """Difficulty levels as data (configs/difficulty.yaml): per game, easy / medium / hard, each the agent spec
-that plays the bot seats and its measured strength. Checked when the server starts, so a bad file is one
-clear error then, never a failing request later."""
+that plays the bot seats, what to expect of it in a player's words, and the figures measured. Checked when
+the server starts, so a bad file is one clear error then, never a failing request later."""
 
 from __future__ import annotations
 
@@ -24,7 +24,9 @@ class Level(BaseModel):
     agent: str
     """A built-in spec the browser offers (a checkpoint path is no level: the web takes no paths)."""
     strength: str = Field(min_length=1)
-    """How strong it measured, in a few words a player reads next to the level."""
+    """What to expect of it, in a few words a board gamer reads next to the level."""
+    measured: str = ""
+    """The figures behind those words (win rates, games played), shown on demand."""
 
     @field_validator("agent")
     @classmethod

@@ -15,6 +15,7 @@ from typing import Any
 from ultimata.agents.base import Agent
 from ultimata.envs.core.errors import UltimataError
 from ultimata.envs.core.registry import game_class
+from ultimata.inference import one_thread_per_forward
 
 BUILTIN = ("random", "heuristic", "mcts", "pretrained", "hard")
 """`hard` is each game's strongest quick agent (configs/hard.yaml), offered once this install has it."""
@@ -55,9 +56,10 @@ class Opponents:
         from ultimata.agents.specs import load_agent
 
         self.check(spec, game)
-        if spec.startswith(CHECKPOINT):
-            return load_agent(str(self.checkpoints / spec.removeprefix(CHECKPOINT)), game, rules, seed=seed)
-        return load_agent(spec, game, rules, seed=seed)
+        path = str(self.checkpoints / spec.removeprefix(CHECKPOINT)) if spec.startswith(CHECKPOINT) else spec
+        agent = load_agent(path, game, rules, seed=seed)
+        one_thread_per_forward()  # a bot answers one position at a time (ultimata/inference.py)
+        return agent
 
     def _checkpoints_for(self, game: str) -> list[str]:
         """Checkpoint files in the configured folder (never elsewhere) trained for `game` that load: each

@@ -1,21 +1,26 @@
-"""Saved games for the browser, from one folder only: a listing, and a game in pages of frames.
+"""Saved games for the browser, from the record (ultimata/record/): a listing, and a game in pages of frames.
+The replay folder's JSON files are imported into the record as they appear (once each); a file that
+cannot be imported is listed as unreadable, with the reason.
 
 A replay is replayed once when first opened, keeping a copy of the position every `STRIDE` moves; a page
 starts from the nearest copy. So a 2,000-move game costs one page's views per request, not the whole
-game's, and the few most recently opened files stay ready (until their file changes)."""
+game's, and the few most recently opened games stay ready (a recorded game never changes)."""
 
 from __future__ import annotations
 
 import threading
-import time
 from collections import OrderedDict
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 from ultimata.envs.core.engine import State
-from ultimata.envs.core.errors import ReplayError, UltimataError
+from ultimata.envs.core.errors import ReplayError
 from ultimata.envs.core.replay import Replay
+from ultimata.record import Filters, GameRecord
+from ultimata.record.importer import FolderImport, ImportReport
+from ultimata.record.outcome import person_seat
+from ultimata.web.verdict import verdict
 from ultimata.web.views import seat_view
 
 PAGE = 100
@@ -25,12 +30,17 @@ STRIDE = 64
 OPEN_FILES = 8
 
 
+LISTED = 100
+"""Games in a listing when the request does not say."""
+
+
 @dataclass
 class _Opened:
-    stamp: tuple[int, int, int]
     replay: Replay
     kept: list[State]
     """kept[k]: the position before move k * STRIDE."""
+    verdict: dict[str, Any]
+    ending: str | None
 
     @property
     def total(self) -> int:
@@ -39,46 +49,27 @@ class _Opened:
 
 
 class ReplayLibrary:
-    def __init__(self, folder: Path | None) -> None:
-        self.folder = folder
+    def __init__(self, record: GameRecord, folder: Path | None) -> None:
+        self.record = record
+        self.files = FolderImport(record, folder)
         self._opened: OrderedDict[str, _Opened] = OrderedDict()
-        self._summaries: dict[str, tuple[tuple[int, int, int], dict[str, Any]]] = {}
         self._lock = threading.Lock()
+        self._syncing = threading.Lock()
 
-    def names(self) -> list[str]:
-        """Newest name first (names start with the game and the date)."""
-        if self.folder is None or not self.folder.is_dir():
-            return []
-        return sorted((p.name for p in self.folder.glob("*.json")), reverse=True)
+    def sync(self, quiet: bool = False) -> ImportReport:
+        """Import the folder's new or changed files (one at a time: two requests never import one file twice)."""
+        with self._syncing:
+            return self.files.sync(quiet)
 
-    def listing(self) -> list[dict[str, Any]]:
-        """What a person picks a replay by: game, players, result, date (read once per file version). A file
-        that cannot be read is listed as `unreadable`, with the reason (`error`, naming the file, not its folder)."""
-        names = self.names()
-        out = [self._summary(name) for name in names]
-        with self._lock:
-            for gone in set(self._summaries) - set(names):
-                del self._summaries[gone]
-        return out
-
-    def _summary(self, name: str) -> dict[str, Any]:
-        path = self.folder / name
-        stamp = _stamp(path)
-        with self._lock:
-            known = self._summaries.get(name)
-        if known and known[0] == stamp:
-            return known[1]
-        date = time.strftime("%Y-%m-%d %H:%M", time.localtime(stamp[1] / 1e9)) if stamp[1] else None
-        try:
-            replay = Replay.load(path)
-            summary = {"name": name, "game": replay.game, "players": replay.players, "result": replay.result,
-                       "moves": len(replay.actions), "date": date}
-        except UltimataError as err:  # one bad file is named as such; it never breaks the listing
-            summary = {"name": name, "game": None, "players": [], "result": "unreadable", "moves": None, "date": date,
-                       "error": str(err)}
-        with self._lock:
-            self._summaries[name] = (stamp, summary)
-        return summary
+    def listing(self, family: str | None = None, offset: int = 0, limit: int = LISTED) -> tuple[int, list[dict]]:
+        """(how many games, one page of them): newest first, with what a person picks a replay by: game,
+        players, result, moves, date. The first page also names each file that could not be imported
+        (`result: unreadable`, and the reason in `error`, naming the file, not its folder)."""
+        self.sync()
+        total, games = self.record.listing(Filters(family=family), offset, limit)
+        if offset == 0 and family is None:
+            games += [self.files.problems[name] for name in sorted(self.files.problems)]
+        return total, games
 
     def page(self, name: str, start: int = 0, count: int = PAGE, perspective: int | None = None) -> dict[str, Any]:
         """Frames start..start+count-1 of a replay as `perspective` saw them (None: the public table), each
@@ -103,24 +94,27 @@ class ReplayLibrary:
             if action is not None and i + 1 < end:
                 state.apply(action)
         return {"name": name, "game": replay.game, "players": replay.players, "total": total, "start": start,
-                "frames": frames, "moves": moves, "result": replay.result, "returns": replay.returns}
+                "frames": frames, "moves": moves, "result": replay.result, "returns": replay.returns,
+                "ending": opened.ending, "verdict": opened.verdict}
 
     def _open(self, name: str) -> _Opened:
-        if name not in self.names():
-            raise KeyError(name)
-        path = self.folder / name
-        stamp = _stamp(path)
+        self.sync()
+        if name in self.files.problems:
+            raise ReplayError(self.files.problems[name]["error"])
         with self._lock:
             opened = self._opened.get(name)
-            if opened is not None and opened.stamp == stamp:
+            if opened is not None:
                 self._opened.move_to_end(name)
                 return opened
-        replay = Replay.load(path)
-        kept = []
+        replay = self.record.replay(name)  # KeyError: no such game
+        ending = self.record.summary(name)["ending"]
+        kept, state = [], None
         for step, (state, _) in enumerate(replay.states()):  # checks every move and the stored end
             if step % STRIDE == 0:
                 kept.append(state.clone())
-        opened = _Opened(stamp, replay, kept)
+        said = verdict(replay.players, person_seat(replay.players), replay.returns, ending,
+                       seat_view(replay.game, state, None) if state is not None else None)
+        opened = _Opened(replay, kept, said, ending)
         with self._lock:
             self._opened[name] = opened
             self._opened.move_to_end(name)
@@ -128,12 +122,8 @@ class ReplayLibrary:
                 self._opened.popitem(last=False)
         return opened
 
+    def exported(self, name: str) -> dict[str, Any]:
+        """The game as a replay file holds it, checked as an opened one is (KeyError, ReplayError)."""
+        from ultimata.record.store import as_json
 
-def _stamp(path: Path) -> tuple[int, int, int]:
-    """A file version: (inode, modification time, size), zeros if it is gone. Saves replace the file
-    (a new inode), so two saves within the clock's tick still differ."""
-    try:
-        info = path.stat()
-    except OSError:
-        return (0, 0, 0)
-    return (info.st_ino, info.st_mtime_ns, info.st_size)
+        return as_json(self._open(name).replay)

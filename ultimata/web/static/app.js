@@ -1,4 +1,6 @@
-// ultimata in the browser: game list, new game, the table (play or watch), replays.
+// ultimata in the browser: game list, new game, the table (play or watch); record.js draws the replays and
+// your games. A game lives in the URL (#/game/<id>), so a reload, Back or another page never ends it: only
+// "leave" or "resign" do, each asked first (idle games expire on the server, and are kept in your games).
 // Each game draws itself through window.ULTIMATA_VIEWS[view.kind].render(el, view, moves, play): the
 // server sets view.kind to the game's name without its version, and static/games/<that name>.js registers
 // itself under it (the server writes a <script> for it into the page); the list of legal moves under the
@@ -64,6 +66,7 @@ async function createGame(body, button, note) {
   try {
     const snap = await api("POST", "/api/sessions", await withRequestId(body));
     sessionStorage.setItem("ultimataLastGame", JSON.stringify({ ...body, seed: undefined }));
+    rememberGame(snap);
     location.hash = `#/game/${snap.id}`;
     return snap;
   } catch (err) {
@@ -78,32 +81,57 @@ async function createGame(body, button, note) {
   }
 }
 
-// -- routes ---------------------------------------------------------------------------------------
-// The game this page shows. When the page moves on from a game still in play (a new game, replays,
-// closing the tab) it leaves that game, so the server frees its slot at once instead of keeping it until
-// it idles out. A finished game has freed its slot already and stays readable, so it is not left.
-let shownGame = null;
-let shownGameOver = false;
-function leaveGame(next) {
-  if (shownGame && shownGame !== next && !shownGameOver) {
-    fetch(`/api/sessions/${shownGame}`, { method: "DELETE", keepalive: true }).catch(() => {});
-  }
-  if (shownGame !== next) shownGameOver = false;
-  shownGame = next;
+// -- games in play ---------------------------------------------------------------------------------
+// The games this browser started and has not seen end, so the games page can offer to go back to them.
+const IN_PLAY = "ultimataInPlay";
+function inPlay() {
+  try { return JSON.parse(localStorage.getItem(IN_PLAY) || "[]"); } catch { return []; }
 }
-window.addEventListener("pagehide", () => leaveGame(null));
+function keepInPlay(list) { localStorage.setItem(IN_PLAY, JSON.stringify(list.slice(-20))); }
+function rememberGame(snap) {
+  keepInPlay([...inPlay().filter((g) => g.id !== snap.id), { id: snap.id, game: snap.game, started: Date.now() }]);
+}
+function forgetGame(id) { keepInPlay(inPlay().filter((g) => g.id !== id)); }
+
+// Leave or resign, asked first. Leaving keeps the game in your games, unfinished; resigning is a loss.
+async function leaveGame(id, watching) {
+  const question = watching ? "Stop watching this game? The bots stop here; the game so far is kept."
+    : "Leave this game? It stops here and is kept, unfinished and unrated, in Your games.";
+  if (!confirm(question)) return false;
+  await fetch(`/api/sessions/${id}`, { method: "DELETE" }).catch(() => {});
+  forgetGame(id);
+  return true;
+}
+const RESIGN_QUESTION = "Resign this game? It ends now as your loss, and counts in your rating.";
+
+// -- routes ---------------------------------------------------------------------------------------
+// A page paints only while it is still the one asked for: a slow page (the games list asks the server about
+// each game in play) must not paint over the page the person moved on to, nor a game's bots play on there.
+let routeToken = 0;
+function painter() {
+  const token = routeToken;
+  const paint = (...children) => {
+    if (token !== routeToken) return false;
+    main.replaceChildren(...children);
+    return true;
+  };
+  paint.live = () => token === routeToken;
+  return paint;
+}
 
 async function route() {
   const [, page, arg] = location.hash.split("/");
+  routeToken += 1;
+  const paint = painter();
   stopTimers();
-  leaveGame(page === "game" ? arg : null);
   try {
     if (page === "game") return await showGame(arg);
+    if (page === "record") return await showRecord();
     if (page === "replays") return await showReplays();
     if (page === "replay") return await showReplay(decodeURIComponent(arg));
     return await showGames();
   } catch (err) {
-    main.replaceChildren(h("p", { class: "error" }, err.message));
+    paint(h("p", { class: "error" }, err.message));
   }
 }
 let timer = null;
@@ -114,10 +142,27 @@ function stopTimers() {
 
 // -- the games and a new game ---------------------------------------------------------------------
 async function showGames() {
+  const paint = painter();
   const games = await api("GET", "/api/games");
   const cards = [];
   for (const g of games) cards.push(await newGameForm(g));
-  main.replaceChildren(h("h1", {}, "Play against the bots"), h("div", { class: "games" }, cards));
+  const titles = Object.fromEntries(games.map((g) => [g.name, g.title]));
+  paint(await gamesInPlay(titles), h("h1", {}, "Play against the bots"), h("div", { class: "games" }, cards));
+}
+
+// Your games still in play on the server, to go back to or leave; those that ended are forgotten.
+async function gamesInPlay(titles) {
+  const rows = [];
+  for (const g of inPlay()) {
+    const res = await fetch(`/api/sessions/${g.id}?events_from=1000000`).catch(() => null);
+    const snap = res && res.ok ? await res.json() : null;
+    if (!snap || snap.over) { forgetGame(g.id); continue; }
+    const leave = h("button", {}, snap.human === null ? "stop watching" : "leave");
+    leave.addEventListener("click", async () => { if (await leaveGame(g.id, snap.human === null)) route(); });
+    rows.push(h("li", { "data-game": g.id }, h("b", {}, titles[snap.game] || snap.game), ` (${snap.events_total} moves so far) `,
+      h("a", { href: `#/game/${g.id}`, class: "button" }, "go back to it"), " ", leave));
+  }
+  return rows.length ? h("div", { class: "panel in-play" }, h("h2", {}, "Your games in play"), h("ul", {}, rows)) : h("div", {});
 }
 
 function configField(name, schema, value) {
@@ -164,12 +209,22 @@ async function newGameForm(game) {
   }
   // Easy / medium / hard, when the server names them: a level sets every bot seat to its agent; the
   // per-seat pickers stay for people who want to mix.
+  // Each level says what to expect in a player's words; the measured figures are in its tooltip and behind
+  // a "how we measured" button (not a <details>: the rule variant is the form's one fold).
+  const figures = (list) => {
+    const shown = h("ul", { class: "measured", hidden: "" }, list.map((d) => h("li", {}, h("b", {}, `${d.level} (${d.agent})`), `: ${d.measured}`)));
+    const toggle = h("button", { type: "button", class: "figures" }, "how we measured");
+    toggle.addEventListener("click", () => { shown.hidden = !shown.hidden; });
+    return h("div", {}, toggle, shown);
+  };
   const levels = game.difficulty || [];
   const difficulty = h("select", { name: "difficulty" }, h("option", { value: "" }, "choose each bot below"),
-    levels.map((d) => h("option", { value: d.agent }, `${d.level}: ${d.agent}${d.strength ? ` (${d.strength})` : ""}`)));
+    levels.map((d) => h("option", { value: d.agent, title: d.strength }, d.level)));
+  const measured = levels.filter((d) => d.measured);
   const difficultyRow = h("div", { class: "difficulty" },
     h("label", { title: "sets every bot seat to this level's bot" }, h("span", {}, "difficulty"), difficulty),
-    h("ul", { class: "levels" }, levels.map((d) => h("li", {}, h("b", {}, d.level), `: ${d.agent}${d.strength ? `, ${d.strength}` : ""}`))));
+    h("ul", { class: "levels" }, levels.map((d) => h("li", { title: d.measured || "" }, h("b", {}, d.level), `: ${d.strength}`))),
+    measured.length ? figures(measured) : "");
   if (!levels.length) difficultyRow.style.display = "none";
   function botOption(spec) {
     const known = opponents.find((o) => o.spec === spec);
@@ -260,7 +315,18 @@ function helpPanel(kind, view) {
 }
 
 async function showGame(id) {
+  const paint = painter();
   let speed = Number(localStorage.getItem("ultimataSpeed") || 700);
+  const res = await fetch(`/api/sessions/${id}`);
+  if (res.status === 404) {
+    forgetGame(id);
+    paint(h("h1", {}, "This game is no longer in play"),
+      h("p", {}, "It ended, or it was left idle for 10 minutes (or the server restarted). Every game is kept: ",
+        h("a", { href: "#/record" }, "see your games"), ", or ", h("a", { href: "#/" }, "start a new one"), "."));
+    return;
+  }
+  const first = await res.json();
+  if (!res.ok) throw new Error(typeof first.detail === "string" ? first.detail : JSON.stringify(first));
   const board = h("div", { class: "board" });
   const status = h("div", { class: "status" });
   const you = h("div", { class: "you" });
@@ -268,6 +334,17 @@ async function showGame(id) {
   const events = h("ol", { class: "events" });
   const helpSlot = h("div", {});
   const result = h("div", {});
+  const watching = first.human === null;
+  // Ending a game is always a choice, asked first: a reload, Back or another page keep it going.
+  const leave = h("button", { class: "leave" }, watching ? "stop watching" : "leave the game");
+  const resign = h("button", { class: "resign" }, "resign");
+  const actions = h("div", { class: "game-actions" }, watching ? "" : resign, leave);
+  leave.addEventListener("click", async () => { if (await leaveGame(id, watching)) location.hash = "#/"; });
+  resign.addEventListener("click", async () => {
+    if (!confirm(RESIGN_QUESTION)) return;
+    clearTimeout(timer);
+    try { draw(await api("POST", `/api/sessions/${id}/resign`)); } catch (err) { status.textContent = err.message; }
+  });
   const speedInput = h("input", { type: "range", min: 50, max: 2000, step: 50, value: speed });
   let perspective = null;  // watching: whose view to show (null: the public table)
   let lastEvent = 0;  // the log keeps every event of the game: new ones are appended
@@ -282,12 +359,12 @@ async function showGame(id) {
     speed = Number(speedInput.value);
     localStorage.setItem("ultimataSpeed", String(speed));
   });
-  main.replaceChildren(
+  if (!paint(
     h("div", { class: "layout" },
       h("div", {}, status, you, result, board, movesBox),
-      h("div", { class: "panel side" }, h("label", {}, "bot speed (ms per move) ", speedInput),
+      h("div", { class: "panel side" }, actions, h("label", {}, "bot speed (ms per move) ", speedInput),
         h("label", { class: "view-as" }, "view as ", viewAs), helpSlot, h("h3", {}, "What happened"), events)),
-  );
+  )) return;
 
   async function play(action) {
     try {
@@ -309,7 +386,7 @@ async function showGame(id) {
   }
 
   function draw(snap) {
-    shownGameOver = Boolean(snap.over);
+    if (!paint.live()) return;  // an answer that came after the person moved on
     if (snap.human !== null) viewAs.parentElement.style.display = "none";
     else if (!viewAs.options.length) {
       viewAs.append(h("option", { value: "" }, "the public table"),
@@ -336,17 +413,18 @@ async function showGame(id) {
     );
     logEvents(snap.events);
     if (snap.over) {
-      const r = snap.returns;
-      const best = Math.max(...r);
-      const winners = r.map((x, i) => (x === best ? i : -1)).filter((i) => i >= 0);
-      const text = snap.human === null
-        ? `Game over: ${winners.map(seatName).join(", ")} won.`
-        : winners.includes(snap.human) ? (winners.length > 1 ? "Game over: you share the win!" : "Game over: you win!") : `Game over: you lose. ${winners.map(seatName).join(", ")} won.`;
+      forgetGame(id);
+      actions.style.display = "none";
+      const said = snap.result || { winners: [], text: "" };
       const again = h("button", { class: "primary" }, "play again");
       const note = h("p", { class: "note" });
       again.addEventListener("click", () => playAgain(again, note));
-      result.replaceChildren(h("div", { class: "result", "data-result": winners.includes(snap.human) ? "win" : "loss" }, text,
-        snap.replay ? h("div", {}, h("a", { href: `#/replay/${encodeURIComponent(snap.replay)}` }, "watch the replay")) : "",
+      const won = snap.human !== null && said.winners.includes(snap.human) && snap.ended !== "resigned";
+      result.replaceChildren(h("div", { class: "result", "data-result": won ? "win" : "loss" }, `Game over: ${said.text}`,
+        said.why ? h("div", { class: "why" }, said.why) : "",
+        said.scores ? h("div", { class: "scores" }, `final returns: ${said.scores}`) : "",
+        snap.replay ? h("div", {}, h("a", { href: `#/replay/${encodeURIComponent(snap.replay)}` }, "watch the replay"),
+          " · ", h("a", { href: "#/record" }, "your games")) : "",
         h("div", {}, again, note)));
       status.textContent = "";
       return;
@@ -362,7 +440,7 @@ async function showGame(id) {
       }, speed);
     }
   }
-  draw(await api("GET", `/api/sessions/${id}`));
+  draw(first);
 }
 
 // The same game, seats and bots again, with a new deal.
@@ -370,75 +448,6 @@ async function playAgain(button, note) {
   const last = JSON.parse(sessionStorage.getItem("ultimataLastGame") || "null");
   if (!last) { location.hash = "#/"; return; }
   await createGame(last, button, note);
-}
-
-// -- replays --------------------------------------------------------------------------------------
-async function showReplays() {
-  const items = await api("GET", "/api/replays");
-  const row = (r) => h("tr", {},
-    h("td", {}, h("a", { href: `#/replay/${encodeURIComponent(r.name)}` }, r.game || r.name)),
-    h("td", {}, r.players.map((p, i) => `${seatName(i)}: ${p}`).join(", ")), h("td", {}, r.result), h("td", {}, r.date || ""));
-  main.replaceChildren(
-    h("h1", {}, "Replays"),
-    items.length ? h("table", { class: "replays" }, h("tr", {}, ...["game", "players", "result", "saved"].map((t) => h("th", {}, t))), items.map(row))
-      : h("p", {}, "No saved games yet: finished games are saved here (serve with --replays DIR)."),
-  );
-}
-
-// A long game is read a page of frames at a time (GET ...?start=S&count=C answers {total, start, frames,
-// moves}); a server without pages answers with the whole game, which is then kept as one page.
-const REPLAY_PAGE = 200;
-
-async function showReplay(name, perspective = null) {
-  const url = (start) => {
-    const q = new URLSearchParams({ start, count: REPLAY_PAGE });
-    if (perspective !== null) q.set("perspective", perspective);
-    return `/api/replays/${encodeURIComponent(name)}?${q}`;
-  };
-  const first = await api("GET", url(0));
-  const paged = first.total !== undefined;
-  const total = paged ? first.total : first.frames.length;
-  const frames = new Array(total);
-  const labels = new Array(total);
-  const keep = (page) => page.frames.forEach((f, k) => {
-    frames[(page.start || 0) + k] = f;
-    labels[(page.start || 0) + k] = (page.moves || [])[k];
-  });
-  keep(first);
-  async function frame(k) {
-    if (frames[k] === undefined) keep(await api("GET", url(Math.floor(k / REPLAY_PAGE) * REPLAY_PAGE)));
-    if (frames[k] === undefined) keep(await api("GET", url(k)));  // a server may send shorter pages
-    return frames[k];
-  }
-  const viewAs = h("select", {}, h("option", { value: "" }, "the public table"),
-    ...first.players.map((_, i) => h("option", { value: i }, seatName(i))));
-  viewAs.value = perspective === null ? "" : String(perspective);
-  viewAs.addEventListener("change", () => showReplay(name, viewAs.value === "" ? null : Number(viewAs.value)));
-  const board = h("div", { class: "board" });
-  const label = h("div", { class: "status" });
-  const slider = h("input", { type: "range", min: 0, max: total - 1, value: 0 });
-  let i = 0;
-  const show = async (k) => {
-    i = Math.max(0, Math.min(total - 1, k));
-    slider.value = i;
-    const wanted = i;
-    const v = await frame(i);
-    if (wanted !== i) return;  // the slider moved on while the page loaded
-    board.replaceChildren();
-    (VIEWS[v.kind] || { render: (el) => el.append(h("pre", {}, JSON.stringify(v, null, 1))) }).render(board, v, [], () => {});
-    const next = labels[i];
-    label.textContent = `move ${i} / ${total - 1}` + (next ? ` — next: ${next}` : " — end");
-  };
-  slider.addEventListener("input", () => show(Number(slider.value)));
-  main.replaceChildren(
-    h("h1", {}, `Replay: ${name}`), h("p", {}, `players: ${first.players.join(", ")}`),
-    h("label", { class: "view-as" }, "view as ", viewAs),
-    h("div", { class: "replay-bar" },
-      h("button", { onclick: () => show(0) }, "« first"), h("button", { onclick: () => show(i - 1) }, "◀ step"),
-      slider, h("button", { onclick: () => show(i + 1) }, "step ▶"), h("button", { onclick: () => show(total - 1) }, "last »")),
-    label, board,
-  );
-  await show(0);
 }
 
 window.addEventListener("hashchange", route);
