@@ -10,7 +10,7 @@ Planes: 0 walls, 1 doors, 2 breachable walls (unbreached), 3 obstructions, 4 upp
 fraction, flying, turned, active general, facing x, facing y (0.5 = 0), stunned/stasis/powered down,
 acted this turn, bears a crystal.
 Scalars: 20 per army slot (8 own then 8 enemy; the second attack range is the second weapon's for a
-Dual Wield character holding two), 16 hand-card counts (own faction's cards in data order), 8 pending-card
+Dual Wield character holding two; an attached weapon, armour or standard as which card it is), 16 hand-card counts (own faction's cards in data order), 8 pending-card
 one-hot, 34 stack counts (own faction's cards, the enemy faction's cards, own and enemy source abilities),
 38 globals (pools, decks, hands, round, draft budgets, the window, phase one-hot, rule settings..., and the
 active character's activation so far: steps, charging, attacks, a FLY or PAUSE since its last move)."""
@@ -167,8 +167,8 @@ def observe(state: UltraWarState, seat: int) -> np.ndarray:
         slot = (0 if mine else MAX_ARMY) + u.slot
         if slot < 2 * MAX_ARMY:  # the slot's values, looked up by what they are computed from
             reserves = u.reserves
-            key = (u.name, pos >= 0, life, sum(reserves.values()) if reserves else 0, u.weapon != "",
-                   u.armor != "", u.standard, len(u.upgrades), u.enh_off, u.enh_def, u.weapon2, u.void > 0, has,
+            key = (u.name, pos >= 0, life, sum(reserves.values()) if reserves else 0, u.weapon,
+                   u.armor, u.standard, len(u.upgrades), u.enh_off, u.enh_def, u.weapon2, u.void > 0, has,
                    points[i] if has else 0)
             slots[slot] = slot_of(key) or _slot_block(key)
     for k in general:
@@ -330,9 +330,21 @@ def _slot_block(key: tuple) -> bytes:
         printed = (*printed[:4], _weapon_range(name, weapon2), *printed[5:])
     block = _SLOTS[key] = struct.pack(
         f"{UNIT_BLOCK}f", float(on_map), life / 20, *printed, min(1.0, reserve / 20),
-        float(weapon), float(armor), float(standard != ""), upgrades / 5, min(1.0, off / 5), min(1.0, dfn / 5),
+        _card_code(name, weapon), _card_code(name, armor), _card_code(name, standard), upgrades / 5, min(1.0, off / 5), min(1.0, dfn / 5),
         float(void), min(1.0, borne / 4), min(1.0, points / 10), float(_can_fly(name, standard)))
     return block
+
+
+@cache
+def _card_code(name: str, card: str) -> float:
+    """An attached card by which card it is ((its place in its faction's deck + 1) / 16; 0 for none): two
+    weapons may print the same numbers, and the table sees which one was played."""
+    if not card:
+        return 0.0
+    decks = content().decks
+    own = content().characters[name].faction
+    faction = own if card in decks[own] else next(f for f, deck in decks.items() if card in deck)
+    return (_card_index(faction)[card] + 1) / CARD_KINDS
 
 
 @cache

@@ -19,6 +19,14 @@ from ultimata.envs.ultra_war.phases import QUICK
 from ultimata.envs.ultra_war.windows import ATTACK
 
 
+def card_code(card: str) -> float:
+    """An attached card as which card it is: its place in whichever faction's deck lists it, plus one, /16."""
+    for deck in content().decks.values():
+        if card in deck:
+            return (list(deck).index(card) + 1) / 16
+    return 0.0
+
+
 def reference(state, seat: int) -> np.ndarray:
     """The layout of observation.py's docstring, written out the slow, obvious way."""
     obs = np.zeros(OBS_SIZE, dtype=np.float32)
@@ -95,9 +103,9 @@ def reference(state, seat: int) -> np.ndarray:
             ch.magic / 10,
             ch.energy / 10,
             min(1.0, sum(u.reserves.values()) / 20),
-            bool(u.weapon),
-            bool(u.armor),
-            bool(u.standard),
+            card_code(u.weapon),
+            card_code(u.armor),
+            card_code(u.standard),
             len(u.upgrades) / 5,
             min(1.0, u.enh_off / 5),
             min(1.0, u.enh_def / 5),
