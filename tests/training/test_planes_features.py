@@ -21,7 +21,8 @@ from ultimata.training.trainer import prepare_run, train
 
 TINY_PLANES = {
     "total_timesteps": 128,
-    "n_envs": 2,
+    "sampler": {"rollout": 64},
+    "vec_env": {"n_envs": 2},
     "checkpoint_every": 64,
     "shaping": 0.0,
     "ppo": {"n_steps": 32, "batch_size": 32, "n_epochs": 1, "net_arch": [8], "features": "planes",

@@ -13,13 +13,14 @@ from ultimata.cli import app
 
 def test_bench_train_times_every_path_on_a_tiny_budget(tmp_path):
     config = tmp_path / "tiny.yaml"
-    config.write_text(yaml.safe_dump(tiny_overrides(sampler={"games": 4})))
+    config.write_text(yaml.safe_dump(tiny_overrides(sampler={"games": 4, "rollout": 128})))
     result = CliRunner().invoke(app, ["bench", "--train", "ultimatum_cards_v2", "--steps", "128",
                                       "--config", str(config), "--json"])
     assert result.exit_code == 0, result.output
     report = json.loads(result.output)
     paths = {row["path"]: row for row in report["paths"]}
-    assert set(paths) == {"vec_env (SB3 learn)", "batched, in-process", "batched, 1 worker"}
+    assert set(paths) == {"vec_env (SB3 learn)", "batched, 1 worker, SB3 update", "batched, in-process",
+                          "batched, 1 worker"}
     for row in paths.values():
         assert row["samples"] >= 128 and row["samples_per_cpu_s"] > 0 and row["peak_rss_mb"] > 0
     assert report["connect_four_random_steps_per_cpu_s"] > 0
