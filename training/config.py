@@ -41,7 +41,7 @@ class PPOConfig(_Strict):
     """Hidden layers of the policy and of the value net (separate nets of this shape)."""
     features: Literal["flat", "planes"] = "flat"
     """What feeds those layers: the flat observation as is, or (`planes`, for games that declare
-    `observation_planes`) a small conv net over the board planes plus the scalars (training/features.py)."""
+    `observation_planes`) a small conv net over the board planes plus the scalars (agents/features.py)."""
     conv_channels: list[int] = Field(default_factory=lambda: [32, 32])
     """With features: planes, the 3x3 conv layers (padding 1, ReLU), one entry per layer."""
     conv_out_channels: int = Field(8, ge=0)

@@ -11,12 +11,12 @@ import numpy as np
 import pytest
 import torch
 
+from ultimata.agents.features import PlanesExtractor, features_policy_kwargs
 from ultimata.agents.specs import load_agent
 from ultimata.envs.core.errors import ConfigError
 from ultimata.envs.core.registry import game_class
 from ultimata.envs.core.rng import Rng
 from ultimata.training.config import load_train_config
-from ultimata.training.features import PlanesExtractor, features_policy_kwargs
 from ultimata.training.trainer import prepare_run, train
 
 TINY_PLANES = {

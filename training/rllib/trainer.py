@@ -27,11 +27,11 @@ from rich.console import Console
 from torch.utils.tensorboard import SummaryWriter
 
 from ultimata.agents.checkpoint import CheckpointMeta, load_policy
+from ultimata.agents.features import features_policy_kwargs
 from ultimata.envs.core.engine import Game
 from ultimata.envs.core.errors import CheckpointError
 from ultimata.envs.core.registry import game_class
 from ultimata.training.config import TrainConfig
-from ultimata.training.features import features_policy_kwargs
 from ultimata.training.model import keep_intact_snapshots
 from ultimata.training.pool import MIRROR, SNAPSHOTS
 from ultimata.training.rllib.export import export_weights, module_weights, sb3_model
