@@ -24,8 +24,8 @@ from sb3_contrib.common.maskable.policies import MaskableActorCriticPolicy
 from stable_baselines3.common.torch_layers import FlattenExtractor
 from torch import nn
 
+from ultimata.agents.features import SCALARS, PlanesExtractor
 from ultimata.envs.core.errors import CheckpointError
-from ultimata.training.features import SCALARS, PlanesExtractor
 
 WEIGHTS_MEMBER = "policy.pth"
 MAX_WEIGHTS_BYTES = 512 * 1024 * 1024
@@ -42,7 +42,7 @@ class _Strict(BaseModel):
 
 
 class FeaturesSpec(_Strict):
-    """`flat`: the observation as it is (SB3's FlattenExtractor); `planes`: training/features.py's
+    """`flat`: the observation as it is (SB3's FlattenExtractor); `planes`: agents/features.py's
     PlanesExtractor with these kwargs."""
 
     kind: Literal["flat", "planes"]

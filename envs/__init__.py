@@ -21,9 +21,19 @@ from ultimata.envs.core.registry import (
     register_all,
 )
 from ultimata.envs.rllib_names import rllib_observations
-from ultimata.envs.single_agent import single_agent
 
 register_all()
+
+
+def __getattr__(name: str) -> object:
+    """`envs.single_agent` is training/single_agent.py's (it plays agents, so it lives above envs/), handed
+    out on first use so that importing the envs never imports agents or training."""
+    if name == "single_agent":
+        from ultimata.training.single_agent import single_agent
+
+        return single_agent
+    raise AttributeError(f"module 'ultimata.envs' has no attribute {name!r}")
+
 
 __all__ = [
     "GAMES",

@@ -108,3 +108,30 @@ def test_the_readme_lists_the_game(name: str) -> None:
 def test_no_module_under_envs_is_over_700_lines(path: str) -> None:
     lines = len((REPO / path).read_text().splitlines())
     assert lines <= MAX_LINES, f"{path} has {lines} lines; split it by rule concept"
+
+
+LAYERS = {"envs": 0, "agents": 1, "training": 2, "web": 3}
+"""The house drawing's layers, lowest first: a module may import its own layer and those below it."""
+HANDED_OUT = {("envs/__init__.py", "ultimata.training.single_agent")}
+"""Imports up a layer that only hand a higher layer's object out, on first use (`envs.single_agent`)."""
+
+
+def _layer(module: str) -> int | None:
+    parts = module.split(".")
+    if parts[0] != "ultimata" or len(parts) < 2:
+        return None
+    return LAYERS.get(parts[1], 4 if parts[1] in ("cli", "play", "arena", "bench", "report") else None)
+
+
+@pytest.mark.parametrize("folder", ["envs", "agents", "training"])
+def test_no_import_points_up_a_layer(folder: str) -> None:
+    root = Path(__file__).parents[1]
+    own = LAYERS[folder]
+    upward = []
+    for path in (root / folder).rglob("*.py"):
+        for node in ast.walk(ast.parse(path.read_text())):
+            names = [a.name for a in node.names] if isinstance(node, ast.Import) else \
+                [node.module] if isinstance(node, ast.ImportFrom) and node.module else []
+            where = str(path.relative_to(root))
+            upward += [f"{where} imports {n}" for n in names if (_layer(n) or 0) > own and (where, n) not in HANDED_OUT]
+    assert not upward, "imports that point up: " + "; ".join(upward)

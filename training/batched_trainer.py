@@ -68,8 +68,8 @@ class SpacesEnv(gymnasium.Env):
 
 
 def rollout_size(cfg: TrainConfig) -> int:
-    """Samples per update: the old path's n_steps x n_envs, so a recipe's update size is the same on both."""
-    return cfg.ppo.n_steps * cfg.n_envs
+    """Samples per update (sampler.rollout)."""
+    return cfg.sampler.rollout
 
 
 def sampler_specs(cfg: TrainConfig, snapshots: list[str], plan: SamplingPlan) -> list[SamplerSpec]:

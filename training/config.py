@@ -7,6 +7,7 @@ named `presets` (e.g. `quick`) that override any of those keys.
 
 from __future__ import annotations
 
+import warnings
 from importlib import resources
 from pathlib import Path
 from typing import Annotated, Any, Literal
@@ -26,7 +27,8 @@ class _Strict(BaseModel):
 class PPOConfig(_Strict):
     learning_rate: float = Field(3e-4, gt=0)
     n_steps: int = Field(256, ge=8)
-    """Rollout length per env; one update sees n_steps * n_envs steps."""
+    """The vec_env path's rollout length per env: SB3's update sees n_steps x vec_env.n_envs samples (the
+    batched path's update size is sampler.rollout)."""
     batch_size: int = Field(512, ge=8)
     n_epochs: int = Field(4, ge=1)
     gamma: float = Field(0.995, gt=0, le=1)
@@ -39,7 +41,7 @@ class PPOConfig(_Strict):
     """Hidden layers of the policy and of the value net (separate nets of this shape)."""
     features: Literal["flat", "planes"] = "flat"
     """What feeds those layers: the flat observation as is, or (`planes`, for games that declare
-    `observation_planes`) a small conv net over the board planes plus the scalars (training/features.py)."""
+    `observation_planes`) a small conv net over the board planes plus the scalars (agents/features.py)."""
     conv_channels: list[int] = Field(default_factory=lambda: [32, 32])
     """With features: planes, the 3x3 conv layers (padding 1, ReLU), one entry per layer."""
     conv_out_channels: int = Field(8, ge=0)
@@ -137,8 +139,10 @@ class SamplerConfig(_Strict):
     kind: Literal["batched", "vec_env"] = "batched"
     """batched: many games in one process, every seat the learning policy plays is a sample, each policy
     evaluated once per tick for all games waiting on it (training/sampler.py). vec_env: SB3's `learn()`
-    over `n_envs` single-seat self-play envs, the opponents played one observation at a time (the old path,
-    kept as the bench's yardstick)."""
+    over single-seat self-play envs (the `vec_env` section), the opponents played one observation at a
+    time (the old path, kept as the bench's yardstick)."""
+    rollout: int = Field(2048, ge=8)
+    """batched: samples per PPO update."""
     games: int = Field(64, ge=1)
     """batched: games in play at once (split over the workers)."""
     workers: Annotated[int, Field(ge=0)] | Literal["auto"] = 1
@@ -148,15 +152,24 @@ class SamplerConfig(_Strict):
     and `games` is then read as games per worker (training/hardware.py)."""
 
 
+class VecEnvConfig(_Strict):
+    """The old path's own settings (sampler.kind: vec_env): SB3's `learn()` over single-seat envs."""
+
+    n_envs: int = Field(8, ge=1)
+    """Self-play envs stepped together; SB3's update sees ppo.n_steps x n_envs samples."""
+    kind: Literal["dummy", "subproc"] = "dummy"
+    """dummy: all envs in this process (fastest when game steps are cheap); subproc: one process each."""
+
+
 class RLlibConfig(_Strict):
     """Settings only the RLlib backend reads (`ultimata train --backend rllib`, training/rllib/)."""
 
     num_env_runners: int = Field(0, ge=0)
     """Sampling processes (Ray actors); 0 samples in the learner's process, like the SB3 path."""
     num_envs_per_env_runner: int | None = Field(None, ge=1)
-    """Envs each runner steps together (batched inference); default `n_envs`, as in the SB3 path."""
+    """Envs each runner steps together (batched inference); default `vec_env.n_envs`, as in the SB3 path."""
     train_batch_size: int | None = Field(None, ge=16)
-    """Env steps per training iteration; default ppo.n_steps x n_envs, the SB3 rollout size."""
+    """Env steps per training iteration; default sampler.rollout, the batched path's update size."""
     address: str | None = None
     """A Ray cluster to join (`ray start --head` prints it); null starts Ray on this machine."""
 
@@ -168,11 +181,6 @@ class TrainConfig(_Strict):
     """Rule-variant config passed to the game (validated by the game's own model)."""
     seed: int = 0
     total_timesteps: int = Field(2_000_000, ge=1)
-    n_envs: int = Field(8, ge=1)
-    """vec_env: self-play envs stepped together. With either sampler, ppo.n_steps x n_envs is the number of
-    samples in one PPO update."""
-    vec_env: Literal["dummy", "subproc"] = "dummy"
-    """dummy: all envs in this process (fastest when game steps are cheap); subproc: one process each."""
     torch_threads: int = Field(1, ge=1)
     device: Literal["auto", "cpu", "cuda"] = "auto"
     """Where the policy update runs: `auto` picks CUDA when torch sees a GPU. Sampling always runs on CPU
@@ -189,6 +197,7 @@ class TrainConfig(_Strict):
     eval: EvalConfig = Field(default_factory=EvalConfig)
     rllib: RLlibConfig = Field(default_factory=RLlibConfig)
     sampler: SamplerConfig = Field(default_factory=SamplerConfig)
+    vec_env: VecEnvConfig = Field(default_factory=VecEnvConfig)
 
     @model_validator(mode="after")
     def _mirror_needs_batched(self) -> TrainConfig:
@@ -199,12 +208,42 @@ class TrainConfig(_Strict):
 
     @model_validator(mode="after")
     def _batch_fits(self) -> TrainConfig:
-        if self.ppo.batch_size > self.ppo.n_steps * self.n_envs:
-            raise ValueError(
-                f"ppo.batch_size {self.ppo.batch_size} exceeds one rollout (n_steps {self.ppo.n_steps} x "
-                f"n_envs {self.n_envs})"
-            )
+        if self.sampler.kind == "batched" and self.ppo.batch_size > self.sampler.rollout:
+            raise ValueError(f"ppo.batch_size {self.ppo.batch_size} exceeds one rollout (sampler.rollout "
+                             f"{self.sampler.rollout})")
+        rollout = self.ppo.n_steps * self.vec_env.n_envs
+        if self.sampler.kind == "vec_env" and self.ppo.batch_size > rollout:
+            raise ValueError(f"ppo.batch_size {self.ppo.batch_size} exceeds one rollout (ppo.n_steps "
+                             f"{self.ppo.n_steps} x vec_env.n_envs {self.vec_env.n_envs})")
         return self
+
+
+class ConfigWarning(UserWarning):
+    """A config that loads but says something the way an older release did."""
+
+
+def _moved_keys(data: dict[str, Any], where: str) -> dict[str, Any]:
+    """Configs written before the old path's keys had their own section still load: `n_envs` and
+    `vec_env: dummy|subproc` move under `vec_env`, and the batched rollout keeps its size (ppo.n_steps x
+    n_envs) as `sampler.rollout`; each move is said once, naming the new key."""
+    moved = dict(data)
+    if isinstance(moved.get("vec_env"), str):
+        kind = moved.pop("vec_env")
+        moved["vec_env"] = {"kind": kind}
+        warnings.warn(f"{where}: 'vec_env: {kind}' is now 'vec_env: {{kind: {kind}}}'", ConfigWarning, stacklevel=3)
+    if "n_envs" in moved:
+        n_envs = moved.pop("n_envs")
+        section = moved.get("vec_env") if isinstance(moved.get("vec_env"), dict) else {}
+        moved["vec_env"] = {**section, "n_envs": n_envs}
+        sampler = moved.get("sampler") if isinstance(moved.get("sampler"), dict) else {}
+        n_steps = (moved.get("ppo") or {}).get("n_steps", PPOConfig.model_fields["n_steps"].default) \
+            if isinstance(moved.get("ppo") or {}, dict) else None
+        if "rollout" not in sampler and isinstance(n_steps, int) and isinstance(n_envs, int):
+            moved["sampler"] = {**sampler, "rollout": n_steps * n_envs}
+        warnings.warn(f"{where}: 'n_envs' is now 'vec_env.n_envs' (the old sampler's envs), and the batched "
+                      f"sampler's update size is 'sampler.rollout' (read here as ppo.n_steps x n_envs)",
+                      ConfigWarning, stacklevel=3)
+    return moved
 
 
 def _merge(base: dict[str, Any], override: dict[str, Any]) -> dict[str, Any]:
@@ -250,7 +289,7 @@ def load_train_config(
         if preset not in presets:
             raise ConfigError(f"unknown preset {preset!r} in {where}; presets: {', '.join(presets) or '(none)'}")
         data = _merge(data, presets[preset] or {})
-    data = _merge(data, overrides or {})
+    data = _merge(_moved_keys(data, where), _moved_keys(overrides or {}, "the overrides"))
     cfg = _validate_nested(data, where)
     if cfg.game is not None and cfg.game != game_name:
         raise ConfigError(f"{where} is a config for {cfg.game}, not {game_name}")
@@ -289,7 +328,7 @@ def _check_imitation_specs(im: ImitationConfig, game_name: str, rules: dict[str,
 def _validate_nested(data: dict[str, Any], where: str) -> TrainConfig:
     """Validate sections separately so an unknown key lists the keys allowed in its own section."""
     sections = {"ppo": PPOConfig, "pool": PoolConfig, "eval": EvalConfig, "imitation": ImitationConfig,
-                "rllib": RLlibConfig, "sampler": SamplerConfig}
+                "rllib": RLlibConfig, "sampler": SamplerConfig, "vec_env": VecEnvConfig}
     for key, model in sections.items():
         if key in data and data[key] is not None:
             data = {**data, key: validate_config(model, data[key], f"'{key}' of {where}")}

@@ -18,12 +18,12 @@ from sb3_contrib import MaskablePPO
 from stable_baselines3.common.vec_env import VecEnv
 
 from ultimata.agents.checkpoint import load_policy, verified_bytes
+from ultimata.agents.features import features_policy_kwargs
 from ultimata.agents.scripted_agent import has_scripted_bot
 from ultimata.envs.core.engine import Game
 from ultimata.envs.core.errors import CheckpointError, ConfigError
 from ultimata.envs.core.registry import game_class
 from ultimata.training.config import TrainConfig
-from ultimata.training.features import features_policy_kwargs
 from ultimata.training.run_dir import Progress as RunProgress
 from ultimata.training.run_dir import RunDir
 

@@ -40,9 +40,9 @@ def _env_factory(cfg: TrainConfig, index: int) -> Callable[[], SelfPlayEnv]:
 
 
 def build_vec_env(cfg: TrainConfig) -> VecEnv:
-    """`n_envs` self-play envs, in this process (dummy) or one subprocess each (subproc)."""
-    factories = [_env_factory(cfg, i) for i in range(cfg.n_envs)]
-    if cfg.vec_env == "subproc":
+    """`vec_env.n_envs` self-play envs, in this process (dummy) or one subprocess each (subproc)."""
+    factories = [_env_factory(cfg, i) for i in range(cfg.vec_env.n_envs)]
+    if cfg.vec_env.kind == "subproc":
         previous = signal.signal(signal.SIGINT, signal.SIG_IGN)  # workers ignore Ctrl-C; we stop them
         try:
             venv: VecEnv = SubprocVecEnv(factories)
@@ -113,7 +113,7 @@ def train(cfg: TrainConfig, run_dir: Path, progress: RunProgress, *, console: Co
 
 def _train_vec_env(cfg: TrainConfig, run_dir: Path, progress: RunProgress, console: Console,
                    show_bar: bool) -> TrainOutcome:
-    """SB3's own `learn()` over `n_envs` single-seat self-play envs (the `vec_env` sampler)."""
+    """SB3's own `learn()` over `vec_env.n_envs` single-seat self-play envs (the `vec_env` sampler)."""
     torch.set_num_threads(cfg.torch_threads)
     run = RunDir(run_dir)
     game = game_class(cfg.game).from_config(cfg.rules)

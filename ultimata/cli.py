@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import warnings
 from collections.abc import Callable
 from typing import Any
 
@@ -189,6 +190,7 @@ def train(
     from ultimata.envs.core.errors import UltimataError
     from ultimata.envs.core.registry import game_class
     from ultimata.report import training_table
+    from ultimata.training.config import ConfigWarning
     from ultimata.training.trainer import prepare_run
     from ultimata.training.trainer import train as run_training
 
@@ -226,8 +228,12 @@ def train(
         return
     try:
         overrides = {k: v for k, v in (("total_timesteps", steps), ("device", device)) if v is not None} or None
-        cfg, progress = prepare_run(game, run_dir, config_path=config, preset=preset, resume=bool(resume),
-                                    overrides=overrides)
+        with warnings.catch_warnings(record=True) as said:
+            warnings.simplefilter("always", ConfigWarning)
+            cfg, progress = prepare_run(game, run_dir, config_path=config, preset=preset, resume=bool(resume),
+                                        overrides=overrides)
+        for warning in said:
+            console.print(f"[yellow]warning:[/] {escape(str(warning.message))}", soft_wrap=True)
         if steps is not None and resume:
             cfg.total_timesteps = steps
         if device is not None and resume:
@@ -381,11 +387,11 @@ def _sampler_words(cfg) -> str:
 
     s = cfg.sampler
     if s.kind == "vec_env":
-        return f"{cfg.n_envs} {cfg.vec_env} envs (SB3 learn)"
+        return f"{cfg.vec_env.n_envs} {cfg.vec_env.kind} envs (SB3 learn)"
     plan = sampling_plan(s.workers, s.games, cfg.torch_threads)
     where = "in this process" if plan.workers == 0 else \
         f"in {plan.workers} sampling process{'es' * (plan.workers > 1)}"
-    return (f"{plan.games} games {where}, {cfg.ppo.n_steps * cfg.n_envs:,} samples per update on "
+    return (f"{plan.games} games {where}, {s.rollout:,} samples per update on "
             f"{resolve_device(cfg.device).type}")
 
 

@@ -90,7 +90,7 @@ def register_all() -> None:
     single-agent view as `gymnasium.make("ultimata/<Game>-v<N>", opponents=[...], **rules)`."""
     for name in GAMES:
         if gymnasium_id(name) not in gymnasium.registry:
-            gymnasium.register(gymnasium_id(name), entry_point="ultimata.envs.single_agent:single_agent",
+            gymnasium.register(gymnasium_id(name), entry_point="ultimata.training.single_agent:single_agent",
                                kwargs={"game": name})
     if not hasattr(pettingzoo, "register"):
         return

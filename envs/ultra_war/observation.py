@@ -10,9 +10,9 @@ Planes: 0 walls, 1 doors, 2 breachable walls (unbreached), 3 obstructions, 4 upp
 fraction, flying, turned, active general, facing x, facing y (0.5 = 0), stunned/stasis/powered down,
 acted this turn, bears a crystal.
 Scalars: 20 per army slot (8 own then 8 enemy; the second attack range is the second weapon's for a
-Dual Wield character holding two; an attached weapon, armour or standard as which card it is), 16 hand-card counts (own faction's cards in data order), 8 pending-card
-one-hot, 34 stack counts (own faction's cards, the enemy faction's cards, own and enemy source abilities),
-38 globals (pools, decks, hands, round, draft budgets, the window, phase one-hot, rule settings..., and the
+Dual Wield character holding two; an attached weapon, armour or standard as which card it is), 16 hand-card
+counts (own faction's cards in data order), 8 pending-card one-hot, 34 stack counts (own faction's cards, the
+enemy faction's cards, own and enemy source abilities), 38 globals (pools, decks, hands, round, draft budgets, the window, phase one-hot, rule settings..., and the
 active character's activation so far: steps, charging, attacks, a FLY or PAUSE since its last move)."""
 
 from __future__ import annotations
@@ -330,7 +330,8 @@ def _slot_block(key: tuple) -> bytes:
         printed = (*printed[:4], _weapon_range(name, weapon2), *printed[5:])
     block = _SLOTS[key] = struct.pack(
         f"{UNIT_BLOCK}f", float(on_map), life / 20, *printed, min(1.0, reserve / 20),
-        _card_code(name, weapon), _card_code(name, armor), _card_code(name, standard), upgrades / 5, min(1.0, off / 5), min(1.0, dfn / 5),
+        _card_code(name, weapon), _card_code(name, armor), _card_code(name, standard), upgrades / 5,
+        min(1.0, off / 5), min(1.0, dfn / 5),
         float(void), min(1.0, borne / 4), min(1.0, points / 10), float(_can_fly(name, standard)))
     return block
 

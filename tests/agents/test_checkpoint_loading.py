@@ -184,8 +184,8 @@ def _planes_checkpoint(folder, **features):
     """An untrained ultimade conv policy with these PlanesExtractor settings, saved as a checkpoint."""
     from sb3_contrib import MaskablePPO
 
+    from ultimata.agents.features import features_policy_kwargs
     from ultimata.training.batched_trainer import SpacesEnv
-    from ultimata.training.features import features_policy_kwargs
 
     game = game_class("ultimade_v2").from_config({})
     kwargs = features_policy_kwargs("planes", game, features["channels"], features["out_channels"], features["scalars"])

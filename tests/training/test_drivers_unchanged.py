@@ -12,9 +12,9 @@ import numpy as np
 import torch
 from stable_baselines3.common.vec_env import DummyVecEnv
 
+from ultimata.envs import single_agent
 from ultimata.envs.core.registry import game_class
 from ultimata.envs.core.rng import derived_seed
-from ultimata.envs.single_agent import single_agent
 from ultimata.training.batched_trainer import SpacesEnv
 from ultimata.training.config import load_train_config
 from ultimata.training.model import new_model

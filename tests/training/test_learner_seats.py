@@ -36,7 +36,7 @@ def test_the_learner_holds_the_seats_as_weighted():
 
 def test_the_trainers_envs_get_the_weights(tmp_path):
     path = tmp_path / "cfg.yaml"
-    path.write_text("n_envs: 2\npool: {learner_seats: [1, 3]}\n")
+    path.write_text("vec_env: {n_envs: 2}\npool: {learner_seats: [1, 3]}\n")
     venv = build_vec_env(load_train_config("ultimade_v2", path))
     try:
         assert [list(w) for w in venv.get_attr("learner_seats")] == [[0.25, 0.75], [0.25, 0.75]]

@@ -11,17 +11,18 @@ import numpy as np
 import pytest
 import torch
 
+from ultimata.agents.features import PlanesExtractor, features_policy_kwargs
 from ultimata.agents.specs import load_agent
 from ultimata.envs.core.errors import ConfigError
 from ultimata.envs.core.registry import game_class
 from ultimata.envs.core.rng import Rng
 from ultimata.training.config import load_train_config
-from ultimata.training.features import PlanesExtractor, features_policy_kwargs
 from ultimata.training.trainer import prepare_run, train
 
 TINY_PLANES = {
     "total_timesteps": 128,
-    "n_envs": 2,
+    "sampler": {"rollout": 64},
+    "vec_env": {"n_envs": 2},
     "checkpoint_every": 64,
     "shaping": 0.0,
     "ppo": {"n_steps": 32, "batch_size": 32, "n_epochs": 1, "net_arch": [8], "features": "planes",

@@ -13,7 +13,7 @@ from ultimata.cli import app
 
 def test_bench_train_times_every_path_on_a_tiny_budget(tmp_path):
     config = tmp_path / "tiny.yaml"
-    config.write_text(yaml.safe_dump(tiny_overrides(sampler={"games": 4})))
+    config.write_text(yaml.safe_dump(tiny_overrides(sampler={"games": 4, "rollout": 128})))
     result = CliRunner().invoke(app, ["bench", "--train", "ultimatum_cards_v2", "--steps", "128",
                                       "--config", str(config), "--json"])
     assert result.exit_code == 0, result.output

@@ -7,7 +7,7 @@ from typer.testing import CliRunner
 
 from ultimata.cli import app
 from ultimata.envs.core.errors import ConfigError
-from ultimata.training.config import load_train_config
+from ultimata.training.config import ConfigWarning, load_train_config
 
 
 def write(tmp_path, text: str):
@@ -34,8 +34,8 @@ def test_unknown_key_in_a_section_lists_that_sections_keys(tmp_path):
 
 
 def test_bad_values_and_rules_are_refused(tmp_path):
-    with pytest.raises(ConfigError, match="invalid value for 'vec_env'"):
-        load_train_config("ultimatum_cards_v2", write(tmp_path, "vec_env: threads\n"))
+    with pytest.raises(ConfigError, match="invalid value for 'kind'"):
+        load_train_config("ultimatum_cards_v2", write(tmp_path, "vec_env: {kind: threads}\n"))
     with pytest.raises(ConfigError, match="batch_size 4096 exceeds one rollout"):
         load_train_config("ultimatum_cards_v2", write(tmp_path, "ppo: {batch_size: 4096}\n"))
     with pytest.raises(ConfigError, match="unknown key 'players'"):
@@ -60,6 +60,25 @@ def test_imitation_needs_a_scripted_bot(tmp_path, monkeypatch):
     from ultimata.training import model, trainer
 
     monkeypatch.setattr(model, "has_scripted_bot", lambda name: False)
-    cfg = load_train_config("ultimatum_cards_v2", overrides={"n_envs": 1, "ppo": {"n_steps": 16, "batch_size": 16}})
+    cfg = load_train_config("ultimatum_cards_v2", overrides={"sampler": {"rollout": 16}, "ppo": {"batch_size": 16}})
     with pytest.raises(ConfigError, match="imitation needs a scripted bot"):
         trainer.train(cfg, tmp_path, trainer.RunProgress(game="ultimatum_cards_v2"), show_bar=False)
+
+
+def test_a_config_in_the_old_layout_loads_and_names_the_new_keys(tmp_path):
+    old = write(tmp_path, "n_envs: 4\nvec_env: subproc\nppo: {n_steps: 128, batch_size: 256}\n")
+    with pytest.warns(ConfigWarning) as said:
+        cfg = load_train_config("ultimatum_cards_v2", old)
+    words = " ".join(str(w.message) for w in said)
+    assert "'vec_env.n_envs'" in words and "'sampler.rollout'" in words and "'vec_env: {kind: subproc}'" in words
+    assert cfg.vec_env.n_envs == 4 and cfg.vec_env.kind == "subproc"
+    assert cfg.sampler.rollout == 128 * 4  # the update keeps the size it had
+
+
+def test_a_config_in_the_new_layout_loads_without_a_warning(tmp_path):
+    import warnings
+
+    with warnings.catch_warnings():
+        warnings.simplefilter("error", ConfigWarning)
+        for game in ("ultimatum_cards_v2", "ultra_war_v4"):
+            load_train_config(game)

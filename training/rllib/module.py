@@ -32,7 +32,7 @@ class MaskedActorCritic(TorchRLModule, ValueFunctionAPI):
     """Features -> separate policy and value MLPs (Tanh, as SB3) -> logits masked by `action_mask`.
 
     model_config: `net_arch` (hidden sizes of both MLPs) and, for board games with planes,
-    `features_extractor_class` + `features_extractor_kwargs` (training/features.py), as SB3 takes them.
+    `features_extractor_class` + `features_extractor_kwargs` (agents/features.py), as SB3 takes them.
     """
 
     def setup(self) -> None:

@@ -27,11 +27,11 @@ from rich.console import Console
 from torch.utils.tensorboard import SummaryWriter
 
 from ultimata.agents.checkpoint import CheckpointMeta, load_policy
+from ultimata.agents.features import features_policy_kwargs
 from ultimata.envs.core.engine import Game
 from ultimata.envs.core.errors import CheckpointError
 from ultimata.envs.core.registry import game_class
 from ultimata.training.config import TrainConfig
-from ultimata.training.features import features_policy_kwargs
 from ultimata.training.model import keep_intact_snapshots
 from ultimata.training.pool import MIRROR, SNAPSHOTS
 from ultimata.training.rllib.export import export_weights, module_weights, sb3_model
@@ -81,7 +81,7 @@ def algorithm_config(cfg: TrainConfig, game: Game, num_env_runners: int | None =
         )
         .multi_agent(policies={MAIN}, policy_mapping_fn=LeagueMapping(), policies_to_train=[MAIN])
         .rl_module(rl_module_spec=MultiRLModuleSpec(rl_module_specs={MAIN: module_spec(cfg, game)}))
-        .env_runners(num_env_runners=runners, num_envs_per_env_runner=r.num_envs_per_env_runner or cfg.n_envs)
+        .env_runners(num_env_runners=runners, num_envs_per_env_runner=r.num_envs_per_env_runner or cfg.vec_env.n_envs)
         .learners(num_learners=0)
         .training(
             lr=p.learning_rate,
@@ -94,7 +94,7 @@ def algorithm_config(cfg: TrainConfig, game: Game, num_env_runners: int | None =
             grad_clip_by="global_norm",
             num_epochs=p.n_epochs,
             minibatch_size=p.batch_size,
-            train_batch_size_per_learner=r.train_batch_size or p.n_steps * cfg.n_envs,
+            train_batch_size_per_learner=r.train_batch_size or cfg.sampler.rollout,
             use_kl_loss=False,
             vf_clip_param=float("inf"),
         )

@@ -8,7 +8,8 @@ import pytest
 
 TINY_RLLIB = {
     "total_timesteps": 1024,
-    "n_envs": 2,
+    "sampler": {"rollout": 512},
+    "vec_env": {"n_envs": 2},
     "checkpoint_every": 512,
     "imitation": None,
     "ppo": {"n_steps": 256, "batch_size": 256, "n_epochs": 1, "net_arch": [16, 16]},

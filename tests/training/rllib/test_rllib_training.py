@@ -293,7 +293,8 @@ def test_every_registered_game_trains_an_iteration_with_its_own_network(ray_sess
     cfg = load_train_config(
         game,
         overrides={
-            "n_envs": 2,
+            "vec_env": {"n_envs": 2},
+            "sampler": {"rollout": 128},
             "rllib": {"train_batch_size": 128},
             "ppo": {"n_steps": 64, "batch_size": 64, "n_epochs": 1},
         },

@@ -2,19 +2,21 @@
 
 The other seats are played inside `step()` by agent specs (our bots, checkpoints, or your own
 `package.module:Name`), so SB3, CleanRL-style loops or RLlib see an ordinary `gymnasium.Env`.
-It is the self-play env the trainer uses (`training/selfplay_env.py`), with fixed opponents.
+It is the self-play env the trainer uses (`training/selfplay_env.py`), with fixed opponents. It lives in
+training/ because it plays agents (its imports point down); `ultimata.envs.single_agent` hands it out.
 """
 
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
+import gymnasium
+
+from ultimata.agents.specs import load_agent
 from ultimata.envs.core.errors import ConfigError
 from ultimata.envs.core.registry import game_class
-
-if TYPE_CHECKING:
-    import gymnasium
+from ultimata.training.selfplay_env import SelfPlayEnv
 
 ILLEGAL_REWARD = -1.0
 """An illegal action ends the episode with this reward, as PettingZoo's `env()` ends the game with -1."""
@@ -36,9 +38,6 @@ def single_agent(
     -1 and ``info["illegal"]``. `reset()` returns ``info["seat"]``; the last step's info has
     ``"win"`` (your share of the win, 0 to 1) and ``"opponents"`` (the spec of each other seat).
     """
-    from ultimata.agents.specs import load_agent
-    from ultimata.training.selfplay_env import SelfPlayEnv
-
     game_obj = game_class(game).from_config(rules)
     n = game_obj.num_players
     specs = [opponents] if isinstance(opponents, str) else list(opponents)
