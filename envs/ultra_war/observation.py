@@ -11,9 +11,10 @@ fraction, flying, turned, active general, facing x, facing y (0.5 = 0), stunned/
 acted this turn, bears a crystal.
 Scalars: 20 per army slot (8 own then 8 enemy; the second attack range is the second weapon's for a
 Dual Wield character holding two; an attached weapon, armour or standard as which card it is), 16 hand-card
-counts (own faction's cards in data order), 8 pending-card one-hot, 34 stack counts (own faction's cards, the
-enemy faction's cards, own and enemy source abilities), 38 globals (pools, decks, hands, round, draft budgets, the window, phase one-hot, rule settings..., and the
-active character's activation so far: steps, charging, attacks, a FLY or PAUSE since its last move)."""
+counts (own faction's cards in data order), 8 pending-card one-hot, 34 stack counts (own faction's cards,
+the enemy faction's cards, own and enemy source abilities), 38 globals (pools, decks, hands, round, draft
+budgets, the window, phase one-hot, rule settings..., and the active character's activation so far: steps,
+charging, attacks, a FLY or PAUSE since its last move)."""
 
 from __future__ import annotations
 
