@@ -31,7 +31,7 @@ from ultimata.envs.ultra_war.draft import DraftRules
 from ultimata.envs.ultra_war.geometry import FIELDS, ORIENT
 from ultimata.envs.ultra_war.legal import LegalRules
 from ultimata.envs.ultra_war.movement import MovementRules
-from ultimata.envs.ultra_war.observation import ANYTHING, LastView
+from ultimata.envs.ultra_war.observation import ANYTHING, CHOICE, LastView
 from ultimata.envs.ultra_war.phases import (
     ACTIVE,
     CARD_TARGET,
@@ -202,9 +202,12 @@ class UltraWarState(LegalRules, TurnRules, MovementRules, AttackRules, CardRules
         return sum((u.ch.life - u.life) / u.ch.life for u in generals) / len(generals) if generals else 0.0
 
     def _apply(self, action: int) -> None:
-        """The action, as the call of one rule method. `changed` records what it changed: anything, unless
-        the method is one of the few mutators that change only the choice in progress, which return so
-        (`observation.CHOICE`, or the index of a pawn whose activation ended)."""
+        """The action, as the call of one rule method. Here, and nowhere else, `changed` says what it changed,
+        for the observation's patch (observation.LastView): ANYTHING, unless the action changes only the
+        choice in progress - SELECT, CHARGE, PAUSE, PASS in a pause, PLAY of a card that waits for its
+        target: CHOICE - or that and one pawn's facing and flags - FACE, END: the pawn's index; a droid
+        losing control makes it ANYTHING again. The rules return nothing for it: they do not know the
+        observation (tests/ultra_war/test_observation.py checks every patch against a fresh observation)."""
         self.changed = ANYTHING
         self.move_events = []
         seat = self.current_player
@@ -221,7 +224,8 @@ class UltraWarState(LegalRules, TurnRules, MovementRules, AttackRules, CardRules
             if p == DRAFT:
                 self._draft(seat, action - A.SELECT)
             else:
-                self.changed = self._activate(seat, action - A.SELECT)
+                self._activate(seat, action - A.SELECT)
+                self.changed = CHOICE
         elif action < A.ATTACK:
             self._step(self.units[self.active], to_abs[action])
         elif action < A.TARGET:
@@ -245,24 +249,31 @@ class UltraWarState(LegalRules, TurnRules, MovementRules, AttackRules, CardRules
         elif action < A.SELECT:
             self._transfer(to_abs[action - A.TRANSFER])
         elif action < A.END_ACT:
-            self.changed = self._end_activation(self.units[self.active], A.to_dir(action - A.FACE, seat))
+            self.changed = self.active
+            self._end_activation(self.units[self.active], A.to_dir(action - A.FACE, seat))
         elif action == A.END_ACT:
-            self.changed = self._end_activation(self.units[self.active])
+            self.changed = self.active
+            self._end_activation(self.units[self.active])
         elif action == A.CHARGE:
-            self.changed = self._charge(self.units[self.active])
+            self._charge(self.units[self.active])
+            self.changed = CHOICE
         elif action == A.FLY:
             self._fly(self.units[self.active])
         elif action == A.PAUSE:
-            self.changed = self._pause(self.units[self.active])
+            self._pause(self.units[self.active])
+            self.changed = CHOICE
         elif A.PLAY <= action < A.DISCARD:
-            self.changed = self._play(seat, action - A.PLAY)
+            self._play(seat, action - A.PLAY)
+            if p != QUICK:
+                self.changed = CHOICE
         elif A.DISCARD <= action < A.DROP:
             self._discard(seat, action - A.DISCARD)
         elif action < A.PASS:
             self._drop_gear(self.units[self.active], A.GEAR[action - A.DROP])
         elif action == A.PASS:
             if p == PAUSE:
-                self.changed = self._resume()
+                self._resume()
+                self.changed = CHOICE
             elif p == DEVIATE:
                 self._no_deviation()
             elif not self._window_pass():
