@@ -13,7 +13,6 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from ultimata.envs.core.memo import memoized
 from ultimata.envs.ultra_war import actions as A
 from ultimata.envs.ultra_war import combat
 from ultimata.envs.ultra_war.abilities import (
@@ -58,6 +57,7 @@ from ultimata.envs.ultra_war.geometry import (
     front,
     manhattan,
 )
+from ultimata.envs.ultra_war.memo import memoized
 from ultimata.envs.ultra_war.phases import ACTIVE, DEVIATE, MAIN, OVER
 from ultimata.envs.ultra_war.units import Source, Unit
 from ultimata.envs.ultra_war.windows import ATTACK, DEVIATED

@@ -6,11 +6,11 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from ultimata.envs.core.memo import memoized
 from ultimata.envs.ultra_war import combat
 from ultimata.envs.ultra_war.abilities import BIONIC, ENERGY_INNATE, MAGIC_INNATE, SPECIALISTS
 from ultimata.envs.ultra_war.content import Card
 from ultimata.envs.ultra_war.geometry import AHEAD, FIELDS, MANHATTAN
+from ultimata.envs.ultra_war.memo import memoized
 from ultimata.envs.ultra_war.phases import CARD_TARGET, FEAT_TARGET, QUICK, SETUP
 from ultimata.envs.ultra_war.units import Unit
 from ultimata.envs.ultra_war.windows import FEAT

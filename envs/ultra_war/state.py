@@ -21,7 +21,6 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 
 from ultimata.envs.core.engine import State
-from ultimata.envs.core.memo import Memo, memoized
 from ultimata.envs.core.rng import Rng
 from ultimata.envs.ultra_war import actions as A
 from ultimata.envs.ultra_war.abilities import GIGANTIC
@@ -30,6 +29,7 @@ from ultimata.envs.ultra_war.cards import CardRules
 from ultimata.envs.ultra_war.draft import DraftRules
 from ultimata.envs.ultra_war.geometry import FIELDS, ORIENT
 from ultimata.envs.ultra_war.legal import LegalRules
+from ultimata.envs.ultra_war.memo import Memo, memoized
 from ultimata.envs.ultra_war.movement import MovementRules
 from ultimata.envs.ultra_war.observation import ANYTHING, CHOICE, LastView
 from ultimata.envs.ultra_war.phases import (
@@ -61,6 +61,8 @@ class UltraWarState(LegalRules, TurnRules, MovementRules, AttackRules, CardRules
 
     def __init__(self, game: UltraWarGame, rng: Rng) -> None:
         super().__init__(game, rng)
+        self.memo = Memo()
+        """What one legal set reads over and over (memo.py); not saved."""
         self.board = game.board
         self.units: list[Unit] = []
         self.sources: list[Source] = []
