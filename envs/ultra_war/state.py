@@ -6,8 +6,9 @@ holding one mixin class, `<Concept>Rules`, of the methods that rule that concept
 mixins plus the engine's `State`. A mixin has no `__init__` and no fields: the fields are declared here, in
 `__init__`, and a mixin reaches them, and the other concepts' rules, through `self` (for type checkers its
 base is this class: the `_Base` lines). `_apply` turns an action into the call of one rule method. What is
-one computation rather than a rule of the position stays plain functions: an attack roll (combat.py), the
-geometry, the board, the observation.
+one computation rather than a rule of the position stays plain functions that change nothing: what an attack
+roll's dice mean (combat.py), the geometry, the board, the observation. Only this class and its mixins
+change a position.
 
 Why mixins: every caller - the dispatch, the observation, the bots, search, the tests, the reference model -
 asks the state (`st.attack_targets(u, slot)`), so splitting the rules changes no call; a rule is found by
