@@ -16,7 +16,6 @@ import numpy as np
 
 from ultimata.envs.core.config import GameConfig, validate_config
 from ultimata.envs.core.errors import ConfigError, IllegalActionError, UltimataError
-from ultimata.envs.core.memo import Memo
 from ultimata.envs.core.rng import Rng
 
 ConfigT = TypeVar("ConfigT", bound=GameConfig)
@@ -90,8 +89,6 @@ class State(ABC):
         self.rng = rng
         self._mask: np.ndarray | None = None
         self.decisions = 0
-        self.memo = Memo()
-        """Values one decision reads over and over (envs/core/memo.py); cleared by `apply`."""
 
     # -- what subclasses provide -------------------------------------------------------------
     @property
@@ -219,7 +216,6 @@ class State(ABC):
         batch before it applies any, and does not pay for the check twice)."""
         self._mask = None
         self.decisions += 1
-        self.memo.clear()
         self._apply(index)
 
     def _action_index(self, action: Any) -> int:

@@ -16,7 +16,6 @@ from typing import Any
 import numpy as np
 
 from ultimata.envs.core.engine import State
-from ultimata.envs.core.memo import Memo
 from ultimata.envs.core.rng import Rng
 from ultimata.envs.ultimatum_world import actions as A
 from ultimata.envs.ultimatum_world.actions import BLOCKADES, NATIONS, SEAS
@@ -287,7 +286,7 @@ class WorldState(LegalRules, TurnRules, MoneyRules, PlacementRules, AttackRules,
             if type(v) is list:
                 copies[k] = _copied(v)
         other.rng = Rng.from_state_dict(self.rng.state_dict())
-        other.memo, other.last_view = Memo(), LastView()
+        other.last_view = LastView()
         return other
 
     # -- search --------------------------------------------------------------------------------
