@@ -50,7 +50,7 @@ class TurnRules(_Base):
 
     def start_spaces(self, side: int) -> list[int]:
         """The side's start spaces, nearest the map centre first (the game's)."""
-        return self.game.start_spaces[side]
+        return self.game.board.start_spaces[side]
 
     def _deploy(self, side: int, army: list[str]) -> None:
         """Steps 3-4: the army's pawns on its start spaces (the ones nearest the centre, facing the enemy's
