@@ -18,7 +18,7 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
-from ultimata.envs.ultimatum_cards.cards import DECK, NUM_KINDS
+from ultimata.envs.ultimatum_cards.deck import DECK, NUM_KINDS
 from ultimata.envs.ultimatum_cards.phases import HISTORY, OUTCOMES, PHASES
 
 if TYPE_CHECKING:

@@ -12,9 +12,9 @@ import numpy as np
 
 from ultimata.envs.core.engine import State
 from ultimata.envs.core.rng import Rng
-from ultimata.envs.ultimatum_cards import cards
-from ultimata.envs.ultimatum_cards.cards import BLOCK, COUNTER, DRAW, NUM_KINDS, ROUND, STEAL, SWAP, ULTIMATUM
+from ultimata.envs.ultimatum_cards import deck
 from ultimata.envs.ultimatum_cards.consistency import check, check_fields
+from ultimata.envs.ultimatum_cards.deck import BLOCK, COUNTER, DRAW, NUM_KINDS, ROUND, STEAL, SWAP, ULTIMATUM
 from ultimata.envs.ultimatum_cards.phases import (
     BLOCKED,
     BLOCKS,
@@ -62,7 +62,7 @@ class UltimatumCardsState(State):
         """Fresh shuffle of all 48 cards, hands dealt, chips given; the left of the dealer starts."""
         cfg = self.game.config
         n = self.n
-        pile = self.rng.shuffled(cards.DECK)
+        pile = self.rng.shuffled(deck.DECK)
         self.hands = [[0] * NUM_KINDS for _ in range(n)]
         for _ in range(cfg.cards_per_hand):
             for k in range(1, n + 1):
@@ -182,7 +182,7 @@ class UltimatumCardsState(State):
         elif phase == BLOCKS:
             if action == lay.block:
                 self._discard(me, BLOCK)
-                self.last_event = f"player_{me} blocks the {cards.NAMES[self.card]}"
+                self.last_event = f"player_{me} blocks the {deck.NAMES[self.card]}"
                 self._log(BLOCKED)
                 self._end_turn()
             else:
@@ -220,7 +220,7 @@ class UltimatumCardsState(State):
             self._log(ENDED)
             self._end_round()
         elif kind in (BLOCK, COUNTER):
-            self.last_event = f"player_{me} discards {cards.NAMES[kind]} (nothing to block or counter)"
+            self.last_event = f"player_{me} discards {deck.NAMES[kind]} (nothing to block or counter)"
             self._log(DISCARDED)
             self._end_turn()
         elif kind < 5:
@@ -259,16 +259,16 @@ class UltimatumCardsState(State):
     def _resolve(self) -> None:
         """Carry out the pending card, now that nobody blocked it."""
         kind, me, chips = self.card, self.actor, self.chips
-        name = cards.NAMES[kind]
+        name = deck.NAMES[kind]
         moved = 0
         if kind < 5:
-            amount = min(cards.value(kind), chips[self.p1])
+            amount = min(deck.value(kind), chips[self.p1])
             chips[self.p1] -= amount
             chips[self.p2] += amount
             moved = amount
             self.last_event = f"player_{me} plays {name}: player_{self.p1} gives {amount} to player_{self.p2}"
         elif kind < 10:
-            amount = min(cards.value(kind), chips[self.p1])
+            amount = min(deck.value(kind), chips[self.p1])
             chips[self.p1] -= amount
             chips[me] += amount
             moved = amount
@@ -371,12 +371,12 @@ class UltimatumCardsState(State):
         return self.game.observe(self, player)
 
     def _action_to_string(self, action: int) -> str:
-        from ultimata.envs.ultimatum_cards.text import describe_action
+        from ultimata.envs.ultimatum_cards.words import describe_action
 
         return describe_action(self, action)
 
     def _narrate(self, action: int) -> str:
-        from ultimata.envs.ultimatum_cards.text import narrate_action
+        from ultimata.envs.ultimatum_cards.words import narrate_action
 
         return narrate_action(self, action)
 
