@@ -216,3 +216,9 @@ def naming_problems(folder: Path, package: str) -> list[str]:
                                    for n in ast.parse(cards.read_text()).body):
         problems.append("cards.py holds no rules mixin (`<Concept>Rules`): card data belongs in deck.py")
     return problems
+
+
+@pytest.mark.parametrize("name", NAMES)
+def test_each_game_package_keeps_the_naming_scheme(name: str) -> None:
+    problems = naming_problems(REPO / "envs" / base(name), f"ultimata.envs.{base(name)}")
+    assert not problems, f"envs/{base(name)}/: " + "; ".join(problems)
