@@ -29,7 +29,7 @@ from ultimata.envs.conquest_of_the_world.turns import TurnRules
 from ultimata.envs.conquest_of_the_world.wars import WarRules
 from ultimata.envs.conquest_of_the_world.words import move_words
 from ultimata.envs.core.engine import State
-from ultimata.envs.core.fields import COPIED, SEAT, SHARED, Bool, Fields, Fresh, Int, ListOf, Str
+from ultimata.envs.core.fields import COPIED, SEAT, SHARED, TABLE, Bool, Fields, Fresh, Int, ListOf, Str
 from ultimata.envs.core.rng import Rng
 
 BOARD = board()
@@ -52,13 +52,9 @@ _WEAPON_MASKS = _weapon_masks()
 _WEAPON_LEGAL = tuple(tuple(np.flatnonzero(mask).tolist()) for mask in _WEAPON_MASKS)
 
 
-def _TABLE(s: ConquestState) -> int:  # noqa: N802 (a size in the field declaration, like SEAT)
-    return s.n
-
-
 _SEATS = ListOf(Int(0, SEAT), distinct=True)
 """Seats in an order the rules keep (a queue, the eliminated), each at most once."""
-_PAIRS = ListOf(ListOf(Bool(), size=_TABLE), size=_TABLE)
+_PAIRS = ListOf(ListOf(Bool(), size=TABLE), size=TABLE)
 """A flag for every pair of seats (alliances)."""
 
 
@@ -273,12 +269,12 @@ class ConquestState(TurnRules, HoldingRules, WarRules, DiplomacyRules, EndGameRu
 
     # -- saving ------------------------------------------------------------------------------
     FIELDS = Fields(
-        phase=Int(0, OVER), stage=Int(0, LADDER), first=Int(0, SEAT), chooser=Int(0, _TABLE),
+        phase=Int(0, OVER), stage=Int(0, LADDER), first=Int(0, SEAT), chooser=Int(0, TABLE),
         holder=ListOf(Int(-1, SEAT), size=BOARD.size), kind=ListOf(Int(NONE, ALLY), size=BOARD.size),
-        homeland=ListOf(Int(-1, BOARD.size - 1), size=_TABLE), record=ListOf(Int(0, 10_000), size=_TABLE),
-        chips=ListOf(Int(0, 10**9), size=_TABLE), alive=ListOf(Bool(), size=_TABLE), eliminated=_SEATS,
+        homeland=ListOf(Int(-1, BOARD.size - 1), size=TABLE), record=ListOf(Int(0, 10_000), size=TABLE),
+        chips=ListOf(Int(0, 10**9), size=TABLE), alive=ListOf(Bool(), size=TABLE), eliminated=_SEATS,
         allied=_PAIRS, broken=_PAIRS, proposed=_PAIRS,
-        zone_paid=ListOf(ListOf(Bool(), size=len(BOARD.zone_members)), size=_TABLE),
+        zone_paid=ListOf(ListOf(Bool(), size=len(BOARD.zone_members)), size=TABLE),
         option=Int(-1, SEAT), buys=Int(0, 10**6), defender_ptr=Int(-1, SEAT),
         turn=Int(0, lambda s: s.cfg.max_turns + s.n), window=Int(-1, SEAT), round_left=_SEATS,
         proposal=ListOf(Int(-1, SEAT), size=2), answers=_SEATS, final_left=_SEATS, ladder=_SEATS,

@@ -12,10 +12,10 @@ The keyword arguments are the saved fields, each with its *kind*: what a saved v
 refuses 1.5, True, None and "1"; `ListOf(kind, size=...)`, `Row(kind, ...)` for a short list whose places
 mean different things, `SetOf`, `MapOf`, `Nullable`, `Records(cls)` for a list of records that declare
 their own fields). A bound or size may be a number or a function of the state being loaded (`SEAT` is the
-last seat). `kept` names the attributes that are not saved, with what a clone does with each: `SHARED`
-(never changed in place, or never changed at all: the config, a board), `COPIED` (play changes it in
-place: a log), `Fresh(make)` (a cache a clone rebuilds empty), `Derived(compute)` (recomputed from the
-saved fields on load, copied by a clone). `renamed` maps a saved key to another attribute name.
+last seat, `TABLE` the number of seats). `kept` names the attributes that are not saved, with what a clone
+does with each: `SHARED` (never changed in place, or never changed at all: the config, a board), `COPIED`
+(play changes it in place: a log), `Fresh(make)` (a cache a clone rebuilds empty), `Derived(compute)`
+(recomputed from the saved fields on load, copied by a clone). `renamed` maps a saved key to another attribute name.
 
 From the declaration come: `save` (the dict, in declaration order), `load` (exactly the declared keys,
 each value checked before any is set: one ValueError naming the field and what it must be), `clone` (the
@@ -39,6 +39,11 @@ Copier = Callable[[Any], Any] | None
 def SEAT(state: Any) -> int:  # noqa: N802 (a bound, read like the constants next to it)
     """The last seat of the state's table."""
     return state.n - 1
+
+
+def TABLE(state: Any) -> int:  # noqa: N802
+    """The number of seats at the state's table."""
+    return state.n
 
 
 def _value(bound: Bound, state: Any) -> int:

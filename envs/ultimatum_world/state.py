@@ -15,7 +15,7 @@ from typing import Any
 import numpy as np
 
 from ultimata.envs.core.engine import State
-from ultimata.envs.core.fields import COPIED, SEAT, SHARED, Bool, Fields, Fresh, Int, ListOf, Row, Str
+from ultimata.envs.core.fields import COPIED, SEAT, SHARED, TABLE, Bool, Fields, Fresh, Int, ListOf, Row, Str
 from ultimata.envs.core.rng import Rng
 from ultimata.envs.ultimatum_world import actions as A
 from ultimata.envs.ultimatum_world.actions import BLOCKADES, NATIONS, SEAS
@@ -49,13 +49,9 @@ EVENTS_KEPT = 12
 ALL_NATIONS = range(NATIONS)
 
 
-def _TABLE(s: WorldState) -> int:  # noqa: N802 (a size in the field declaration, like SEAT)
-    return s.n
-
-
 _MANY, _MONEY = Int(0, MANY), Int(0, MONEY)
 _VESSELS = ListOf(_MANY, size=SEAS)
-_CARD_ROWS = ListOf(ListOf(_MANY, size=len(CARD_KINDS)), size=_TABLE)
+_CARD_ROWS = ListOf(ListOf(_MANY, size=len(CARD_KINDS)), size=TABLE)
 """A count of each card kind per seat."""
 
 
@@ -309,12 +305,12 @@ class WorldState(LegalRules, TurnRules, MoneyRules, PlacementRules, AttackRules,
     FIELDS = Fields(
         owner=ListOf(Int(-1, SEAT), size=NATIONS), troops=ListOf(_MANY, size=NATIONS),
         sea_owner=ListOf(Int(-1, SEAT), size=SEAS), bs=_VESSELS, subs=_VESSELS, ready_bs=_VESSELS,
-        ready_subs=_VESSELS, bank=ListOf(_MONEY, size=_TABLE), turn_money=_MONEY, embargo_money=_MONEY,
+        ready_subs=_VESSELS, bank=ListOf(_MONEY, size=TABLE), turn_money=_MONEY, embargo_money=_MONEY,
         debts=ListOf(Row(("debtor", Int(0, SEAT)), ("creditor", Int(0, SEAT)), ("billions", Int(1, 6)))),
-        lasers=ListOf(_MANY, size=_TABLE), hands=_CARD_ROWS, deck=ListOf(Int(0, len(CARD_KINDS) - 1)), used=_MANY,
-        known=_CARD_ROWS, revealed=ListOf(ListOf(ListOf(Int(-1, MANY), size=len(CARD_KINDS)), size=_TABLE),
-                                          size=_TABLE),
-        alliance_flag=ListOf(ListOf(Bool(), size=4), size=_TABLE), out=ListOf(Bool(), size=_TABLE),
+        lasers=ListOf(_MANY, size=TABLE), hands=_CARD_ROWS, deck=ListOf(Int(0, len(CARD_KINDS) - 1)), used=_MANY,
+        known=_CARD_ROWS, revealed=ListOf(ListOf(ListOf(Int(-1, MANY), size=len(CARD_KINDS)), size=TABLE),
+                                          size=TABLE),
+        alliance_flag=ListOf(ListOf(Bool(), size=4), size=TABLE), out=ListOf(Bool(), size=TABLE),
         phase=Int(0, len(PHASES) - 1), setup_first=Int(0, SEAT), setup_count=_MANY,
         start_picks=ListOf(Int(0, NATIONS - 1), most=3), fleet_first=Int(-1, SEAT), order_first=Int(-1, SEAT),
         player=Int(-1, SEAT), turn=_MANY, round=_MANY, pending=ListOf(Int(0, A.NUM_ACTIONS - 1), most=4),
