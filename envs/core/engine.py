@@ -266,7 +266,7 @@ class State(ABC):
             other.__dict__.update(copy.deepcopy({k: v for k, v in self.__dict__.items() if k != "game"}))
             return other
         other = self.FIELDS.clone(self)
-        other.rng = Rng.from_state_dict(self.rng.state_dict())
+        other.rng = self.rng.copy()
         other.memo = Memo()
         return other
 

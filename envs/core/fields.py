@@ -174,7 +174,7 @@ class Row(Kind):
 class SetOf(Kind):
     """A set of values of `kind`, saved as a sorted list."""
 
-    copier = set.copy
+    copier = staticmethod(set.copy)
 
     def __init__(self, kind: Kind) -> None:
         self.list = ListOf(kind)
@@ -192,7 +192,7 @@ class SetOf(Kind):
 class MapOf(Kind):
     """A dict from `key` values to `value` values (flat: a clone copies it one level deep)."""
 
-    copier = dict.copy
+    copier = staticmethod(dict.copy)
 
     def __init__(self, key: Kind, value: Kind) -> None:
         self.key, self.value = key, value
@@ -212,7 +212,8 @@ class Records(Kind):
 
     def __init__(self, cls: type) -> None:
         self.cls = cls
-        self.copier = lambda v: [cls.FIELDS.clone(r) for r in v]
+        copy_one = _record_copier(cls)
+        self.copier = lambda v: [copy_one(r) for r in v]
 
     def check(self, value: Any, where: str, state: Any) -> None:
         _require(type(value) is list and len(value) <= 10**4, where, "a list", value)
@@ -226,6 +227,19 @@ class Records(Kind):
     def load(self, value: Any) -> Any:
         fields = self.cls.FIELDS
         return [fields.build(self.cls, x) for x in value]
+
+
+def _record_copier(cls: type) -> Callable[[Any], Any]:
+    """A function copying one record of `cls` attribute by attribute, written out from its declaration (as
+    `dataclasses` writes `__init__`): a clone copies every unit of a state, so this is on search's hot path."""
+    fields = cls.FIELDS
+    copiers = dict(fields.copiers)
+    lines = [f"    other.{name} = {f'copy_{name}(record.{name})' if name in copiers else f'record.{name}'}"
+             for name in fields.names]
+    source = "def copy_record(record):\n    other = new(cls)\n" + "\n".join(lines) + "\n    return other\n"
+    scope: dict[str, Any] = {"new": object.__new__, "cls": cls, **{f"copy_{n}": c for n, c in copiers.items()}}
+    exec(source, scope)  # noqa: S102 (the source is built from declared attribute names only)
+    return scope["copy_record"]
 
 
 class Plain(Kind):
@@ -282,7 +296,8 @@ class Fields:
         copiers += [(name, kept.copier) for name, kept in self.kept.items()]
         self.copiers = tuple((name, copier) for name, copier in copiers if copier is not None)
         self.derived = tuple((name, kept.compute) for name, kept in self.kept.items() if kept.compute is not None)
-        self.names = frozenset(self.attrs) | frozenset(self.kept)
+        self.names = self.attrs + tuple(name for name in self.kept if name not in self.attrs)
+        """Every attribute declared, saved ones first: a record's `__slots__`."""
         self.complete = True
         """False for `untyped`: attributes it does not name exist, and a clone must deep-copy them."""
         self._pairs = tuple(zip(self.keys, self.attrs, saved.values()))
@@ -331,21 +346,16 @@ class Fields:
         return obj
 
     def clone(self, obj: Any) -> Any:
-        """A copy of `obj` sharing what play never changes in place, copying the rest as its kind says."""
+        """A copy of a state sharing what play never changes in place, copying the rest as its kind says
+        (records with `__slots__` are copied by `Records`)."""
         other = object.__new__(type(obj))
-        if hasattr(obj, "__dict__"):
-            other.__dict__.update(obj.__dict__)
-            d = other.__dict__
-            for name, copier in self.copiers:
-                d[name] = copier(d[name])
-        else:
-            for name in self.names:
-                setattr(other, name, getattr(obj, name))
-            for name, copier in self.copiers:
-                setattr(other, name, copier(getattr(obj, name)))
+        d = other.__dict__
+        d.update(obj.__dict__)
+        for name, copier in self.copiers:
+            d[name] = copier(d[name])
         return other
 
     def undeclared(self, obj: Any, engine: Iterable[str] = ()) -> list[str]:
         """The attributes `obj` has that the declaration (and the engine's own, `engine`) does not name."""
         have = set(obj.__dict__) if hasattr(obj, "__dict__") else {n for n in obj.__slots__ if hasattr(obj, n)}
-        return sorted(have - self.names - set(engine))
+        return sorted(have - set(self.names) - set(engine))
