@@ -9,8 +9,8 @@ A state class (or a record inside it, such as an Ultra War unit) declares every 
     )
 
 The keyword arguments are the saved fields, each with its *kind*: what a saved value must be (`Int(lo, hi)`
-refuses 1.5, True, None and "1"; `ListOf(kind, size=...)`, `Row(kind, ...)` for a short list whose places
-mean different things, `SetOf`, `MapOf`, `Nullable`, `Records(cls)` for a list of records that declare
+refuses 1.5, True, None and "1"; `ListOf(kind, size=...)`, `Row(("card", kind), ...)` for a short list whose
+places mean different things, `SetOf`, `MapOf`, `Nullable`, `Records(cls)` for a list of records that declare
 their own fields). A bound or size may be a number or a function of the state being loaded (`SEAT` is the
 last seat, `TABLE` the number of seats). `kept` names the attributes that are not saved, with what a clone
 does with each: `SHARED` (never changed in place, or never changed at all: the config, a board), `COPIED`
