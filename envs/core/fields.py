@@ -129,10 +129,14 @@ def _list_copier(kinds: Iterable[Kind]) -> Copier:
     return lambda v: [inner(x) for x in v]
 
 
+_LONGEST = 10**6
+"""No saved list is anywhere near this long: a bound that keeps absurd ones out."""
+
+
 class ListOf(Kind):
     """A list of values of `kind`: `size` long, or (size None) at most `most` long; `distinct`: no repeats."""
 
-    def __init__(self, kind: Kind, size: Bound | None = None, most: Bound = 10**6, distinct: bool = False) -> None:
+    def __init__(self, kind: Kind, size: Bound | None = None, most: Bound = _LONGEST, distinct: bool = False) -> None:
         self.kind, self.size, self.most, self.distinct = kind, size, most, distinct
         self.copier = _list_copier([kind])
         self._plain = type(kind).save is Kind.save and type(kind).load is Kind.load
@@ -143,7 +147,8 @@ class ListOf(Kind):
             _require(type(value) is list and len(value) == size, where, f"a list of {size}", value)
         else:
             most = _value(self.most, state)
-            _require(type(value) is list and len(value) <= most, where, f"a list of at most {most}", value)
+            what = "a list" if most == _LONGEST else f"a list of at most {most}"
+            _require(type(value) is list and len(value) <= most, where, what, value)
         for i, item in enumerate(value):
             self.kind.check(item, f"{where}[{i}]", state)
         _require(not self.distinct or len(set(value)) == len(value), where, "a list without repeats", value)
