@@ -1,8 +1,25 @@
 """PettingZoo module for Conquest of the World: `env()` and `raw_env`, as PettingZoo convention has it."""
 
-from ultimata.envs.conquest_of_the_world.game import ConquestGame
-from ultimata.envs.core.adapter import bind
+from __future__ import annotations
 
-raw_env, env = bind(ConquestGame)
+from typing import Any
+
+from pettingzoo import AECEnv
+
+from ultimata.envs.conquest_of_the_world.game import ConquestGame
+from ultimata.envs.core.adapter import UltimataEnv, env_metadata, wrap
 
 __all__ = ["env", "raw_env"]
+
+
+def env(**kwargs: Any) -> AECEnv:
+    """The wrapped conquest_of_the_world_v3 AEC env (TerminateIllegal, AssertOutOfBounds, OrderEnforcing)."""
+    return wrap(raw_env(**kwargs))
+
+
+class raw_env(UltimataEnv):
+    """conquest_of_the_world_v3: Conquest of the World (Odyssey2 Master Strategy): homelands, alliances, wars
+    and the end game."""
+
+    game_class = ConquestGame
+    metadata = env_metadata(ConquestGame)

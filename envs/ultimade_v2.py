@@ -1,8 +1,24 @@
 """PettingZoo module for ULTIMADE: `env()` and `raw_env`, as PettingZoo convention has it."""
 
-from ultimata.envs.core.adapter import bind
+from __future__ import annotations
+
+from typing import Any
+
+from pettingzoo import AECEnv
+
+from ultimata.envs.core.adapter import UltimataEnv, env_metadata, wrap
 from ultimata.envs.ultimade.game import UltimadeGame
 
-raw_env, env = bind(UltimadeGame)
-
 __all__ = ["env", "raw_env"]
+
+
+def env(**kwargs: Any) -> AECEnv:
+    """The wrapped ultimade_v2 AEC env (TerminateIllegal, AssertOutOfBounds, OrderEnforcing)."""
+    return wrap(raw_env(**kwargs))
+
+
+class raw_env(UltimataEnv):
+    """ultimade_v2: ULTIMADE: Ultimate on a 9 x 18 board, four a side, two teams (player_0 = A, player_1 = B)."""
+
+    game_class = UltimadeGame
+    metadata = env_metadata(UltimadeGame)

@@ -1,8 +1,24 @@
 """PettingZoo module for Ultimatum, the 1985 world wargame: `env()` and `raw_env`, as PettingZoo convention has it."""
 
-from ultimata.envs.core.adapter import bind
+from __future__ import annotations
+
+from typing import Any
+
+from pettingzoo import AECEnv
+
+from ultimata.envs.core.adapter import UltimataEnv, env_metadata, wrap
 from ultimata.envs.ultimatum_world.game import WorldGame
 
-raw_env, env = bind(WorldGame)
-
 __all__ = ["env", "raw_env"]
+
+
+def env(**kwargs: Any) -> AECEnv:
+    """The wrapped ultimatum_world_v3 AEC env (TerminateIllegal, AssertOutOfBounds, OrderEnforcing)."""
+    return wrap(raw_env(**kwargs))
+
+
+class raw_env(UltimataEnv):
+    """ultimatum_world_v3: Ultimatum (Bates Games, 1985): the world wargame; win with the Oil Alliance and one more."""
+
+    game_class = WorldGame
+    metadata = env_metadata(WorldGame)

@@ -1,8 +1,25 @@
 """PettingZoo module for Ultra War: `env()` and `raw_env`, as PettingZoo convention has it."""
 
-from ultimata.envs.core.adapter import bind
+from __future__ import annotations
+
+from typing import Any
+
+from pettingzoo import AECEnv
+
+from ultimata.envs.core.adapter import UltimataEnv, env_metadata, wrap
 from ultimata.envs.ultra_war.game import UltraWarGame
 
-raw_env, env = bind(UltraWarGame)
-
 __all__ = ["env", "raw_env"]
+
+
+def env(**kwargs: Any) -> AECEnv:
+    """The wrapped ultra_war_v4 AEC env (TerminateIllegal, AssertOutOfBounds, OrderEnforcing)."""
+    return wrap(raw_env(**kwargs))
+
+
+class raw_env(UltimataEnv):
+    """ultra_war_v4: Ultra War: two armies of character pawns on a 12 x 12 map (player_0 = the scenario's first
+    faction)."""
+
+    game_class = UltraWarGame
+    metadata = env_metadata(UltraWarGame)

@@ -1,7 +1,9 @@
 """docs/adding_a_game.md's Nim runs. The page's files (its code blocks that open with a `# path` line) are
 written to a scratch tree and plugged in as one more game with the page's registry line; then PettingZoo's
 api_test, the page's own tests, its training config and difficulty levels, the scripted bot in the arena,
-the web view and the drawing in a browser run on it. So the page cannot drift from the code."""
+the web view and the drawing in a browser run on it, and the layout checks the shipped games keep. So the
+page cannot drift from the code, and a sixth game written from it edits no shared file of code but the
+registry."""
 
 from __future__ import annotations
 
@@ -26,6 +28,7 @@ from ultimata.web.difficulty import load_difficulty
 from ultimata.web.page import STATIC
 from ultimata.web.views import seat_view, view_module
 
+from .test_layout import GAME_PY_MOST_LINES, game_py_lines, naming_problems, raw_env_problems
 from .web.browser import chromium_page
 
 DOC = Path(__file__).parents[1] / "docs" / "adding_a_game.md"
@@ -65,7 +68,8 @@ def nim(tmp_path_factory):
 def test_the_page_shows_every_piece_as_a_file() -> None:
     assert {
         "envs/nim/phases.py", "envs/nim/config.py", "envs/nim/actions.py", "envs/nim/observation.py",
-        "envs/nim/text.py", "envs/nim/state.py", "envs/nim/game.py", "envs/nim/view.py", "envs/nim_v0.py",
+        "envs/nim/words.py", "envs/nim/text.py", "envs/nim/state.py", "envs/nim/game.py", "envs/nim/view.py",
+        "envs/nim/difficulty.yaml", "envs/nim_v0.py",
         "agents/scripted/nim.py", "configs/nim.yaml", "ultimata/web/static/games/nim.js",
         "tests/nim/positions.py", "tests/nim/random_play.py",
     } <= set(example_files())
@@ -91,11 +95,10 @@ def test_the_examples_own_tests_pass(nim) -> None:
 def test_the_examples_config_and_difficulty_levels_load(nim) -> None:
     cfg = load_train_config(NAME, path=nim / "configs" / "nim.yaml")
     assert cfg.game == NAME and cfg.rules == {} and cfg.ppo.net_arch == [32, 32]
-    levels = re.search(r"^```yaml\n# in configs/difficulty.yaml\n(.*?)^```", DOC.read_text(), re.S | re.M)
-    shipped = (Path(ultimata.envs.__file__).parents[1] / "configs" / "difficulty.yaml").read_text()
-    loaded = load_difficulty(shipped + "\n" + levels.group(1))
+    loaded = load_difficulty()  # the shipped configs/difficulty.yaml, untouched: Nim's levels are in its package
     assert [lv["agent"] for lv in loaded["nim"].as_list()] == ["random", "heuristic", "mcts"]
-    assert yaml.safe_load(levels.group(1)).keys() == {"nim"}
+    assert "nim" not in yaml.safe_load((Path(ultimata.envs.__file__).parents[1] / "configs" / "difficulty.yaml")
+                                       .read_text())
 
 
 def test_the_scripted_bot_beats_random_play_in_the_arena(nim) -> None:
@@ -134,3 +137,47 @@ def test_the_drawing_draws_the_heap_in_a_browser(nim) -> None:
 def test_the_page_is_linked_from_the_readme_and_the_registry() -> None:
     assert "(docs/adding_a_game.md)" in (DOC.parents[1] / "README.md").read_text()
     assert "docs/adding_a_game.md" in (DOC.parents[1] / "envs" / "core" / "registry.py").read_text()
+
+
+OWN_PLACES = ("envs/{game}/", "envs/{game}_v", "docs/games/{game}.md", "agents/scripted/{game}.py",
+              "configs/{game}.yaml", "tests/golden/{game}_v", "ultimata/web/static/games/{game}.js",
+              "tests/{game}/", "agents/pretrained/{game}.")
+"""The game's own files: its package, and the new files named after it where each kind of file lives (the
+thin module, doc, scripted bot, training config, golden file, web view, tests, shipped bot). PettingZoo
+finds a game's module as `ultimata.envs.<game>_vN`, the trainer its config in configs/, the server its
+drawing in static/games/ and pytest its tests in tests/: each is a new file there, and edits nothing."""
+SHARED_EDITS = {
+    "envs/core/registry.py": "the registry line",
+    "README.md": "the games table's row: the project's front page, written by people; no code reads it",
+}
+"""The shared files the page asks a new game to edit, and why each."""
+
+
+def own_file(path: str, game: str = "nim") -> bool:
+    return path.startswith(tuple(place.format(game=game) for place in OWN_PLACES))
+
+
+def asked_for() -> set[str]:
+    """Every path the page asks a new game to write or edit: its pieces table and its files."""
+    text = DOC.read_text()
+    table = text[text.index("## The pieces, in order"):text.index("### 1. The rules engine")]
+    cells = [row.split("|")[3] for row in table.splitlines() if re.match(r"\| \d+ \|", row)]
+    named = {p for cell in cells for p in re.findall(r"`([^`]+)`", cell) if "/" in p or p.endswith(".md")}
+    paths = {p.replace("<game>", "nim").replace("_vN", "_v0") for p in named} | set(example_files())
+    return paths | set(re.findall(r"^```\w+\n(?:#|//) in ([\w./]+)", text, re.M))  # an excerpt of a shared file
+
+
+def test_a_sixth_game_edits_no_shared_file_but_the_registry_line_and_the_readme_row() -> None:
+    asked = asked_for()
+    assert {"envs/nim/", "envs/core/registry.py", "configs/nim.yaml", "envs/nim/difficulty.yaml"} <= asked
+    shared = {path for path in asked if not own_file(path)}
+    assert shared == set(SHARED_EDITS), f"the page asks a new game to edit shared files: {sorted(shared)}"
+    registry_edits = re.findall(r'^    "nim_v0": .*$', DOC.read_text(), re.M)
+    assert len(registry_edits) == 1, "the registry edit is one line"
+
+
+def test_the_examples_files_keep_the_shape_of_every_game(nim) -> None:
+    assert game_py_lines(nim / "envs" / "nim" / "game.py") <= GAME_PY_MOST_LINES
+    assert not raw_env_problems(nim / "envs" / f"{NAME}.py")
+    assert not naming_problems(nim / "envs" / "nim", "ultimata.envs.nim")
+    assert "info" in vars(ultimata.envs.game_class(NAME))

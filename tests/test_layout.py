@@ -137,6 +137,87 @@ def test_no_import_points_up_a_layer(folder: str) -> None:
     assert not upward, "imports that point up: " + "; ".join(upward)
 
 
+GAME_PY_MOST_LINES = 29
+"""A game's game.py is under 30 lines, every line counted (blank lines and docstrings too): its `GameInfo`
+and what one rule variant computes once; `Game` derives the rest (envs/core/game_info.py)."""
+
+
+def game_py_lines(path: Path) -> int:
+    return len(path.read_text().splitlines())
+
+
+def raw_env_problems(path: Path) -> list[str]:
+    """What keeps a thin module from PettingZoo's shape: `class raw_env` written out, an `env` function."""
+    tree = ast.parse(path.read_text())
+    classes = {n.name: n for n in tree.body if isinstance(n, ast.ClassDef)}
+    functions = {n.name for n in tree.body if isinstance(n, ast.FunctionDef)}
+    problems = [] if "raw_env" in classes else ["no literal `class raw_env`"]
+    if "raw_env" in classes and not any(isinstance(b, ast.Name) and b.id in ("UltimataEnv", "AECEnv")
+                                        for b in classes["raw_env"].bases):
+        problems.append("raw_env is no AECEnv (UltimataEnv) subclass")
+    return problems + ([] if "env" in functions else ["no `def env`"])
+
+
+@pytest.mark.parametrize("name", NAMES)
+def test_game_py_holds_only_what_is_particular_to_its_game(name: str) -> None:
+    path = REPO / "envs" / base(name) / "game.py"
+    assert game_py_lines(path) <= GAME_PY_MOST_LINES, f"{path.relative_to(REPO)}: {game_py_lines(path)} lines"
+    assert "info" in vars(game_class(name)), f"{name}'s Game declares its facts as `info = GameInfo(...)`"
+
+
+@pytest.mark.parametrize("name", NAMES)
+def test_each_env_module_writes_its_raw_env_class_out(name: str) -> None:
+    assert not raw_env_problems(REPO / "envs" / f"{name}.py")
+    module = importlib.import_module(GAMES[name])
+    assert (module.raw_env.__module__, module.raw_env.__qualname__) == (GAMES[name], "raw_env"), "it pickles by name"
+    assert module.env.__module__ == GAMES[name]
+
+
+def test_no_code_inspects_its_callers_frame() -> None:
+    found = [str(p.relative_to(REPO)) for folder in ("envs", "agents", "training", "ultimata", "configs")
+             for p in (REPO / folder).rglob("*.py") if "_getframe" in p.read_text()]
+    assert not found, f"sys._getframe in {found}"
+
+
+MOVE_WORDS = ("_action_to_string", "_narrate")
+"""The state's hooks that put a move in words: they read words.py (or the state itself), never text.py."""
+
+
+def _from_text(tree: ast.AST, package: str) -> tuple[set[str], set[str]]:
+    """The names `tree` imports from the package's text.py, and the names it binds text.py itself to."""
+    names, modules = set(), set()
+    for node in ast.walk(tree):
+        if isinstance(node, ast.ImportFrom) and node.module == f"{package}.text":
+            names |= {a.asname or a.name for a in node.names}
+        elif isinstance(node, ast.ImportFrom) and node.module == package:
+            modules |= {a.asname or a.name for a in node.names if a.name == "text"}
+        elif isinstance(node, ast.Import):
+            modules |= {a.asname for a in node.names if a.name == f"{package}.text" and a.asname}
+    return names, modules
+
+
+def naming_problems(folder: Path, package: str) -> list[str]:
+    """Where a game package breaks the naming scheme of docs/adding_a_game.md: words.py is a move in words,
+    text.py the ansi table, combat.py a fight's outcome, and cards.py a rule mixin (the rules of playing
+    cards), never card data."""
+    problems = [f"no {f}" for f in ("words.py", "text.py") if not (folder / f).is_file()]
+    for path in sorted(folder.glob("*.py")):
+        tree = ast.parse(path.read_text())
+        names, modules = _from_text(tree, package)
+        for fn in ast.walk(tree):
+            if isinstance(fn, ast.FunctionDef) and fn.name in MOVE_WORDS:
+                used = {n.id for n in ast.walk(fn) if isinstance(n, ast.Name)}
+                if path.name == "text.py" or used & (names | modules):
+                    problems.append(f"{path.name}'s {fn.name} takes its words from text.py, not words.py")
+    if (folder / "battle.py").is_file():
+        problems.append("battle.py: how a fight comes out is combat.py")
+    cards = folder / "cards.py"
+    if cards.is_file() and not any(isinstance(n, ast.ClassDef) and n.name.endswith("Rules")
+                                   for n in ast.parse(cards.read_text()).body):
+        problems.append("cards.py holds no rules mixin (`<Concept>Rules`): card data belongs in deck.py")
+    return problems
+
+
 SAVING_HOOKS = ("_to_dict", "_from_dict", "clone", "to_dict", "from_dict", "copy")
 OWN_SAVING = {}
 """Modules allowed their own saving hook, and why: none. One would be a game whose saved form of a field is not

@@ -49,10 +49,10 @@ class SamplingPlan:
 
 def sampling_plan(workers: int | str, games: int, torch_threads: int, cores: int | None = None) -> SamplingPlan:
     """The workers and games a config's `sampler` asks for on this machine. `workers: auto` takes one per
-    usable core less the learner's, and reads `games` as games per worker."""
+    usable core less the learner's torch threads, and reads `games` as games per worker."""
     cores = usable_cores() if cores is None else cores
     if workers == "auto":
-        count = max(0, cores - 1)
+        count = max(0, cores - torch_threads)
         workers, games = count, games * max(1, count)
     warning = None
     if torch_threads + int(workers) > cores:  # each worker runs torch on one thread

@@ -10,8 +10,8 @@ hand, the public chips and scores, hand sizes and the pending card.
 from __future__ import annotations
 
 from ultimata.envs.core.rng import Rng
-from ultimata.envs.ultimatum_cards import cards
-from ultimata.envs.ultimatum_cards.cards import BLOCK, COUNTER, DRAW, ROUND, STEAL, SWAP, ULTIMATUM
+from ultimata.envs.ultimatum_cards import deck
+from ultimata.envs.ultimatum_cards.deck import BLOCK, COUNTER, DRAW, ROUND, STEAL, SWAP, ULTIMATUM
 from ultimata.envs.ultimatum_cards.phases import (
     BLOCKS,
     CHOOSE_PLAYER,
@@ -91,7 +91,7 @@ class _Planner:
             for receiver in range(self.n):
                 if receiver == giver or (receiver == self.me and not self.state.game.config.give_to_self):
                     continue
-                g = self.gain(_after_move(self.chips, giver, receiver, cards.value(kind)))
+                g = self.gain(_after_move(self.chips, giver, receiver, deck.value(kind)))
                 best = max(best, (g, giver, receiver), key=lambda t: t[0])
         return best
 
@@ -136,7 +136,7 @@ def _card_score(state: UltimatumCardsState, me: int, kind: int, plan: _Planner) 
     if kind < 5:
         gain = plan.give(kind)[0]
     elif kind < 10:
-        gain = plan.take(cards.value(kind))[0]
+        gain = plan.take(deck.value(kind))[0]
     elif kind == STEAL:
         gain = plan.take(10**6)[0]
     elif kind == SWAP:
@@ -167,7 +167,7 @@ def choose_action(state: UltimatumCardsState, rng: Rng) -> int:
     if phase == GIVE_TO:
         options = [a for a in legal]
         return max(options, key=lambda a: plan.gain(
-            _after_move(state.chips, state.p1, (me + a - lay.seat) % state.n, cards.value(state.card))))
+            _after_move(state.chips, state.p1, (me + a - lay.seat) % state.n, deck.value(state.card))))
     if phase == CHOOSE_PLAYER:
         if state.card == DRAW:
             if margin(_totals(state), me) <= 0:
@@ -177,7 +177,7 @@ def choose_action(state: UltimatumCardsState, rng: Rng) -> int:
             return seat_action(max(plan.others, key=lambda p: (sizes[p], -_totals(state)[p], -p)))
         if state.card == SWAP:
             return seat_action(plan.swap()[1])
-        amount = 10**6 if state.card == STEAL else cards.value(state.card)
+        amount = 10**6 if state.card == STEAL else deck.value(state.card)
         return seat_action(plan.take(amount)[1])
     if phase == SWAP_MODE:
         swapped = state.chips[:]

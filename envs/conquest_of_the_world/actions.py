@@ -3,7 +3,7 @@ PROPOSE are relative seats (1 = the player to your left)."""
 
 from __future__ import annotations
 
-from ultimata.envs.conquest_of_the_world.battle import SPENDS, WEAPONS
+from ultimata.envs.conquest_of_the_world.combat import SPENDS, WEAPONS
 
 COUNTRIES = 43
 MAX_PLAYERS = 6

@@ -14,8 +14,8 @@ from typing import TYPE_CHECKING
 from ultimata.envs.conquest_of_the_world import actions as A
 from ultimata.envs.conquest_of_the_world import phases as P
 from ultimata.envs.conquest_of_the_world import terms as T
-from ultimata.envs.conquest_of_the_world.battle import battle_model
 from ultimata.envs.conquest_of_the_world.board import board
+from ultimata.envs.conquest_of_the_world.combat import battle_model
 
 if TYPE_CHECKING:
     from ultimata.envs.conquest_of_the_world.state import ConquestState

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 from functools import cached_property
-from typing import Any, ClassVar
 
 import numpy as np
 
@@ -12,43 +11,18 @@ from ultimata.envs.conquest_of_the_world.config import ConquestConfig
 from ultimata.envs.conquest_of_the_world.observation import OBS_SIZE, template
 from ultimata.envs.conquest_of_the_world.state import ConquestState
 from ultimata.envs.core.engine import Game
-from ultimata.envs.core.rng import Rng
+from ultimata.envs.core.game_info import GameInfo, seats_in_config
 
 
 class ConquestGame(Game[ConquestConfig]):
     """Conquest of the World (Odyssey2 Master Strategy): homelands, alliances, wars and the end game."""
 
-    name: ClassVar[str] = "conquest_of_the_world_v3"
-    title: ClassVar[str] = "Conquest of the World"
-    version: ClassVar[int] = 3
-    config_model = ConquestConfig
-    render_modes: ClassVar[tuple[str, ...]] = ("human", "ansi", "rgb_array")
-    has_board: ClassVar[bool] = True
-    supports_dense_reward: ClassVar[bool] = True
-    observation_dtype: ClassVar[type] = np.float32
-    observation_bounds: ClassVar[tuple[float, float]] = (0.0, np.inf)  # chips and records have no cap but the turns
-
-    @property
-    def num_players(self) -> int:
-        return self.config.num_players
-
-    @property
-    def num_actions(self) -> int:
-        return NUM_ACTIONS
-
-    @property
-    def observation_shape(self) -> tuple[int, ...]:
-        return (OBS_SIZE,)
+    info = GameInfo(name="conquest_of_the_world_v3", title="Conquest of the World", config=ConquestConfig,
+                    state=ConquestState, players=seats_in_config, actions=NUM_ACTIONS, observation_size=OBS_SIZE,
+                    observation_bounds=(0.0, np.inf), renderer="ConquestRenderer", dense_reward=True)
+    """Chips and records have no cap but the turns."""
 
     @cached_property
     def observation_template(self) -> np.ndarray:
         """What every observation of this game shares (the rule settings), copied for each one."""
         return template(self.config)
-
-    def new_initial_state(self, rng: Rng) -> ConquestState:
-        return ConquestState(self, rng)
-
-    def make_renderer(self, mode: str, fps: int) -> Any:
-        from ultimata.envs.conquest_of_the_world.render import ConquestRenderer
-
-        return ConquestRenderer(mode, fps)

@@ -16,8 +16,8 @@ from typing import Any
 import numpy as np
 
 from ultimata.envs.conquest_of_the_world import actions as A
-from ultimata.envs.conquest_of_the_world.battle import SPENDS, WEAPONS
 from ultimata.envs.conquest_of_the_world.board import board
+from ultimata.envs.conquest_of_the_world.combat import SPENDS, WEAPONS
 from ultimata.envs.conquest_of_the_world.consistency import CHOICES, check
 from ultimata.envs.conquest_of_the_world.diplomacy import DiplomacyRules
 from ultimata.envs.conquest_of_the_world.endgame import EndGameRules

@@ -8,8 +8,8 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 from ultimata.envs.conquest_of_the_world import actions as A
-from ultimata.envs.conquest_of_the_world.battle import SPEND_WORDS, SPENDS, WEAPONS, battle_model
 from ultimata.envs.conquest_of_the_world.board import board
+from ultimata.envs.conquest_of_the_world.combat import SPEND_WORDS, SPENDS, WEAPONS, battle_model
 from ultimata.envs.conquest_of_the_world.phases import OVER, PHASES, WEAPON
 from ultimata.envs.conquest_of_the_world.terms import DUEL, KINDS, STAGES
 

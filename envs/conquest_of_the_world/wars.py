@@ -6,8 +6,8 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from ultimata.envs.conquest_of_the_world.battle import SPEND_WORDS, SPENDS, WEAPONS, battle_model
 from ultimata.envs.conquest_of_the_world.board import board
+from ultimata.envs.conquest_of_the_world.combat import SPEND_WORDS, SPENDS, WEAPONS, battle_model
 from ultimata.envs.conquest_of_the_world.phases import OVER, TURN, WEAPON
 from ultimata.envs.conquest_of_the_world.terms import ALLY, CONQUEST, DUEL, HOME, NONE, PLAY, WAR, round_to
 

@@ -1,8 +1,8 @@
-"""The one PettingZoo AEC adapter: every game's `raw_env` is this class bound to a `Game`."""
+"""The one PettingZoo AEC adapter: every game's `raw_env` (in its thin module, envs/<game>_vN.py) is this class
+with a `Game` class and its `env_metadata`, and its `env()` is that `raw_env` under `wrap`."""
 
 from __future__ import annotations
 
-import sys
 from typing import Any, ClassVar
 
 import gymnasium
@@ -231,31 +231,7 @@ def wrap(raw: AECEnv) -> AECEnv:
     return _OrderEnforcing(env)
 
 
-def bind(game_class: type[Game], module: str | None = None) -> tuple[type[UltimataEnv], Any]:
-    """Make a game's PettingZoo module members: the `raw_env` class and the `env()` factory.
-    `module` (default: the caller's) is the thin module exposing them, so envs pickle for SubprocVecEnv."""
-    module = module or sys._getframe(1).f_globals["__name__"]
-    modes = list(game_class.render_modes)
-    raw_env = type(
-        "raw_env",
-        (UltimataEnv,),
-        {
-            "game_class": game_class,
-            "metadata": {
-                "name": game_class.name,
-                "render_modes": modes,
-                "render_fps": 4,
-                "is_parallelizable": False,
-            },
-            "__doc__": f"{game_class.name}: {game_class.__doc__ or ''}",
-            "__module__": module,
-            "__qualname__": "raw_env",
-        },
-    )
-
-    def env(**kwargs: Any) -> AECEnv:
-        return wrap(raw_env(**kwargs))
-
-    env.__module__ = module
-    env.__doc__ = f"The wrapped {game_class.name} AEC env (TerminateIllegal, AssertOutOfBounds, OrderEnforcing)."
-    return raw_env, env
+def env_metadata(game_class: type[Game]) -> dict[str, Any]:
+    """A `raw_env`'s PettingZoo metadata, from its game's declaration."""
+    return {"name": game_class.name, "render_modes": list(game_class.render_modes), "render_fps": 4,
+            "is_parallelizable": False}

@@ -9,7 +9,9 @@ them for PettingZoo.
 from __future__ import annotations
 
 import copy
+import importlib
 from abc import ABC, abstractmethod
+from functools import cached_property
 from typing import Any, ClassVar, Generic, TypeVar
 
 import numpy as np
@@ -17,15 +19,17 @@ import numpy as np
 from ultimata.envs.core.config import GameConfig, validate_config
 from ultimata.envs.core.errors import ConfigError, IllegalActionError, UltimataError
 from ultimata.envs.core.fields import Fields
-from ultimata.envs.core.memo import Memo
+from ultimata.envs.core.game_info import GameInfo, fact
 from ultimata.envs.core.rng import Rng
 
 ConfigT = TypeVar("ConfigT", bound=GameConfig)
 
 
-class Game(ABC, Generic[ConfigT]):
-    """One rule variant of one game."""
+class Game(Generic[ConfigT]):
+    """One rule variant of one game. A game declares its facts once, as `info` (a `GameInfo`); the class
+    attributes and properties below come from it, and its own class adds only what is particular to it."""
 
+    info: ClassVar[GameInfo]
     name: ClassVar[str]
     """PettingZoo-style name, e.g. 'ultimatum_cards_v2'."""
     title: ClassVar[str] = ""
@@ -38,12 +42,23 @@ class Game(ABC, Generic[ConfigT]):
     """True when the game draws a picture (rgb_array, and a pygame window for human)."""
     supports_dense_reward: ClassVar[bool] = False
     observation_dtype: ClassVar[type] = np.float32
-    observation_bounds: ClassVar[tuple[float, float]] = (-np.inf, np.inf)
     perfect_information: ClassVar[bool] = False
     """True when every seat sees the whole state (chance aside): search may then plan on a clone."""
     observation_planes: ClassVar[tuple[int, int, int] | None] = None
-    """(C, H, W) when the flat observation starts with C board planes of H x W (row-major), so a
-    convolutional policy can see the board as a board; the entries after them are scalars."""
+    """(C, H, W) when the flat observation starts with C board planes of H x W (row-major)."""
+
+    def __init_subclass__(cls, **kwargs: Any) -> None:
+        """Copy the declaration's class-wide facts onto the class, where the registry, the adapter and the
+        web read them without making a game."""
+        super().__init_subclass__(**kwargs)
+        info = cls.__dict__.get("info")
+        if info is None:
+            return
+        cls.name, cls.title, cls.version, cls.config_model = info.name, info.title, info.version, info.config
+        cls.render_modes, cls.has_board = info.render_modes, info.renderer is not None
+        cls.supports_dense_reward, cls.perfect_information = info.dense_reward, info.perfect_information
+        cls.observation_dtype, cls.observation_planes = info.observation_dtype, info.observation_planes
+        cls._package = cls.__module__.rpartition(".")[0]
 
     def __init__(self, config: ConfigT) -> None:
         if config.dense_reward and not self.supports_dense_reward:
@@ -54,25 +69,33 @@ class Game(ABC, Generic[ConfigT]):
     def from_config(cls, config: dict[str, Any] | None = None) -> Game:
         return cls(validate_config(cls.config_model, config, f"{cls.name} config"))
 
-    def make_renderer(self, mode: str, fps: int) -> Any:
-        """A picture renderer for boards; games with has_board=True override this."""
-        raise NotImplementedError(f"{self.name} draws no board")
+    # The sizes of a rule variant, worked out once per game from the declaration (after the game's own
+    # `__init__`, whose layouts they may read), then plain attributes: the mask reads them every decision.
+    @cached_property
+    def num_players(self) -> int:
+        return fact(self.info.players, self)
 
-    @property
-    @abstractmethod
-    def num_players(self) -> int: ...
+    @cached_property
+    def num_actions(self) -> int:
+        return fact(self.info.actions, self)
 
-    @property
-    @abstractmethod
-    def num_actions(self) -> int: ...
+    @cached_property
+    def observation_shape(self) -> tuple[int, ...]:
+        return (fact(self.info.observation_size, self),)
 
-    @property
-    @abstractmethod
-    def observation_shape(self) -> tuple[int, ...]: ...
+    @cached_property
+    def observation_bounds(self) -> tuple[float, float]:
+        return fact(self.info.observation_bounds, self)
 
-    @abstractmethod
     def new_initial_state(self, rng: Rng) -> State:
         """A fresh game whose chance events (deal, dice) come from `rng`."""
+        return self.info.state(self, rng)
+
+    def make_renderer(self, mode: str, fps: int) -> Any:
+        """The game's pygame picture: `info.renderer`, a class of its package's `render.py`."""
+        if not self.has_board:
+            raise NotImplementedError(f"{self.name} draws no board")
+        return getattr(importlib.import_module(f"{self._package}.render"), self.info.renderer)(mode, fps)
 
     def state_from_dict(self, d: dict[str, Any]) -> State:
         state = self.new_initial_state(Rng(0))
@@ -91,8 +114,6 @@ class State(ABC):
         self.rng = rng
         self._mask: np.ndarray | None = None
         self.decisions = 0
-        self.memo = Memo()
-        """Values one decision reads over and over (envs/core/memo.py); cleared by `apply`."""
 
     # -- what subclasses provide -------------------------------------------------------------
     @property
@@ -139,7 +160,7 @@ class State(ABC):
     """The position's one declaration (envs/core/fields.py): its saved fields with their kinds, and every other
     attribute with what a clone does with it. `_to_dict`, `_from_dict` and `clone` come from it. A bare tuple of
     names is read as `Fields.untyped` (any value loads; a clone deep-copies)."""
-    ENGINE_ATTRS: ClassVar[frozenset[str]] = frozenset(("game", "rng", "_mask", "decisions", "memo"))
+    ENGINE_ATTRS: ClassVar[frozenset[str]] = frozenset(("game", "rng", "_mask", "decisions"))
     """The attributes this class sets up itself (and `clone` treats itself): a game's FIELDS leaves them out."""
 
     def __init_subclass__(cls, **kwargs: Any) -> None:
@@ -228,7 +249,6 @@ class State(ABC):
         batch before it applies any, and does not pay for the check twice)."""
         self._mask = None
         self.decisions += 1
-        self.memo.clear()
         self._apply(index)
 
     def _action_index(self, action: Any) -> int:
@@ -267,7 +287,6 @@ class State(ABC):
             return other
         other = self.FIELDS.clone(self)
         other.rng = self.rng.copy()
-        other.memo = Memo()
         return other
 
     def state_dict(self) -> dict[str, Any]:

@@ -63,6 +63,11 @@ def game_class(name: str) -> type[Game]:
     return _module(name).raw_env.game_class
 
 
+def game_package(name: str) -> str:
+    """The game's own package ('ultimata.envs.ultimade'), where its files are found by name."""
+    return game_class(name).__module__.rpartition(".")[0]
+
+
 def make(name: str, **config: Any) -> AECEnv:
     """The wrapped AEC env, as PettingZoo users expect it."""
     return _module(name).env(**config)

@@ -45,6 +45,7 @@ SCALARS = (
 )
 P = {n: i * FIELDS for i, n in enumerate(PLANES)}
 S = {n: len(PLANES) * FIELDS + i for i, n in enumerate(SCALARS)}
+OBS_SIZE = len(PLANES) * FIELDS + len(SCALARS)
 _IDENTITY = list(range(FIELDS))
 
 
@@ -52,7 +53,7 @@ class ObservationLayout:
     """Offsets of the planes and scalars; the constant endzone planes are kept in a template."""
 
     def __init__(self, endzones: tuple[int, int]) -> None:
-        self.size = len(PLANES) * FIELDS + len(SCALARS)
+        self.size = OBS_SIZE
         self.planes = P
         self.scalars = S
         self.template = np.zeros(self.size, dtype=np.float32)

@@ -49,7 +49,8 @@ from ultimata.envs.ultimade.phases import (
     THROW,
 )
 from ultimata.envs.ultimade.players import PLAYER_NAMES, TEAMS
-from ultimata.envs.ultimade.text import board_text, describe_action
+from ultimata.envs.ultimade.text import board_text
+from ultimata.envs.ultimade.words import describe_action
 
 if TYPE_CHECKING:
     from ultimata.envs.ultimade.game import UltimadeGame

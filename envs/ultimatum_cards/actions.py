@@ -1,7 +1,7 @@
 """The flat action layout. Seats are offsets from the deciding player (0 = self, 1 = the next to the
 left, ...), so a policy reads the same whatever seat it holds.
 
-    [0, 17)            play card kind k (see cards.NAMES)
+    [0, 17)            play card kind k (see deck.NAMES)
     [17, 17+n)         choose the player at seat offset k
     +0, +1             swap chips, swap hands
     [.., ..+A+1)       an amount 0..A (A = all chips in play): the responder's share of a split
@@ -11,7 +11,7 @@ left, ...), so a policy reads the same whatever seat it holds.
 
 from __future__ import annotations
 
-from ultimata.envs.ultimatum_cards.cards import NUM_KINDS
+from ultimata.envs.ultimatum_cards.deck import NUM_KINDS
 
 
 class ActionLayout:

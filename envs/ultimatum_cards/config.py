@@ -8,7 +8,7 @@ from typing import Any, Literal
 from pydantic import Field, SerializerFunctionWrapHandler, model_serializer, model_validator
 
 from ultimata.envs.core.config import GameConfig
-from ultimata.envs.ultimatum_cards.cards import DECK
+from ultimata.envs.ultimatum_cards.deck import DECK
 
 RESERVE = 8
 """Cards left in the draw pile when 4 players are dealt 10 each; kept for 5-6 players (gap choice)."""

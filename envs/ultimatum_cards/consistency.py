@@ -8,8 +8,8 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from ultimata.envs.ultimatum_cards import cards
-from ultimata.envs.ultimatum_cards.cards import BLOCK, COUNTER, DRAW, NUM_KINDS, ROUND, STEAL, SWAP, TAKE, ULTIMATUM
+from ultimata.envs.ultimatum_cards import deck
+from ultimata.envs.ultimatum_cards.deck import BLOCK, COUNTER, DRAW, NUM_KINDS, ROUND, STEAL, SWAP, TAKE, ULTIMATUM
 from ultimata.envs.ultimatum_cards.phases import (
     BLOCKED,
     BLOCKS,
@@ -36,7 +36,7 @@ if TYPE_CHECKING:
     from ultimata.envs.ultimatum_cards.state import UltimatumCardsState
 
 CARDS_OF_PHASE = {
-    GIVE_FROM: set(cards.GIVE), GIVE_TO: set(cards.GIVE), CHOOSE_PLAYER: {*TAKE, SWAP, STEAL, DRAW},
+    GIVE_FROM: set(deck.GIVE), GIVE_TO: set(deck.GIVE), CHOOSE_PLAYER: {*TAKE, SWAP, STEAL, DRAW},
     SWAP_MODE: {SWAP}, RESPONDER: {ULTIMATUM}, TARGET: {ULTIMATUM}, OFFER: {ULTIMATUM}, COUNTERS: {ULTIMATUM},
     RESPOND: {ULTIMATUM}, BLOCKS: {SWAP, STEAL, ULTIMATUM},
 }  # fmt: skip
@@ -53,7 +53,7 @@ def check(s: UltimatumCardsState) -> None:
     cfg, n, phase = s.game.config, s.n, s.phase
     chips_in_play = cfg.starting_chips * n
     totals = [sum(h[k] for h in s.hands) + s.pile.count(k) + s.discards[k] for k in range(NUM_KINDS)]
-    _need(totals == list(cards.COPIES), "hands, pile and discards must hold the deck exactly (each card once)")
+    _need(totals == list(deck.COPIES), "hands, pile and discards must hold the deck exactly (each card once)")
     _need(sum(s.chips) == chips_in_play, f"the chips must add up to {chips_in_play}")
     _need(sum(s.scores) == s.rounds_played * chips_in_play,
           f"scores add up to the chips in play ({chips_in_play}) once a round played")
@@ -62,7 +62,7 @@ def check(s: UltimatumCardsState) -> None:
     _check_rounds(s)
     _need((s.card >= 0) == (phase not in (PLAY, OVER)), "a card is in play exactly when the phase resolves one")
     _need(phase not in CARDS_OF_PHASE or s.card in CARDS_OF_PHASE[phase],
-          f"phase {PHASES[phase]!r} does not resolve a {cards.NAMES[s.card] if s.card >= 0 else 'missing card'}")
+          f"phase {PHASES[phase]!r} does not resolve a {deck.NAMES[s.card] if s.card >= 0 else 'missing card'}")
     if phase == PLAY:
         _need(all(any(h) for h in s.hands), "a round goes on only while every hand holds a card")
     _check_players(s)
@@ -72,7 +72,7 @@ def check(s: UltimatumCardsState) -> None:
     for q in range(n):
         for flag, kind in zip(s.showed[q], (BLOCK, COUNTER)):
             _need(not flag or (s.hands[q][kind] > 0 and asked[kind]),
-                  f"showed[{q}]: a seat showed a {cards.NAMES[kind]} it still holds, asked this round")
+                  f"showed[{q}]: a seat showed a {deck.NAMES[kind]} it still holds, asked this round")
     seen = any(count for table in s.known for row in table for count in row)
     _need(not seen or s.discards[SWAP] > 0, "known: nobody sees into another hand before a Swap this round")
     if phase != OVER:
@@ -156,13 +156,13 @@ def _check_history(s: UltimatumCardsState) -> None:
         elif card == ULTIMATUM:
             fits = -1 not in (p1, p2) and len({actor, p1, p2}) == 3 and outcome in (RESOLVED, BLOCKED, REJECTED)
         else:
-            chosen = p1 >= 0 and (p2 >= 0) == (card in cards.GIVE) and (p1 != actor or card == DRAW)
-            giver_ok = card not in cards.GIVE or (p2 != p1 and (p2 != actor or cfg.give_to_self))
-            cap = cards.value(card) if card < 10 else 0 if card in (SWAP, DRAW) else cfg.starting_chips * s.n
+            chosen = p1 >= 0 and (p2 >= 0) == (card in deck.GIVE) and (p1 != actor or card == DRAW)
+            giver_ok = card not in deck.GIVE or (p2 != p1 and (p2 != actor or cfg.give_to_self))
+            cap = deck.value(card) if card < 10 else 0 if card in (SWAP, DRAW) else cfg.starting_chips * s.n
             blockable = outcome == BLOCKED and card in (SWAP, STEAL)
             fits = chosen and giver_ok and moved <= cap and (outcome == RESOLVED or blockable)
         _need(fits and (outcome == RESOLVED or moved == 0), f"history[{i}] is not a play the rules allow: "
-              f"{cards.NAMES[card]} by player_{actor} on {p1}, {p2}, {OUTCOMES[outcome]}, {moved} chips")
+              f"{deck.NAMES[card]} by player_{actor} on {p1}, {p2}, {OUTCOMES[outcome]}, {moved} chips")
 
 
 def _holders_from(s: UltimatumCardsState, order: list[int], first: int, kind: int) -> list[int]:

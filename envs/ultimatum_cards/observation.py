@@ -18,11 +18,11 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
-from ultimata.envs.ultimatum_cards.cards import DECK, NUM_KINDS
+from ultimata.envs.ultimatum_cards.deck import DECK, NUM_KINDS
 from ultimata.envs.ultimatum_cards.phases import HISTORY, OUTCOMES, PHASES
 
 if TYPE_CHECKING:
-    from ultimata.envs.ultimatum_cards.config import UltimatumCardsConfig
+    from ultimata.envs.ultimatum_cards.game import UltimatumCardsGame
     from ultimata.envs.ultimatum_cards.state import UltimatumCardsState
 
 
@@ -92,14 +92,15 @@ class ObservationLayout:
         return index
 
 
-def observation_high(cfg: UltimatumCardsConfig) -> float:
-    """The largest value any entry can take under `cfg` (the smallest is 0): a count of cards (at most the
+def observation_bounds(game: UltimatumCardsGame) -> tuple[float, float]:
+    """0 and the largest value any entry can take under the game's rule variant: a count of cards (at most the
     deck), rounds played, a score in starting chips (at most every chip in play, each round), or in Point
     Play the target score in chips in play; chips, shares and amounts moved are at most every chip in play."""
+    cfg = game.config
     n = cfg.num_players
     rounds = {"quick": 1, "match": cfg.match_rounds, "point": cfg.max_rounds}[cfg.mode]
     target = cfg.target_score / (cfg.starting_chips * n) if cfg.mode == "point" else 0.0
-    return float(max(len(DECK), n * rounds, target))
+    return 0.0, float(max(len(DECK), n * rounds, target))
 
 
 def encode(state: UltimatumCardsState, viewer: int) -> np.ndarray:

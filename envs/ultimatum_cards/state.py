@@ -13,9 +13,9 @@ import numpy as np
 from ultimata.envs.core.engine import State
 from ultimata.envs.core.fields import SEAT, SHARED, TABLE, Bool, Fields, Int, ListOf, Row, Str
 from ultimata.envs.core.rng import Rng
-from ultimata.envs.ultimatum_cards import cards
-from ultimata.envs.ultimatum_cards.cards import BLOCK, COUNTER, DRAW, NUM_KINDS, ROUND, STEAL, SWAP, ULTIMATUM
+from ultimata.envs.ultimatum_cards import deck
 from ultimata.envs.ultimatum_cards.consistency import check
+from ultimata.envs.ultimatum_cards.deck import BLOCK, COUNTER, DRAW, NUM_KINDS, ROUND, STEAL, SWAP, ULTIMATUM
 from ultimata.envs.ultimatum_cards.phases import (
     BLOCKED,
     BLOCKS,
@@ -48,7 +48,7 @@ def _CHIPS(s: UltimatumCardsState) -> int:  # noqa: N802 (a bound in the field d
     return s.game.config.starting_chips * s.n
 
 
-_COUNT = Int(0, len(cards.DECK))
+_COUNT = Int(0, len(deck.DECK))
 _CARD_ROWS = ListOf(ListOf(_COUNT, size=NUM_KINDS), size=TABLE)
 """A count of each card kind per seat."""
 
@@ -74,7 +74,7 @@ class UltimatumCardsState(State):
         """Fresh shuffle of all 48 cards, hands dealt, chips given; the left of the dealer starts."""
         cfg = self.game.config
         n = self.n
-        pile = self.rng.shuffled(cards.DECK)
+        pile = self.rng.shuffled(deck.DECK)
         self.hands = [[0] * NUM_KINDS for _ in range(n)]
         for _ in range(cfg.cards_per_hand):
             for k in range(1, n + 1):
@@ -194,7 +194,7 @@ class UltimatumCardsState(State):
         elif phase == BLOCKS:
             if action == lay.block:
                 self._discard(me, BLOCK)
-                self.last_event = f"player_{me} blocks the {cards.NAMES[self.card]}"
+                self.last_event = f"player_{me} blocks the {deck.NAMES[self.card]}"
                 self._log(BLOCKED)
                 self._end_turn()
             else:
@@ -232,7 +232,7 @@ class UltimatumCardsState(State):
             self._log(ENDED)
             self._end_round()
         elif kind in (BLOCK, COUNTER):
-            self.last_event = f"player_{me} discards {cards.NAMES[kind]} (nothing to block or counter)"
+            self.last_event = f"player_{me} discards {deck.NAMES[kind]} (nothing to block or counter)"
             self._log(DISCARDED)
             self._end_turn()
         elif kind < 5:
@@ -271,16 +271,16 @@ class UltimatumCardsState(State):
     def _resolve(self) -> None:
         """Carry out the pending card, now that nobody blocked it."""
         kind, me, chips = self.card, self.actor, self.chips
-        name = cards.NAMES[kind]
+        name = deck.NAMES[kind]
         moved = 0
         if kind < 5:
-            amount = min(cards.value(kind), chips[self.p1])
+            amount = min(deck.value(kind), chips[self.p1])
             chips[self.p1] -= amount
             chips[self.p2] += amount
             moved = amount
             self.last_event = f"player_{me} plays {name}: player_{self.p1} gives {amount} to player_{self.p2}"
         elif kind < 10:
-            amount = min(cards.value(kind), chips[self.p1])
+            amount = min(deck.value(kind), chips[self.p1])
             chips[self.p1] -= amount
             chips[me] += amount
             moved = amount
@@ -383,12 +383,12 @@ class UltimatumCardsState(State):
         return self.game.observe(self, player)
 
     def _action_to_string(self, action: int) -> str:
-        from ultimata.envs.ultimatum_cards.text import describe_action
+        from ultimata.envs.ultimatum_cards.words import describe_action
 
         return describe_action(self, action)
 
     def _narrate(self, action: int) -> str:
-        from ultimata.envs.ultimatum_cards.text import narrate_action
+        from ultimata.envs.ultimatum_cards.words import narrate_action
 
         return narrate_action(self, action)
 
@@ -400,7 +400,7 @@ class UltimatumCardsState(State):
     # -- serialisation -------------------------------------------------------------------------
     FIELDS = Fields(
         hands=_CARD_ROWS, chips=ListOf(Int(0, _CHIPS), size=TABLE), scores=ListOf(Int(0, 10**9), size=TABLE),
-        pile=ListOf(Int(0, NUM_KINDS - 1), most=len(cards.DECK)), discards=ListOf(_COUNT, size=NUM_KINDS),
+        pile=ListOf(Int(0, NUM_KINDS - 1), most=len(deck.DECK)), discards=ListOf(_COUNT, size=NUM_KINDS),
         rounds_played=Int(0, 100), dealer=Int(0, SEAT), actor=Int(0, SEAT), phase=Int(0, len(PHASES) - 1),
         card=Int(-1, NUM_KINDS - 1), p1=Int(-1, SEAT), p2=Int(-1, SEAT), swap_hands=Bool(),
         proposals=ListOf(Row(("proposer", Int(0, SEAT)), ("share", Int(0, _CHIPS))), most=TABLE),

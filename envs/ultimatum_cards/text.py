@@ -1,68 +1,16 @@
-"""Words for people: action names and the ansi table."""
+"""The table as text: the ansi table, what the phase asks a seat, and why the game ended (a move's words are
+words.py's)."""
 
 from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from ultimata.envs.ultimatum_cards import cards
-from ultimata.envs.ultimatum_cards.cards import SWAP, ULTIMATUM
-from ultimata.envs.ultimatum_cards.phases import BLOCKS, COUNTERS, ENDED, OFFER, OVER, PHASES, RESOLVED
+from ultimata.envs.ultimatum_cards import deck
+from ultimata.envs.ultimatum_cards.deck import SWAP, ULTIMATUM
+from ultimata.envs.ultimatum_cards.phases import BLOCKS, COUNTERS, ENDED, OVER, PHASES, RESOLVED
 
 if TYPE_CHECKING:
     from ultimata.envs.ultimatum_cards.state import UltimatumCardsState
-
-
-def describe_action(state: UltimatumCardsState, action: int) -> str:
-    """The move as its own player reads it."""
-    return _words(state, action, third_person=False)
-
-
-def narrate_action(state: UltimatumCardsState, action: int) -> str:
-    """The move as the other seats read it: 'player_2 offers 3 to player_0, keeping 21'."""
-    return _words(state, action, third_person=True)
-
-
-def _words(state: UltimatumCardsState, action: int, third_person: bool) -> str:
-    lay = state.layout
-    me = state.current_player if state.current_player >= 0 else 0
-    who = f"player_{me}"
-
-    def say(first: str, third: str) -> str:
-        return f"{who} {third}" if third_person else first
-
-    if action < lay.seat:
-        return say(f"play {cards.NAMES[action]}", f"plays {cards.NAMES[action]}")
-    if action < lay.swap_chips:
-        k = action - lay.seat
-        if k == 0:
-            return say("choose yourself", "chooses themself")
-        return say(f"choose player_{(me + k) % state.n}", f"chooses player_{(me + k) % state.n}")
-    if action == lay.swap_chips:
-        return say("swap chips", "swaps chips")
-    if action == lay.swap_hands:
-        return say("swap hands", "swaps hands")
-    if action < lay.accept:
-        share = action - lay.amount
-        if state.phase in (OFFER, COUNTERS) and state.p2 >= 0:
-            total = state.chips[state.p2]
-            verb = "counter" if state.phase == COUNTERS else "offer"
-            return say(f"{verb}: {share} to player_{state.p1}, {total - share} to you",
-                       f"{verb}s {share} to player_{state.p1}, keeping {total - share}")
-        return say(f"amount {share}", f"names {share}")
-    if action < lay.reject:
-        i = action - lay.accept
-        if i < len(state.proposals):
-            proposer, share = state.proposals[i]
-            return say(f"accept player_{proposer}'s proposal ({share} to you)",
-                       f"accepts player_{proposer}'s proposal ({share} for themself)")
-        return say(f"accept proposal {i}", f"accepts proposal {i}")
-    if action == lay.reject:
-        return say("reject all proposals", "rejects all proposals")
-    if action == lay.block:
-        return say("block", "blocks")
-    if action == lay.pass_:
-        return say("pass", "passes")
-    return f"unknown action {action}"
 
 
 def prompt(state: UltimatumCardsState, seat: int | None) -> str:
@@ -72,7 +20,7 @@ def prompt(state: UltimatumCardsState, seat: int | None) -> str:
     phase = state.phase
     if seat is None or seat != state.current_player or phase not in (COUNTERS, BLOCKS):
         return PHASES[phase]
-    card = cards.NAMES[state.card]
+    card = deck.NAMES[state.card]
     if phase == BLOCKS:
         return f"block player_{state.actor}'s {card} with your Block card, or pass"
     responder, target = f"player_{state.p1}", f"player_{state.p2}"
@@ -133,9 +81,9 @@ def table(state: UltimatumCardsState, viewer: int | None = None) -> str:
         chosen = [f"player_{p}" for p in (state.p1, state.p2) if p >= 0]
         on = f" on {' and '.join(chosen)}" if chosen else ""
         what = (" (hands)" if state.swap_hands else " (chips)") if state.card == SWAP and state.phase == BLOCKS else ""
-        lines.append(f"pending: {cards.NAMES[state.card]}{what} by player_{state.actor}{on}")
+        lines.append(f"pending: {deck.NAMES[state.card]}{what} by player_{state.actor}{on}")
     if viewer is not None:
-        held = [f"{cards.NAMES[k]} x{c}" if c > 1 else cards.NAMES[k] for k, c in enumerate(state.hands[viewer]) if c]
+        held = [f"{deck.NAMES[k]} x{c}" if c > 1 else deck.NAMES[k] for k, c in enumerate(state.hands[viewer]) if c]
         lines.append(f"your hand (player_{viewer}): {', '.join(held) or '(empty)'}")
     if state.last_event:
         lines.append(f"last: {state.last_event}")

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from ultimata.envs.ultimatum_cards import cards
+from ultimata.envs.ultimatum_cards import deck
 from ultimata.envs.ultimatum_cards.phases import OVER
 from ultimata.envs.ultimatum_cards.text import end_reason, prompt
 
@@ -19,7 +19,7 @@ def view(state: UltimatumCardsState, seat: int | None) -> dict[str, Any]:
     pending = None
     if state.card >= 0 and not over:
         pending = {
-            "card": cards.NAMES[state.card],
+            "card": deck.NAMES[state.card],
             "by": state.actor,
             "p1": state.p1 if state.p1 >= 0 else None,
             "p2": state.p2 if state.p2 >= 0 else None,
@@ -40,13 +40,13 @@ def view(state: UltimatumCardsState, seat: int | None) -> dict[str, Any]:
             for p in range(state.n)
         ],
         "hand": [] if seat is None else [
-            {"kind": k, "name": cards.NAMES[k], "count": c, "rules": cards.RULES[k]}
+            {"kind": k, "name": deck.NAMES[k], "count": c, "rules": deck.RULES[k]}
             for k, c in enumerate(state.hands[seat])
             if c
         ],
         "round": state.rounds_played + (0 if over else 1),
         "pile": len(state.pile),
-        "discards": {cards.NAMES[k]: c for k, c in enumerate(state.discards) if c},
+        "discards": {deck.NAMES[k]: c for k, c in enumerate(state.discards) if c},
         "phase": prompt(state, seat),
         "to_move": None if over else state.current_player,
         "pending": pending,

@@ -10,12 +10,15 @@ from collections import deque
 from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import Path
-from typing import Any, Literal
+from typing import TYPE_CHECKING, Any, Literal
 
 import yaml
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
 from ultimata.envs.core.errors import ConfigError
+
+if TYPE_CHECKING:
+    from ultimata.envs.ultimatum_world.config import WorldConfig
 
 DATA = Path(__file__).parent / "data"
 ALLIANCES = ("Western", "Communist", "Peace", "Oil")
@@ -333,3 +336,16 @@ def world() -> World:
 @lru_cache(maxsize=1)
 def default_rules_raw() -> dict[str, Any]:
     return _load("rules.yaml")
+
+
+def configured_rules(config: WorldConfig) -> Rules:
+    """rules.yaml with the rule variant's own dice and card counts, if it sets them, checked as the file is."""
+    raw = dict(default_rules_raw())
+    if config.dice is not None:
+        raw["dice"] = config.dice.model_dump()
+    if config.cards is not None:
+        unknown = set(config.cards) - set(raw["cards"])
+        if unknown:
+            raise ConfigError(f"unknown card kind(s) {sorted(unknown)} in cards; kinds: {sorted(raw['cards'])}")
+        raw["cards"] = {k: {**v, "count": config.cards.get(k, v["count"])} for k, v in raw["cards"].items()}
+    return parse_rules(raw, "config" if config.dice or config.cards else "rules.yaml")

@@ -1,33 +1,47 @@
 """Attacks (book: How Battle Works, Ranged Attacks, Line of Sight, Engagement; glossary: the attack tags,
 Stealth, Attack Support, Morale, Affiliate Mod, Dual Attack, Multi-Shot, Deviate): who may attack what with
 which attack, the fields an attack rolls against, declaring it (paid then; its quick window opens), what
-follows it, deviating, and taking damage. How one roll comes out is in combat.py."""
+follows it, deviating, and taking damage; and each attack roll, with all it does to the position (the
+dice, damage, criticals, the attack tags' effects, Strike Back: `roll_attack`).
+
+The rules change the position; combat.py only says what the dice mean (pure functions: dice in, result
+out). The roll lives here, not as effects combat.py would return for the state to apply, because its
+consequences draw more dice and depend on each other in the book's order: as rule methods each is said
+once, in that order."""
 
 from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from ultimata.envs.core.memo import memoized
 from ultimata.envs.ultra_war import actions as A
 from ultimata.envs.ultra_war import combat
 from ultimata.envs.ultra_war.abilities import (
+    ACID,
     AFFILIATE_MOD,
     AREA_TAGS,
     ATTACK_SUPPORT,
     DEVIATE_TAG,
     DIRECTED,
+    DISARM,
     DUAL_ATTACK,
     EMPOWERED,
     EXPLOSIVE,
+    FIRE,
     FRONT_ARCH,
+    KAMIKAZE,
     LINEAR,
     MAGICAL_ATTACK,
     MAGICAL_FIRE,
     MORALE,
+    MOVEMENT_DEPRIVATION,
     MULTI_SHOT,
+    POWER_DOWN,
+    RETREAT,
     SNEAK_ATTACK,
     STEALTH,
     STEALTH_REVEAL,
+    STRIKE_BACK,
+    STUN,
 )
 from ultimata.envs.ultra_war.geometry import (
     AHEAD,
@@ -43,6 +57,7 @@ from ultimata.envs.ultra_war.geometry import (
     front,
     manhattan,
 )
+from ultimata.envs.ultra_war.memo import memoized
 from ultimata.envs.ultra_war.phases import ACTIVE, DEVIATE, MAIN, OVER
 from ultimata.envs.ultra_war.units import Source, Unit
 from ultimata.envs.ultra_war.windows import ATTACK, DEVIATED
@@ -290,11 +305,11 @@ class AttackRules(_Base):
                 if x is None and not self.token_at(g):
                     continue  # (fallen to an earlier roll of this attack)
                 bonus = def_bonus.get(self.units.index(x), 0) if x is not None else 0
-                combat.resolve(self, u, spec, slot, g, ring=ring, att_bonus=att_bonus, def_bonus=bonus)
+                self.roll_attack(u, spec, slot, g, ring=ring, att_bonus=att_bonus, def_bonus=bonus)
         else:
             x = self.unit_at(f)
             bonus = def_bonus.get(self.units.index(x), 0) if x is not None else 0
-            dealt = combat.resolve(self, u, spec, slot, f, att_bonus=att_bonus, def_bonus=bonus)
+            dealt = self.roll_attack(u, spec, slot, f, att_bonus=att_bonus, def_bonus=bonus)
             if dealt > 0 and self.phase != OVER and u.on_map and self.deviate_targets(u, slot, f):
                 self.phase, self.attack = DEVIATE, [self.units.index(u), slot, f, ATTACK]
                 return
@@ -346,6 +361,125 @@ class AttackRules(_Base):
         self.log(f"{u.name}'s {spec.name} deviates to {self.unit_at(g).name}")
         self._open_window(ui, slot, g, DEVIATED)
 
+    # -- one attack roll: the dice, the damage and what the attack does (combat.py says what the dice mean) --
+    def roll_pair(self, dice: int) -> tuple[int, list[int]]:
+        """Roll `dice` d6: their sum and the dice that count (with three, the best two: combat.kept_dice)."""
+        rolled = [self.rng.roll(6) for _ in range(dice)]
+        return combat.kept_dice(rolled, self.game.config.initiative_mode == "best_two")
+
+    def roll_attack(self, u: Unit, spec: Any, slot: int, target_pos: int, free_strike: bool = False, ring: int = 0,
+                    att_bonus: int = 0, def_bonus: int = 0, counter: bool = False) -> int:
+        """One attack roll against whatever stands on `target_pos`; returns the damage dealt to it."""
+        defender = self.unit_at(target_pos)
+        token = self.token_at(target_pos) if defender is None else None
+        if defender is None and token is None:
+            return 0
+        adice = combat.attack_dice(u)
+        a_total, a_dice = self.roll_pair(adice)
+        score = combat.attack_score(self, u, spec, target_pos, defender, free_strike, ring) + att_bonus
+        if defender is not None:
+            ddice = combat.defense_dice(u, spec, defender)
+            d_total, d_dice = self.roll_pair(ddice)
+            dscore = d_total + combat.defence_number(self, u, spec, defender, def_bonus)
+        else:
+            ddice = 2
+            d_total, d_dice = self.roll_pair(ddice)
+            dscore = d_total + token.defense + def_bonus
+        a_crit = combat.critical_strike(u, slot, a_dice)
+        total = a_total + score
+        target = defender.name if defender is not None else f"the {token.name}"
+        notes = combat.attack_notes(self, u, spec, defender, free_strike, adice, ring)
+        self.log(f"{u.name} attacks {target} with {spec.name}: rolls {combat.dice_shown(a_dice, adice)} + attack "
+                 f"{score} = {total} against {target}'s {combat.dice_shown(d_dice, ddice)} + defence "
+                 f"{dscore - d_total} = {dscore}" + (f" ({'; '.join(notes)})" if notes else ""))
+        damage = 0
+        if combat.doubles(d_dice, 6):
+            if a_crit:
+                damage = self.rng.roll(6)
+                self.log(f"both roll double six (critical strikes): {target} takes a d6, {damage}, and deals one back")
+            else:
+                self.log(f"{target} rolls double six (a critical): the attack fails")
+            if defender is not None and self.can_strike(defender) and combat.can_reach(self, defender, u):
+                back_damage = self.rng.roll(6)
+                self.log(f"{defender.name}'s critical deals a d6 back: {back_damage}")
+                self.damage(u, back_damage, f"{defender.name}'s critical")
+        elif combat.doubles(a_dice, 1):
+            self.log(f"{u.name} rolls double one: a critical miss, no damage")
+        else:
+            damage = max(0, total - dscore)
+            if a_crit:
+                extra = self.rng.roll(6)
+                why = ("double six" if combat.doubles(a_dice, 6)
+                       else f"{a_dice[0] + a_dice[1]} with a weapon (Weapon Specialist)")
+                self.log(f"{u.name}'s {why} is a critical strike: {damage} + a d6 of {extra} = {damage + extra} damage")
+                damage += extra
+            elif damage == 0:
+                self.log(f"no damage: {target}'s defence {dscore} is as high as the attack {total}")
+        if damage > 0:
+            if token is not None:
+                self.damage_token(token, damage)
+            else:
+                self._take_hit(u, spec, defender, damage)
+        if KAMIKAZE in spec.tags and u.on_map:
+            self.log(f"{u.name} is spent (Kamikaze)")
+            self.defeat(u)
+        if (defender is not None and defender.has(STRIKE_BACK) and not counter and SNEAK_ATTACK not in spec.tags
+                and defender.on_map and u.on_map and self.phase != OVER and self.can_strike(defender)
+                and chebyshev(defender.pos, u.pos) == 1):
+            back_slot = self.strike_slot(defender, u)
+            if back_slot is not None:
+                self.log(f"{defender.name} strikes back")
+                self.roll_attack(defender, combat.attack_spec(defender, back_slot), back_slot, u.pos, counter=True)
+        return damage
+
+    def _take_hit(self, u: Unit, spec: Any, defender: Unit, damage: int) -> None:
+        """A roll that got through: a Stun or Power Down attack does that instead of damage; otherwise the
+        damage, then, on a defender still standing, the attack's tags (Fire, Movement Deprivation, Disarm,
+        Retreat, Acid)."""
+        tags = spec.tags
+        if STUN in tags:
+            defender.stun, defender.turned = combat.STUN_TURN_STARTS, True
+            self.log(f"{defender.name} is stunned")
+            return
+        if POWER_DOWN in tags and defender.is_droid:
+            defender.powered_down, defender.turned = True, True
+            self.log(f"{defender.name} is powered down")
+            return
+        self.damage(defender, damage, f"{u.name}'s {spec.name}")
+        if not defender.on_map:
+            return
+        if FIRE in tags or MAGICAL_FIRE in tags:
+            defender.burning = True
+        if MOVEMENT_DEPRIVATION in tags:
+            defender.deprived = 2
+        if DISARM in tags and (defender.weapon or defender.weapon2) and chebyshev(u.pos, defender.pos) == 1:
+            # "removes any Weapon Equipment": both weapons of a Dual Wield character
+            defender.disarmed, defender.weapon = defender.weapon or defender.disarmed, ""
+            defender.disarmed2, defender.weapon2 = defender.weapon2 or defender.disarmed2, ""
+            self.log(f"{defender.name} is disarmed")
+        if RETREAT in tags:
+            self._retreat(defender)
+        if ACID in tags:
+            for part in ("weapon", "weapon2", "armor", "standard"):
+                name = getattr(defender, part)
+                if name and self.rng.roll(6) >= 4:
+                    self.log(f"acid destroys {defender.name}'s {name}")
+                    setattr(defender, part, "")
+                    if part == "standard" and self.card(defender.side, name).flight and not self.can_fly(defender):
+                        self._lose_flight(defender)
+
+    def _retreat(self, u: Unit) -> None:
+        """Retreat: moved its full movement straight back (gap, ours: the book lets its controller steer it
+        within the back arc; straight back keeps this a rule, not a decision), stopping where it cannot enter."""
+        d = (u.facing + 4) % 8
+        for _ in range(u.ch.movement):
+            b = STEP[u.pos][d]
+            if b < 0 or not self.can_enter(u, u.pos, b):
+                break
+            u.pos = b
+        self.log(f"{u.name} retreats")
+
+    # -- taking damage -------------------------------------------------------------------------
     def damage(self, u: Unit, amount: int, cause: str) -> None:
         """`amount` damage to `u`, logged with its cause ("Vegron's Warblade", "burning", "Holy Fire")."""
         if amount <= 0 or not u.on_map:

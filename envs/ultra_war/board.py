@@ -4,7 +4,7 @@ step between two fields, and whether a sight line is clear. Breached walls are p
 from __future__ import annotations
 
 from ultimata.envs.ultra_war.content import MapSpec
-from ultimata.envs.ultra_war.geometry import BETWEEN, COL, FIELDS, ROW, STEP
+from ultimata.envs.ultra_war.geometry import BETWEEN, COL, FIELDS, ROW, STEP, chebyshev
 
 
 class Board:
@@ -29,6 +29,11 @@ class Board:
                       for f in range(FIELDS)]
         """exits[f]: (neighbour, direction, is a wall, crosses a level line) for each step off f: what a
         step's legality reads from the map, looked up once."""
+        centre = FIELDS // 2 + 6
+        self.start_spaces = tuple(sorted((f for f in range(FIELDS) if self.start[side][f]),
+                                         key=lambda f: (chebyshev(f, centre), f)) for side in (0, 1))
+        """Each side's start spaces, nearest the map centre first: pawns go on the first, tokens on the last
+        (gap, ours)."""
 
     def solid(self, f: int, breached: set[int]) -> bool:
         """A wall no one walks into: walls, and breachable walls not yet breached."""

@@ -6,12 +6,11 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from ultimata.envs.core.memo import memoized
 from ultimata.envs.ultra_war import combat
 from ultimata.envs.ultra_war.abilities import BIONIC, ENERGY_INNATE, MAGIC_INNATE, SPECIALISTS
 from ultimata.envs.ultra_war.content import Card
 from ultimata.envs.ultra_war.geometry import AHEAD, FIELDS, MANHATTAN
-from ultimata.envs.ultra_war.observation import ANYTHING, CHOICE
+from ultimata.envs.ultra_war.memo import memoized
 from ultimata.envs.ultra_war.phases import CARD_TARGET, FEAT_TARGET, QUICK, SETUP
 from ultimata.envs.ultra_war.units import Unit
 from ultimata.envs.ultra_war.windows import FEAT
@@ -143,7 +142,7 @@ class CardRules(_Base):
         return [x.pos for x in self.foes(u.side)
                 if dist[x.pos] <= reach and ahead[x.pos] and self.sees(u, x.pos, x.flying)]
 
-    def _play(self, side: int, h: int) -> int:
+    def _play(self, side: int, h: int) -> None:
         """PLAY h: a quick card goes on the open window's stack (paid now); another waits for its target,
         and then only the choice in progress has changed."""
         name = self.hands[side][h]
@@ -154,11 +153,10 @@ class CardRules(_Base):
             self.discards[side] += 1
             if not self._window_play(side, name):
                 self._after_window()
-            return ANYTHING
+            return
         self.pending = h
         self._saved_phase = self.phase
         self.phase = CARD_TARGET
-        return CHOICE
 
     def _card_target(self, side: int, f: int) -> None:
         """TARGET f for the pending card: a Play card goes on the character at f (paid now); a feat takes f's

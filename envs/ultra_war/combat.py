@@ -1,4 +1,12 @@
-"""Attack resolution (book: How Battle Works, Critical Rolls, Ranged Attacks, Back Stab, glossary).
+"""How one attack roll comes out (book: How Battle Works, Critical Rolls, Ranged Attacks, Back Stab, glossary):
+the numbers, the dice kept, the criticals, what the log says of it.
+
+Pure: dice in, result out. Nothing here rolls a die, writes the log or changes a character; the rules do
+(attacks.AttackRules.roll_attack rolls, deals the damage and the attack's effects, and asks this module what
+the dice mean). Why the rules and not a list of effects the state applies: a roll's consequences draw more
+dice and depend on each other in the book's order (a critical's die back, Retreat before Acid's die per
+piece of equipment left, Strike Back after the damage), so an effects list would restate that order as
+data; as rule methods, each is said once, readably. tests/ultra_war/test_combat_is_pure.py pins it.
 
 Dice order, so tests can force them: attacker's dice, defender's dice, then critical-strike d6s
 (attacker's first), then effect rolls (Acid: one d6 per equipment)."""
@@ -8,7 +16,6 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from ultimata.envs.ultra_war.abilities import (
-    ACID,
     ARMOR_PIERCE,
     ATTACK_BONUS,
     ATTACK_INITIATIVE,
@@ -16,29 +23,19 @@ from ultimata.envs.ultra_war.abilities import (
     DEFENSE_INITIATIVE,
     DEFENSE_SUPPORT,
     DIRECTED,
-    DISARM,
-    FIRE,
     INITIATIVE,
-    KAMIKAZE,
-    MAGICAL_FIRE,
     MARTIAL,
-    MOVEMENT_DEPRIVATION,
-    POWER_DOWN,
-    RETREAT,
     SNEAK_ATTACK,
     STEALTH_REVEAL,
-    STRIKE_BACK,
-    STUN,
     TARGETING,
     WEAPON_SPECIALIST,
 )
 from ultimata.envs.ultra_war.content import AttackSpec, content
-from ultimata.envs.ultra_war.geometry import FIELDS, STEP, back, chebyshev, direction, manhattan
-from ultimata.envs.ultra_war.phases import OVER
+from ultimata.envs.ultra_war.geometry import FIELDS, back, chebyshev, manhattan
 
 if TYPE_CHECKING:
     from ultimata.envs.ultra_war.state import UltraWarState
-    from ultimata.envs.ultra_war.units import Source, Unit
+    from ultimata.envs.ultra_war.units import Unit
 
 
 STUN_TURN_STARTS = 2
@@ -46,11 +43,18 @@ STUN_TURN_STARTS = 2
 turn of the side that stunned comes round again (turns._start_turn)."""
 
 
-def roll_pair(state: UltraWarState, dice: int) -> tuple[int, list[int]]:
-    """Roll `dice` d6; with three dice (initiative) the best two count (Gap (ours): initiative_mode)."""
-    rolled = sorted((state.rng.roll(6) for _ in range(dice)), reverse=True)
-    kept = rolled[:2] if state.game.config.initiative_mode == "best_two" else rolled
+def kept_dice(rolled: list[int], best_two: bool) -> tuple[int, list[int]]:
+    """The dice that count, highest first, and their sum: with three dice (initiative) the best two when
+    `best_two` (Gap (ours): initiative_mode), else all of them."""
+    kept = sorted(rolled, reverse=True)
+    if best_two:
+        kept = kept[:2]
     return sum(kept), kept
+
+
+def attack_dice(u: Unit) -> int:
+    """Two dice, three with Initiative or Attack Initiative."""
+    return 3 if (u.has(INITIATIVE) or u.has(ATTACK_INITIATIVE)) else 2
 
 
 def is_weapon_attack(u: Unit, slot: int) -> bool:
@@ -147,86 +151,37 @@ def can_reach(state: UltraWarState, a: Unit, b: Unit) -> bool:
     return any(state.target_ok(a, slot, b.pos, counter=True) for slot in range(3) if attack_spec(a, slot))
 
 
-def resolve(state: UltraWarState, u: Unit, spec: AttackSpec, slot: int, target_pos: int,
-            free_strike: bool = False, ring: int = 0, att_bonus: int = 0, def_bonus: int = 0,
-            counter: bool = False) -> int:
-    """One attack roll against whatever stands on `target_pos`; returns the damage dealt to it."""
-    defender = state.unit_at(target_pos)
-    token = state.token_at(target_pos) if defender is None else None
-    if defender is None and token is None:
-        return 0
-    adice = 3 if (u.has(INITIATIVE) or u.has(ATTACK_INITIATIVE)) else 2
-    a_total, a_dice = roll_pair(state, adice)
-    score = attack_score(state, u, spec, target_pos, defender, free_strike, ring) + att_bonus
-    if defender is not None:
-        d_total, d_dice = roll_pair(state, defense_dice(u, spec, defender))
-        dscore = d_total + base_defense(state, defender, ARMOR_PIERCE in spec.tags) + def_bonus
-        dscore -= 3 if defender.stun else 0
-        if defender.has(DEFENSE_SUPPORT):
-            dscore += sum(1 for o in state.units if o is not defender and o.side == defender.side and o.on_map
-                          and o.has(DEFENSE_SUPPORT) and chebyshev(o.pos, u.pos) == 1)
-    else:
-        d_total, d_dice = roll_pair(state, 2)
-        dscore = d_total + token.defense + def_bonus
-    crit_limit = 10 if (u.has(WEAPON_SPECIALIST) and is_weapon_attack(u, slot)) else 12
-    a_crit = a_dice.count(6) >= 2 or (crit_limit < 12 and a_dice[0] + a_dice[1] >= crit_limit)
-    a_fumble = a_dice.count(1) >= 2
-    d_crit = d_dice.count(6) >= 2
-    total = a_total + score
-    target = defender.name if defender is not None else f"the {token.name}"
-    notes = _notes(state, u, spec, defender, free_strike, adice, ring)
-    ddice = 2 if defender is None else defense_dice(u, spec, defender)
-    state.log(f"{u.name} attacks {target} with {spec.name}: rolls {_dice(a_dice, adice)} + attack {score} = {total}"
-              f" against {target}'s {_dice(d_dice, ddice)} + defence {dscore - d_total} = {dscore}"
-              + (f" ({'; '.join(notes)})" if notes else ""))
-    damage = 0
-    if d_crit:
-        if a_crit:
-            damage = state.rng.roll(6)
-            state.log(f"both roll double six (critical strikes): {target} takes a d6, {damage}, and deals one back")
-        else:
-            state.log(f"{target} rolls double six (a critical): the attack fails")
-        if defender is not None and state.can_strike(defender) and can_reach(state, defender, u):
-            back_damage = state.rng.roll(6)
-            state.log(f"{defender.name}'s critical deals a d6 back: {back_damage}")
-            state.damage(u, back_damage, f"{defender.name}'s critical")
-    elif a_fumble:
-        state.log(f"{u.name} rolls double one: a critical miss, no damage")
-    else:
-        damage = max(0, total - dscore)
-        if a_crit:
-            extra = state.rng.roll(6)
-            why = "double six" if a_dice.count(6) >= 2 else f"{a_dice[0] + a_dice[1]} with a weapon (Weapon Specialist)"
-            state.log(f"{u.name}'s {why} is a critical strike: {damage} + a d6 of {extra} = {damage + extra} damage")
-            damage += extra
-        elif damage == 0:
-            state.log(f"no damage: {target}'s defence {dscore} is as high as the attack {total}")
-    if damage > 0:
-        if token is not None:
-            state.damage_token(token, damage)
-        else:
-            apply_effects(state, u, spec, defender, damage)
-    if KAMIKAZE in spec.tags and u.on_map:
-        state.log(f"{u.name} is spent (Kamikaze)")
-        state.defeat(u)
-    if (defender is not None and defender.has(STRIKE_BACK) and not counter and SNEAK_ATTACK not in spec.tags
-            and defender.on_map and u.on_map and state.phase != OVER and state.can_strike(defender)
-            and chebyshev(defender.pos, u.pos) == 1):
-        back_slot = state.strike_slot(defender, u)
-        if back_slot is not None:
-            state.log(f"{defender.name} strikes back")
-            resolve(state, defender, attack_spec(defender, back_slot), back_slot, u.pos, counter=True)
-    return damage
+def defence_number(state: UltraWarState, u: Unit, spec: AttackSpec, defender: Unit, def_bonus: int) -> int:
+    """The number the defender's dice are added to against `u`'s attack: its defence (Armor Pierce: without
+    armour), a card's bonus, -3 while stunned, +1 per other Defense Support character engaged to `u`."""
+    number = base_defense(state, defender, ARMOR_PIERCE in spec.tags) + def_bonus
+    number -= 3 if defender.stun else 0
+    if defender.has(DEFENSE_SUPPORT):
+        number += sum(1 for o in state.units if o is not defender and o.side == defender.side and o.on_map
+                      and o.has(DEFENSE_SUPPORT) and chebyshev(o.pos, u.pos) == 1)
+    return number
 
 
-def _dice(kept: list[int], rolled: int) -> str:
+def critical_strike(u: Unit, slot: int, kept: list[int]) -> bool:
+    """The attacker's kept dice strike critically: double six, or with Weapon Specialist an equipped weapon's
+    dice summing 10 or more."""
+    limit = 10 if (u.has(WEAPON_SPECIALIST) and is_weapon_attack(u, slot)) else 12
+    return kept.count(6) >= 2 or (limit < 12 and kept[0] + kept[1] >= limit)
+
+
+def doubles(kept: list[int], face: int) -> bool:
+    """Two of the kept dice show `face`: double six is a critical, double one an attacker's critical miss."""
+    return kept.count(face) >= 2
+
+
+def dice_shown(kept: list[int], rolled: int) -> str:
     """'5+5', or '6+5 (best two of three)' when a third die was rolled and the best two kept."""
     shown = "+".join(map(str, kept))
     return f"{shown} (best two of {rolled})" if rolled > len(kept) else shown
 
 
-def _notes(state: UltraWarState, u: Unit, spec: AttackSpec, defender: Unit | None, free_strike: bool,
-           adice: int, ring: int) -> list[str]:
+def attack_notes(state: UltraWarState, u: Unit, spec: AttackSpec, defender: Unit | None, free_strike: bool,
+                 adice: int, ring: int) -> list[str]:
     """The modifiers a person would not guess from the numbers: why the attack or defence is what it is."""
     out = []
     if free_strike:
@@ -247,52 +202,6 @@ def _notes(state: UltraWarState, u: Unit, spec: AttackSpec, defender: Unit | Non
     return out
 
 
-def apply_effects(state: UltraWarState, u: Unit, spec: AttackSpec, defender: Unit, damage: int) -> None:
-    tags = spec.tags
-    if STUN in tags:
-        defender.stun, defender.turned = STUN_TURN_STARTS, True
-        state.log(f"{defender.name} is stunned")
-        return
-    if POWER_DOWN in tags and defender.is_droid:
-        defender.powered_down, defender.turned = True, True
-        state.log(f"{defender.name} is powered down")
-        return
-    state.damage(defender, damage, f"{u.name}'s {spec.name}")
-    if not defender.on_map:
-        return
-    if FIRE in tags or MAGICAL_FIRE in tags:
-        defender.burning = True
-    if MOVEMENT_DEPRIVATION in tags:
-        defender.deprived = 2
-    if DISARM in tags and (defender.weapon or defender.weapon2) and chebyshev(u.pos, defender.pos) == 1:
-        # "removes any Weapon Equipment": both weapons of a Dual Wield character
-        defender.disarmed, defender.weapon = defender.weapon or defender.disarmed, ""
-        defender.disarmed2, defender.weapon2 = defender.weapon2 or defender.disarmed2, ""
-        state.log(f"{defender.name} is disarmed")
-    if RETREAT in tags:
-        retreat(state, defender)
-    if ACID in tags:
-        for part in ("weapon", "weapon2", "armor", "standard"):
-            name = getattr(defender, part)
-            if name and state.rng.roll(6) >= 4:
-                state.log(f"acid destroys {defender.name}'s {name}")
-                setattr(defender, part, "")
-                if part == "standard" and state.card(defender.side, name).flight and not state.can_fly(defender):
-                    state._lose_flight(defender)
-
-
-def retreat(state: UltraWarState, u: Unit) -> None:
-    """Retreat: moved its full movement straight back (gap, ours: the book lets its controller steer it
-    within the back arc; straight back keeps this a rule, not a decision), stopping where it cannot enter."""
-    d = (u.facing + 4) % 8
-    for _ in range(u.ch.movement):
-        b = STEP[u.pos][d]
-        if b < 0 or not state.can_enter(u, u.pos, b):
-            break
-        u.pos = b
-    state.log(f"{u.name} retreats")
-
-
 def fire_damage(roll: int) -> int:
     """Fire's next-turn damage: a d6 halved, 1-2 -> 1, 3-4 -> 2, 5-6 -> 3 (book's table)."""
     return (roll + 1) // 2
@@ -302,10 +211,3 @@ def explosion_rings(center: int, area: int) -> list[tuple[int, int]]:
     """(field, ring) for every field within `area` of the blast, ring 0 first: attack - ring each."""
     return sorted(((f, chebyshev(center, f)) for f in range(FIELDS) if chebyshev(center, f) <= area),
                   key=lambda x: (x[1], x[0]))
-
-
-def facing_towards(a: int, b: int) -> int:
-    return direction(a, b)
-
-
-__all__ = ["resolve", "fire_damage", "explosion_rings", "attack_score", "defense_dice", "Source"]

@@ -58,11 +58,8 @@ class LegalRules(_Base):
     def _legal_actions(self) -> list[int]:
         """Computed with the memo open (nothing moves meanwhile): what is read over and over - who stands
         where, the pools, feat targets... - is computed once."""
-        self.memo.open()
-        try:
+        with self.memo:
             return self._legal_now()
-        finally:
-            self.memo.clear()
 
     def _legal_now(self) -> list[int]:
         """In any order (legal_action_mask sorts)."""

@@ -25,7 +25,6 @@ from ultimata.envs.ultra_war.geometry import (
     front_and_sides,
     is_backward,
 )
-from ultimata.envs.ultra_war.observation import CHOICE
 from ultimata.envs.ultra_war.phases import MAIN, OVER
 from ultimata.envs.ultra_war.units import Unit
 from ultimata.envs.ultra_war.windows import FREE_STRIKE
@@ -297,10 +296,9 @@ class MovementRules(_Base):
             return False
         return not u.charging or (u.charging == CHARGING and u.has(CHARGE_ATTACK))
 
-    def _charge(self, u: Unit) -> int:
+    def _charge(self, u: Unit) -> None:
         """CHARGE, declared before the first step (see charge_kind): only the choice in progress changes."""
         u.charging = CHARGING_PLAIN if u.charging else CHARGING
-        return CHOICE
 
     def _activation_target(self, f: int) -> None:
         """TARGET f in an activation: breach the door or wall at f, or give the equipped crystal to the

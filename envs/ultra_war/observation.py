@@ -209,9 +209,9 @@ _CHARGE_SEEN = (0.0, 1.0, 0.5)
 """The observed charge: none, the character's own way (as before v4), a Charge Attack character's plain charge."""
 
 ANYTHING, CHOICE = -2, -1
-"""What a decision changed (`state.changed`, set by the mutators): anything; only the choice in progress (who
-is active and its activation so far, the phase, the pending card); or, as a pawn's index, that and the
-pawn's facing and flags (its activation ended)."""
+"""What a decision changed (`state.changed`, set in one place: the action dispatch, state._apply): anything;
+only the choice in progress (who is active and its activation so far, the phase, the pending card); or, as a
+pawn's index, that and the pawn's facing and flags (its activation ended)."""
 
 
 class LastView:

@@ -7,10 +7,10 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from ultimata.envs.core.memo import memoized
 from ultimata.envs.ultra_war.abilities import ENERGY_TRANSFER, LEGACY, MAGIC_TRANSFER
 from ultimata.envs.ultra_war.content import Character, content
 from ultimata.envs.ultra_war.geometry import CHEBYSHEV
+from ultimata.envs.ultra_war.memo import memoized
 
 if TYPE_CHECKING:
     from ultimata.envs.ultra_war.state import UltraWarState as _Base

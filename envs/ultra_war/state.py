@@ -6,8 +6,9 @@ holding one mixin class, `<Concept>Rules`, of the methods that rule that concept
 mixins plus the engine's `State`. A mixin has no `__init__` and no fields: the fields are declared here, in
 `__init__`, and a mixin reaches them, and the other concepts' rules, through `self` (for type checkers its
 base is this class: the `_Base` lines). `_apply` turns an action into the call of one rule method. What is
-one computation rather than a rule of the position stays plain functions: an attack roll (combat.py), the
-geometry, the board, the observation.
+one computation rather than a rule of the position stays plain functions that change nothing: what an attack
+roll's dice mean (combat.py), the geometry, the board, the observation. Only this class and its mixins
+change a position.
 
 Why mixins: every caller - the dispatch, the observation, the bots, search, the tests, the reference model -
 asks the state (`st.attack_targets(u, slot)`), so splitting the rules changes no call; a rule is found by
@@ -21,7 +22,6 @@ import numpy as np
 
 from ultimata.envs.core.engine import State
 from ultimata.envs.core.fields import COPIED, SHARED, Bool, Derived, Fields, Fresh, ListOf, Records, Row, SetOf, Str
-from ultimata.envs.core.memo import memoized
 from ultimata.envs.core.rng import Rng
 from ultimata.envs.ultra_war import actions as A
 from ultimata.envs.ultra_war.abilities import GIGANTIC
@@ -31,8 +31,9 @@ from ultimata.envs.ultra_war.consistency import check
 from ultimata.envs.ultra_war.draft import DraftRules
 from ultimata.envs.ultra_war.geometry import FIELDS, ORIENT
 from ultimata.envs.ultra_war.legal import LegalRules
+from ultimata.envs.ultra_war.memo import Memo, memoized
 from ultimata.envs.ultra_war.movement import MovementRules
-from ultimata.envs.ultra_war.observation import ANYTHING, LastView
+from ultimata.envs.ultra_war.observation import ANYTHING, CHOICE, LastView
 from ultimata.envs.ultra_war.phases import (
     ACTIVE,
     CARD_TARGET,
@@ -75,6 +76,8 @@ class UltraWarState(LegalRules, TurnRules, MovementRules, AttackRules, CardRules
 
     def __init__(self, game: UltraWarGame, rng: Rng) -> None:
         super().__init__(game, rng)
+        self.memo = Memo()
+        """What one legal set reads over and over (memo.py); not saved."""
         self.board = game.board
         self.units: list[Unit] = []
         self.sources: list[Source] = []
@@ -216,9 +219,12 @@ class UltraWarState(LegalRules, TurnRules, MovementRules, AttackRules, CardRules
         return sum((u.ch.life - u.life) / u.ch.life for u in generals) / len(generals) if generals else 0.0
 
     def _apply(self, action: int) -> None:
-        """The action, as the call of one rule method. `changed` records what it changed: anything, unless
-        the method is one of the few mutators that change only the choice in progress, which return so
-        (`observation.CHOICE`, or the index of a pawn whose activation ended)."""
+        """The action, as the call of one rule method. Here, and nowhere else, `changed` says what it changed,
+        for the observation's patch (observation.LastView): ANYTHING, unless the action changes only the
+        choice in progress - SELECT, CHARGE, PAUSE, PASS in a pause, PLAY of a card that waits for its
+        target: CHOICE - or that and one pawn's facing and flags - FACE, END: the pawn's index; a droid
+        losing control makes it ANYTHING again. The rules return nothing for it: they do not know the
+        observation (tests/ultra_war/test_observation.py checks every patch against a fresh observation)."""
         self.changed = ANYTHING
         self.move_events = []
         seat = self.current_player
@@ -235,7 +241,8 @@ class UltraWarState(LegalRules, TurnRules, MovementRules, AttackRules, CardRules
             if p == DRAFT:
                 self._draft(seat, action - A.SELECT)
             else:
-                self.changed = self._activate(seat, action - A.SELECT)
+                self._activate(seat, action - A.SELECT)
+                self.changed = CHOICE
         elif action < A.ATTACK:
             self._step(self.units[self.active], to_abs[action])
         elif action < A.TARGET:
@@ -259,24 +266,31 @@ class UltraWarState(LegalRules, TurnRules, MovementRules, AttackRules, CardRules
         elif action < A.SELECT:
             self._transfer(to_abs[action - A.TRANSFER])
         elif action < A.END_ACT:
-            self.changed = self._end_activation(self.units[self.active], A.to_dir(action - A.FACE, seat))
+            self.changed = self.active
+            self._end_activation(self.units[self.active], A.to_dir(action - A.FACE, seat))
         elif action == A.END_ACT:
-            self.changed = self._end_activation(self.units[self.active])
+            self.changed = self.active
+            self._end_activation(self.units[self.active])
         elif action == A.CHARGE:
-            self.changed = self._charge(self.units[self.active])
+            self._charge(self.units[self.active])
+            self.changed = CHOICE
         elif action == A.FLY:
             self._fly(self.units[self.active])
         elif action == A.PAUSE:
-            self.changed = self._pause(self.units[self.active])
+            self._pause(self.units[self.active])
+            self.changed = CHOICE
         elif A.PLAY <= action < A.DISCARD:
-            self.changed = self._play(seat, action - A.PLAY)
+            self._play(seat, action - A.PLAY)
+            if p != QUICK:
+                self.changed = CHOICE
         elif A.DISCARD <= action < A.DROP:
             self._discard(seat, action - A.DISCARD)
         elif action < A.PASS:
             self._drop_gear(self.units[self.active], A.GEAR[action - A.DROP])
         elif action == A.PASS:
             if p == PAUSE:
-                self.changed = self._resume()
+                self._resume()
+                self.changed = CHOICE
             elif p == DEVIATE:
                 self._no_deviation()
             elif not self._window_pass():
@@ -293,8 +307,8 @@ class UltraWarState(LegalRules, TurnRules, MovementRules, AttackRules, CardRules
         responder=NUMBER, passes=NUMBER, strikes=ListOf(NUMBER), lift=Bool(), disengaged=ListOf(NUMBER),
         hold=ListOf(NUMBER, size=2), winner=NUMBER, saved_phase=NUMBER, events=ListOf(Str()),
         renamed={"saved_phase": "_saved_phase"},
-        kept={"board": SHARED, "changed": Derived(_anything, copier=None), "last_view": Fresh(LastView),
-              "move_events": Derived(_no_move_yet), "_raw": COPIED, "_legal": SHARED},
+        kept={"board": SHARED, "memo": Fresh(Memo), "changed": Derived(_anything, copier=None),
+              "last_view": Fresh(LastView), "move_events": Derived(_no_move_yet), "_raw": COPIED, "_legal": SHARED},
     )
 
     def _check_consistency(self) -> None:

@@ -10,7 +10,6 @@ from ultimata.envs.ultra_war import combat
 from ultimata.envs.ultra_war.abilities import MINION_HUB, RECHARGE, REGENERATE, RELOAD
 from ultimata.envs.ultra_war.content import HAND_SLOTS
 from ultimata.envs.ultra_war.geometry import chebyshev
-from ultimata.envs.ultra_war.observation import CHOICE
 from ultimata.envs.ultra_war.phases import ACTIVE, DISCARD, DRAFT, MAIN, OVER, PAUSE
 from ultimata.envs.ultra_war.units import Source, Unit
 
@@ -51,7 +50,7 @@ class TurnRules(_Base):
 
     def start_spaces(self, side: int) -> list[int]:
         """The side's start spaces, nearest the map centre first (the game's)."""
-        return self.game.start_spaces[side]
+        return self.game.board.start_spaces[side]
 
     def _deploy(self, side: int, army: list[str]) -> None:
         """Steps 3-4: the army's pawns on its start spaces (the ones nearest the centre, facing the enemy's
@@ -190,32 +189,28 @@ class TurnRules(_Base):
     def can_activate(self, u: Unit) -> bool:
         return not u.acted and not u.turned and u.on_map and not u.imprisoned and not u.disabled
 
-    def _activate(self, side: int, slot: int) -> int:
+    def _activate(self, side: int, slot: int) -> None:
         """SELECT: the character in army slot `slot` starts its activation (only the choice in progress
-        changes: the observation is patched)."""
+        changes)."""
         u = next(x for x in self.units if x.side == side and x.slot == slot)
         self.active = self.units.index(u)
         u.steps, u.backward, u.charging, u.attacks_made = 0, False, 0, 0
         u.flew = u.paused = False
         self.phase = ACTIVE
-        return CHOICE
 
-    def _pause(self, u: Unit) -> int:
+    def _pause(self, u: Unit) -> None:
         """PAUSE: the activation waits while its player plays cards, uses sources or transfers (book: the
         movement event); PASS resumes it. Only the choice in progress changes."""
         u.paused = True
         self.phase = PAUSE
-        return CHOICE
 
-    def _resume(self) -> int:
-        """PASS in a pause: the activation goes on."""
+    def _resume(self) -> None:
+        """PASS in a pause: the activation goes on (only the choice in progress changes)."""
         self.phase = ACTIVE
-        return CHOICE
 
-    def _end_activation(self, u: Unit, facing: int | None = None) -> int:
+    def _end_activation(self, u: Unit, facing: int | None = None) -> None:
         """END, or FACE `facing` and end; an activation also ends when nothing is left to it after an attack,
-        and by a Breach. Besides the choice in progress, only the pawn's facing and flags change: returns its
-        index (for the observation's patch)."""
+        and by a Breach. Besides the choice in progress, only the pawn's facing and flags change."""
         if facing is not None:
             u.facing = facing
         if not self.free_after_attacking(u):
@@ -224,7 +219,6 @@ class TurnRules(_Base):
             u.turned = True
         u.acted = True
         self.phase, self.active, self.disengaged = MAIN, -1, []
-        return self.units.index(u)
 
     def _end_turn(self) -> None:
         if len(self.hands[self.turn]) > self.game.config.hand_limit:

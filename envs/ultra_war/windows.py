@@ -173,12 +173,12 @@ class WindowRules(_Base):
         assert spec is not None
         if mode == FREE_STRIKE:
             target = self.unit_at(f)
-            combat.resolve(self, u, spec, slot, f, free_strike=True, att_bonus=att_bonus,
-                           def_bonus=def_bonus.get(self.units.index(target), 0) if target else 0)
+            self.roll_attack(u, spec, slot, f, free_strike=True, att_bonus=att_bonus,
+                             def_bonus=def_bonus.get(self.units.index(target), 0) if target else 0)
         elif mode == DEVIATED:
             target = self.unit_at(f)
-            combat.resolve(self, u, spec, slot, f, att_bonus=att_bonus,
-                           def_bonus=def_bonus.get(self.units.index(target), 0) if target else 0)
+            self.roll_attack(u, spec, slot, f, att_bonus=att_bonus,
+                             def_bonus=def_bonus.get(self.units.index(target), 0) if target else 0)
             self._after_attack(u)
         else:
             self._resolve_attack(u, slot, f, att_bonus, def_bonus)

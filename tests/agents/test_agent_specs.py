@@ -92,7 +92,7 @@ def test_hard_resolves_for_every_registered_game(name):
     agent = load_agent("hard", name, seed=1)
     assert isinstance(agent, type(load_agent(spec, name)))
     assert isinstance(agent, MctsAgent) and agent.options.guide == "pretrained"
-    assert agent.options.time <= 0.5, "hard answers within about 0.5 s a move"
+    assert agent.options.turn_time is not None and agent.options.turn_time <= 5, "hard answers within 5 s a turn"
 
 
 def test_hard_is_keyed_by_base_name_so_a_version_bump_keeps_it(monkeypatch):

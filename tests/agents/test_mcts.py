@@ -99,7 +99,7 @@ def _cards_midgame(seed: int):
 def test_card_samples_keep_the_viewers_observation_and_the_deck(seed):
     import numpy as np
 
-    from ultimata.envs.ultimatum_cards.cards import COPIES
+    from ultimata.envs.ultimatum_cards.deck import COPIES
 
     state = _cards_midgame(seed)
     viewer = max(state.current_player, 0)

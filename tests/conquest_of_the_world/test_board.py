@@ -3,8 +3,8 @@ validators of the two data files."""
 
 import pytest
 
-from ultimata.envs.conquest_of_the_world.battle import parse_battle
 from ultimata.envs.conquest_of_the_world.board import parse_board
+from ultimata.envs.conquest_of_the_world.combat import parse_battle
 from ultimata.envs.core.errors import ConfigError
 
 from .positions import B, c

@@ -3,8 +3,6 @@ seat whoever ends the game, only the learner's decisions are samples, and batchi
 
 from __future__ import annotations
 
-from typing import ClassVar
-
 import numpy as np
 import pytest
 from stable_baselines3.common.vec_env import DummyVecEnv
@@ -12,6 +10,7 @@ from stable_baselines3.common.vec_env import DummyVecEnv
 from ultimata.agents.random_agent import RandomAgent
 from ultimata.envs.core.config import GameConfig
 from ultimata.envs.core.engine import Game, State
+from ultimata.envs.core.game_info import GameInfo
 from ultimata.envs.core.registry import game_class
 from ultimata.envs.core.rng import Rng
 from ultimata.training.batched_trainer import SpacesEnv
@@ -28,25 +27,8 @@ class RaceToFour(Game):
     5 is a win for whoever moved last. Draws, wins by the mover and losses by the other seat's move
     all happen within three decisions."""
 
-    name: ClassVar[str] = "race_to_four_v0"
-    version: ClassVar[int] = 0
-    config_model: ClassVar[type[GameConfig]] = GameConfig
-    supports_dense_reward: ClassVar[bool] = True
-
-    @property
-    def num_players(self) -> int:
-        return 2
-
-    @property
-    def num_actions(self) -> int:
-        return 2
-
-    @property
-    def observation_shape(self) -> tuple[int, ...]:
-        return (3,)
-
-    def new_initial_state(self, rng: Rng) -> State:
-        return RaceState(self, rng)
+    info = GameInfo(name="race_to_four_v0", title="", config=GameConfig, state=lambda game, rng: RaceState(game, rng),
+                    players=2, actions=2, observation_size=3, dense_reward=True)
 
 
 class RaceState(State):

@@ -135,9 +135,11 @@ def test_on_a_gpu_a_short_run_trains_there_and_its_checkpoint_plays_on_the_cpu(t
     assert next(agent.policy.parameters()).device.type == "cpu"
 
 
-def test_workers_auto_take_the_cores_less_one_and_scale_the_games():
+def test_workers_auto_take_the_cores_the_learner_leaves_and_scale_the_games():
     assert sampling_plan("auto", 8, 1, cores=16) == sampling_plan(15, 120, 1, cores=16)
     assert sampling_plan("auto", 8, 1, cores=16).warning is None
+    assert sampling_plan("auto", 8, 4, cores=16) == sampling_plan(12, 96, 4, cores=16)  # the learner's 4 threads
+    assert sampling_plan("auto", 8, 4, cores=16).warning is None
     assert sampling_plan("auto", 64, 1, cores=1).workers == 0  # one core: sample in the trainer's process
     crowded = sampling_plan(1, 64, 2, cores=2)
     assert crowded.warning and "more than the 2 core(s)" in crowded.warning

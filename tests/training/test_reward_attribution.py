@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from ultimata.envs.ultimatum_cards.cards import ROUND
+from ultimata.envs.ultimatum_cards.deck import ROUND
 from ultimata.training.outcome import win_credit
 from ultimata.training.selfplay_env import SelfPlayEnv
 

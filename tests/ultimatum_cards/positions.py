@@ -6,7 +6,7 @@ from collections import Counter
 
 from ultimata.envs import game_class
 from ultimata.envs.core.rng import ScriptedRng
-from ultimata.envs.ultimatum_cards.cards import NUM_KINDS, kind_from_name
+from ultimata.envs.ultimatum_cards.deck import NUM_KINDS, kind_from_name
 from ultimata.envs.ultimatum_cards.state import UltimatumCardsState
 
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import os
 
-from ultimata.envs.ultimatum_cards.cards import DECK
+from ultimata.envs.ultimatum_cards.deck import DECK
 from ultimata.envs.ultimatum_cards.phases import PLAY
 from ultimata.envs.ultimatum_cards.state import UltimatumCardsState
 

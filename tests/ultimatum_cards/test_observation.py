@@ -11,7 +11,7 @@ from ultimata.agents.scripted.ultimatum_cards import choose_action
 from ultimata.envs import game_class
 from ultimata.envs.core.rng import Rng
 from ultimata.envs.ultimatum_cards import observation
-from ultimata.envs.ultimatum_cards.cards import DECK, NUM_KINDS
+from ultimata.envs.ultimatum_cards.deck import DECK, NUM_KINDS
 from ultimata.envs.ultimatum_cards.phases import HISTORY, OUTCOMES, PHASES, SWAP_MODE
 
 from .positions import do, position

@@ -9,7 +9,7 @@ import pytest
 from ultimata.envs import IllegalActionError, game_class
 from ultimata.envs.core.errors import UltimataError
 from ultimata.envs.core.rng import ScriptedRng
-from ultimata.envs.ultimatum_cards import cards
+from ultimata.envs.ultimatum_cards import deck
 from ultimata.envs.ultimatum_cards.phases import OVER, PLAY, RESOLVED, RESPOND
 
 from .positions import do, legal_names, position
@@ -24,8 +24,8 @@ def new_game(decks=(), rolls=(0,), **config):
 
 
 def test_deck_holds_the_books_48_cards() -> None:
-    counts = {name: cards.DECK.count(kind) for kind, name in enumerate(cards.NAMES)}
-    assert len(cards.DECK) == 48
+    counts = {name: deck.DECK.count(kind) for kind, name in enumerate(deck.NAMES)}
+    assert len(deck.DECK) == 48
     assert all(counts[f"Give {v}"] == 1 and counts[f"Take {v}"] == 1 for v in range(1, 6))
     assert counts == counts | {"Swap": 4, "Steal": 4, "Block": 8, "Ultimatum": 8, "Counter": 8, "Draw": 4, "Round": 2}
 
@@ -34,7 +34,7 @@ def test_deck_holds_the_books_48_cards() -> None:
 
 
 def test_each_player_is_dealt_ten_cards_and_ten_chips_and_left_of_dealer_starts() -> None:
-    stacked = list(reversed(cards.DECK))  # the deal pops from the end: DECK[0], DECK[1], ...
+    stacked = list(reversed(deck.DECK))  # the deal pops from the end: DECK[0], DECK[1], ...
     state = new_game(decks=[stacked], rolls=[2])  # dealer is player_2
     assert state.dealer == 2 and state.current_player == 3
     assert [sum(h) for h in state.hands] == [10] * 4
@@ -42,11 +42,11 @@ def test_each_player_is_dealt_ten_cards_and_ten_chips_and_left_of_dealer_starts(
     # one card at a time from the left of the dealer: player_3 gets DECK[0], player_0 DECK[1], ...
     for k in range(1, 5):
         seat = (2 + k) % 4
-        expected = [0] * cards.NUM_KINDS
-        for kind in cards.DECK[k - 1 : 40 : 4]:
+        expected = [0] * deck.NUM_KINDS
+        for kind in deck.DECK[k - 1 : 40 : 4]:
             expected[kind] += 1
         assert state.hands[seat] == expected
-    assert sorted(state.pile) == sorted(cards.DECK[40:])
+    assert sorted(state.pile) == sorted(deck.DECK[40:])
 
 
 @pytest.mark.parametrize("players, hand", [(3, 10), (4, 10), (5, 8), (6, 6)])
@@ -114,8 +114,8 @@ def test_swap_chips_with_any_other_player() -> None:
 def test_swap_hands_with_any_other_player() -> None:
     state = position({0: ["Swap", "Draw"], 2: ["Take 1", "Take 2", "Round"]})
     do(state, "play Swap", "choose player_2", "swap hands")
-    assert state.hands[0][cards.kind_from_name("Take 2")] == 1 and sum(state.hands[0]) == 3
-    assert sum(state.hands[2]) == 1 and state.hands[2][cards.DRAW] == 1
+    assert state.hands[0][deck.kind_from_name("Take 2")] == 1 and sum(state.hands[0]) == 3
+    assert sum(state.hands[2]) == 1 and state.hands[2][deck.DRAW] == 1
 
 
 def test_swap_may_be_blocked_by_its_target() -> None:
@@ -123,7 +123,7 @@ def test_swap_may_be_blocked_by_its_target() -> None:
     do(state, "play Swap", "choose player_2", "swap chips")
     assert state.current_player == 2 and legal_names(state) == ["block", "pass"]
     do(state, "block")
-    assert state.chips == [3, 10, 17, 10] and state.discards[cards.BLOCK] == 1
+    assert state.chips == [3, 10, 17, 10] and state.discards[deck.BLOCK] == 1
     assert state.current_player == 1
 
 
@@ -159,7 +159,7 @@ def test_blockers_any_asks_every_holder_in_turn() -> None:
 def test_block_or_counter_without_a_challenge_is_a_discard(card: str) -> None:
     state = position({0: [card, "Draw"]})
     do(state, f"play {card}")
-    assert state.chips == [10] * 4 and state.discards[cards.kind_from_name(card)] == 1
+    assert state.chips == [10] * 4 and state.discards[deck.kind_from_name(card)] == 1
     assert state.current_player == 1
 
 
@@ -168,8 +168,8 @@ def test_draw_directs_any_player_including_yourself_to_draw_two() -> None:
     do(state, "play Draw")
     assert "choose yourself" in legal_names(state)
     do(state, "choose yourself")
-    assert state.hands[0][cards.SWAP] == 1 and state.hands[0][cards.STEAL] == 1
-    assert state.pile == [cards.kind_from_name("Take 1")]
+    assert state.hands[0][deck.SWAP] == 1 and state.hands[0][deck.STEAL] == 1
+    assert state.pile == [deck.kind_from_name("Take 1")]
 
 
 def test_draw_from_a_short_pile_draws_what_is_left() -> None:
@@ -187,9 +187,9 @@ def test_round_card_ends_the_round_at_once() -> None:
 def test_round_may_be_the_very_first_play_of_a_round_and_then_everyone_ties() -> None:
     """Book: "Beginning to the left of the dealer, the player must play a card and perform the action",
     and Round "When played, immediately ends the round": no card is barred from the first play."""
-    deck = list(cards.DECK)
-    deck.insert(0, deck.pop(deck.index(cards.kind_from_name("Round"))))  # dealt first: to the dealer's left
-    state = new_game(decks=[list(reversed(deck))], rolls=[0])
+    order = list(deck.DECK)
+    order.insert(0, order.pop(order.index(deck.kind_from_name("Round"))))  # dealt first: to the dealer's left
+    state = new_game(decks=[list(reversed(order))], rolls=[0])
     assert state.decisions == 0 and state.current_player == 1 and "play Round" in legal_names(state)
     do(state, "play Round")
     assert state.phase == OVER and state.scores == [10] * 4 and state.returns() == [0.0] * 4
@@ -269,7 +269,7 @@ def test_responder_may_accept_a_counter_instead() -> None:
     do(state, "counter: 7 to player_1, 5 to you", "pass", "pass")
     do(state, "accept player_3's proposal (7 to you)", "pass")
     assert state.chips == [10, 17, 0, 13]
-    assert state.hands[3][cards.COUNTER] == 0
+    assert state.hands[3][deck.COUNTER] == 0
 
 
 def test_targets_counter_offers_a_share_of_its_own_chips_and_keeps_the_rest() -> None:
@@ -282,7 +282,7 @@ def test_targets_counter_offers_a_share_of_its_own_chips_and_keeps_the_rest() ->
 def test_target_may_block_the_ultimatum_even_after_its_own_counter_is_accepted() -> None:
     """The book: once the responder has chosen, "the target may play a block card", with no exception."""
     state = ultimatum_table()
-    state.hands[2][cards.BLOCK] += 1
+    state.hands[2][deck.BLOCK] += 1
     do(state, "pass", "pass", "counter: 5 to player_1, 7 to you", "accept player_2's proposal (5 to you)")
     assert state.current_player == 2 and legal_names(state) == ["block", "pass"]
     do(state, "block")
@@ -291,7 +291,7 @@ def test_target_may_block_the_ultimatum_even_after_its_own_counter_is_accepted()
 
 def test_target_blocks_own_counter_false_skips_the_target_after_its_own_counter_is_accepted() -> None:
     state = ultimatum_table(target_blocks_own_counter=False)
-    state.hands[2][cards.BLOCK] += 1
+    state.hands[2][deck.BLOCK] += 1
     do(state, "pass", "pass", "counter: 5 to player_1, 7 to you", "accept player_2's proposal (5 to you)")
     assert state.chips == [10, 15, 7, 8] and state.phase == PLAY
 
@@ -345,7 +345,7 @@ def test_match_play_lasts_five_rounds_and_the_dealer_moves_left() -> None:
     dealers = [state.dealer]
     rounds = 0
     while state.phase != OVER:
-        if state.phase == PLAY and state.hands[state.current_player][cards.ROUND]:
+        if state.phase == PLAY and state.hands[state.current_player][deck.ROUND]:
             do(state, "play Round")
             rounds += 1
             if state.phase != OVER:
@@ -379,7 +379,7 @@ def test_an_illegal_card_is_refused_naming_the_legal_ones_and_nothing_changes() 
     state = position({0: ["Take 2", "Draw"]})
     before = state.state_dict()
     with pytest.raises(IllegalActionError, match=r"legal actions: .*play Take 2"):
-        state.apply(cards.STEAL)
+        state.apply(deck.STEAL)
     assert state.state_dict() == before
 
 
@@ -448,12 +448,12 @@ def test_the_last_play_stays_in_every_seats_observation_after_it_resolves():
     for viewer in range(4):
         newest = state.observation(viewer)[lay.start["history"] :]
         n = 4
-        assert newest[0] == 1 and newest[1 + cards.kind_from_name("Take 3")] == 1
+        assert newest[0] == 1 and newest[1 + deck.kind_from_name("Take 3")] == 1
         actor, victim = newest[1 + 17 : 1 + 17 + n], newest[1 + 17 + n : 1 + 17 + 2 * n]
         assert actor[(0 - viewer) % n] == 1 and victim[(2 - viewer) % n] == 1  # seat-relative
         assert newest[1 + 17 + 3 * n + 0] == 1 and newest[1 + 17 + 3 * n + 5] == 3 / 10  # resolved, 3 chips
         played = _block(state, viewer, "played").reshape(4, 17)
-        assert played[(0 - viewer) % 4][cards.kind_from_name("Take 3")] == 1
+        assert played[(0 - viewer) % 4][deck.kind_from_name("Take 3")] == 1
 
 
 def test_being_asked_to_block_shows_the_table_a_block_until_one_is_played():
@@ -470,9 +470,9 @@ def test_after_a_swap_of_hands_each_side_knows_what_the_other_now_holds():
     state = position({0: ["Swap", "Take 1", "Take 2"], 1: ["Give 5", "Draw"]}, chips=[10, 10, 10, 10])
     do(state, "play Swap", "choose player_1", "swap hands")
     known0 = _block(state, 0, "known").reshape(4, 17)
-    assert known0[1][cards.kind_from_name("Take 1")] == 1 and known0[1][cards.kind_from_name("Take 2")] == 1
+    assert known0[1][deck.kind_from_name("Take 1")] == 1 and known0[1][deck.kind_from_name("Take 2")] == 1
     known1 = _block(state, 1, "known").reshape(4, 17)
-    assert known1[(0 - 1) % 4][cards.kind_from_name("Give 5")] == 1
+    assert known1[(0 - 1) % 4][deck.kind_from_name("Give 5")] == 1
     assert not _block(state, 2, "known").any(), "a third seat saw the swap, not the cards"
 
 

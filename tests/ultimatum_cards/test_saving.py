@@ -9,7 +9,7 @@ import pytest
 from ultimata.envs import game_class
 from ultimata.envs.core.errors import UltimataError
 from ultimata.envs.core.rng import Rng
-from ultimata.envs.ultimatum_cards.cards import COUNTER
+from ultimata.envs.ultimatum_cards.deck import COUNTER
 from ultimata.envs.ultimatum_cards.phases import COUNTERS
 
 

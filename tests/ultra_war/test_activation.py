@@ -205,8 +205,6 @@ def test_flight_equipment_starts_grounded_takes_off_and_cannot_be_dropped_in_fli
 
 
 def test_acid_destroying_flight_gear_grounds_its_wearer():
-    from ultimata.envs.ultra_war import combat
-
     st = position([("Justice", 0, (6, 3), E), ("Maxian Trooper", 1, (6, 4), W), ("Vegron", 1, (0, 0), S)])
     trooper = st.units[1]
     trooper.standard, trooper.flying = "Wing Harness", True
@@ -215,7 +213,7 @@ def test_acid_destroying_flight_gear_grounds_its_wearer():
     force(st, 3, 3, 1, 1, 5)  # 6 + 5 + 1 = 12 vs 2 + 3 + 1 = 6 -> 6 damage (it has 20 life), then acid's d6: 5
     trooper.ch = trooper.ch.model_copy(update={"life": 20})
     trooper.life = 20
-    combat.resolve(st, st.units[0], spec, 0, trooper.pos)
+    st.roll_attack(st.units[0], spec, 0, trooper.pos)
     assert trooper.life == 14 and trooper.standard == "" and not trooper.flying
 
 

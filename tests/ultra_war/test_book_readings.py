@@ -10,7 +10,6 @@ import pytest
 from tests.ultra_war.positions import E, N, S, W, at, force, legal, position, select, step, steps
 from ultimata.envs.core.rng import Rng
 from ultimata.envs.ultra_war import actions as A
-from ultimata.envs.ultra_war import combat
 from ultimata.envs.ultra_war.game import UltraWarGame
 from ultimata.envs.ultra_war.geometry import field
 from ultimata.envs.ultra_war.phases import ACTIVE, MAIN
@@ -47,7 +46,7 @@ def test_strike_back_is_made_with_the_equipped_melee_weapon():
     justice.ch = justice.ch.model_copy(update={"abilities": {**justice.ch.abilities, "Strike Back": None}})
     justice.weapon = "Excalibur"
     force(st, 1, 1, 6, 5, 2, 2, 1, 1)  # the trooper fumbles; Justice strikes back 2+2 +5 +3 +1 = 13
-    combat.resolve(st, trooper, trooper.ch.attacks[0], 0, justice.pos)
+    st.roll_attack(trooper, trooper.ch.attacks[0], 0, justice.pos)
     assert "Justice strikes back" in st.events
     assert [e[:67] for e in attacks_logged(st, "Justice")] == [
         "Justice attacks Maxian Trooper with Excalibur: rolls 2+2 + attack 9"]
@@ -93,7 +92,7 @@ def test_a_stun_lasts_one_full_round():
     justice, trooper = st.units[0], st.units[1]
     stun = justice.ch.attacks[0].model_copy(update={"tags": {"Stun": None}})
     force(st, 6, 5, 1, 2)
-    combat.resolve(st, justice, stun, 0, trooper.pos)
+    st.roll_attack(justice, stun, 0, trooper.pos)
     assert trooper.stun and trooper.turned and trooper.disabled
     st.apply(A.END_TURN)  # player_1's turn 1: the trooper cannot act
     assert st.turn == 1 and trooper.disabled and A.SELECT + trooper.slot not in legal(st)
@@ -109,7 +108,7 @@ def test_a_character_stunned_in_its_own_turn_is_free_again_at_its_next_turn():
     justice, trooper = st.units[0], st.units[1]
     stun = trooper.ch.attacks[0].model_copy(update={"tags": {"Stun": None}})
     force(st, 6, 5, 1, 2)
-    combat.resolve(st, trooper, stun, 0, justice.pos)
+    st.roll_attack(trooper, stun, 0, justice.pos)
     st.apply(A.END_TURN)
     assert justice.disabled
     st.apply(A.END_TURN)

@@ -41,7 +41,7 @@ def test_acid_rolls_4_to_6_per_equipment_to_discard_it():
     st, u, d = duel(dfn="Acid Spitter")
     d.weapon, d.armor = "Maxian Blade", "Chitin Plate"
     force(st, 1, 2, 1, 1, 4, 3)  # 3 + 5 = 8 vs 2 + 3 + 1 + 1 = 7 -> 1 damage, then a d6 per equipment
-    combat.resolve(st, u, with_tags(u.ch.attacks[0], Acid=None), 0, d.pos)
+    st.roll_attack(u, with_tags(u.ch.attacks[0], Acid=None), 0, d.pos)
     assert d.weapon == "" and d.armor == "Chitin Plate"
 
 
@@ -66,7 +66,7 @@ def test_attack_initiative_rolls_three_dice_keeping_the_best_two():
     st, u, d = duel(att="Vegron", dfn="Vigil Droid")
     st.units[3].pos = -1
     force(st, 1, 6, 5, 1, 1)
-    total, kept = combat.roll_pair(st, 3)
+    total, kept = st.roll_pair(3)
     assert kept == [6, 5] and total == 11
 
 
@@ -90,7 +90,7 @@ def test_defense_support_plus_one_per_other_supporter_engaged_to_the_attacker():
     st = position([("Sir Gareth", 1, (6, 4), W), ("Sir Gareth", 1, (5, 3), S), ("Maxian Trooper", 0, (6, 3), E),
                    ("Justice", 0, (11, 11), N), ("Vegron", 1, (0, 0), S)])
     force(st, 6, 6, 1, 2, 1)  # 12 + 3 = 15 vs 3 + 4 + 1 (support) = 8 -> 7 + critical d6 1 = 8
-    dealt = combat.resolve(st, st.units[2], st.units[2].ch.attacks[0], 0, field(6, 4))
+    dealt = st.roll_attack(st.units[2], st.units[2].ch.attacks[0], 0, field(6, 4))
     assert dealt == 8
 
 
@@ -237,7 +237,7 @@ def test_feat_rolls_add_familiarity():
 def test_fire_marks_a_damaged_character_burning():
     st, u, d = duel(dfn="Vegron")
     force(st, 6, 5, 1, 1, 1)
-    combat.resolve(st, u, with_tags(u.ch.attacks[0], Fire=None), 0, d.pos)
+    st.roll_attack(u, with_tags(u.ch.attacks[0], Fire=None), 0, d.pos)
     assert d.burning
 
 
@@ -334,7 +334,7 @@ def test_a_gigantic_character_blocks_sight_while_another_passes_through_its_spac
 def test_kamikaze_defeats_the_attacker_after_the_attack():
     st, u, d = duel()
     force(st, 1, 2, 1, 2)
-    combat.resolve(st, u, with_tags(u.ch.attacks[0], Kamikaze=None), 0, d.pos)
+    st.roll_attack(u, with_tags(u.ch.attacks[0], Kamikaze=None), 0, d.pos)
     assert not u.on_map
 
 
@@ -471,7 +471,7 @@ def test_powered_down_zeroes_the_base_defense_but_armour_and_upgrades_stay():
     droid.armor, droid.upgrades, droid.powered_down, droid.turned = "Riot Armor", ["Plating Upgrade"], True, True
     assert combat.base_defense(st, droid, False) == 1 + 1
     force(st, 2, 1, 1, 2)  # Fogg 2+1 + 2 + 1 (Kane's mod) = 6 vs 1+2 + 0 + 1 + 1 = 5
-    assert combat.resolve(st, fogg, fogg.ch.attacks[0], 0, droid.pos) == 1 and droid.life == 4 - 1
+    assert st.roll_attack(fogg, fogg.ch.attacks[0], 0, droid.pos) == 1 and droid.life == 4 - 1
 
 
 def test_stasis_reduces_the_whole_defense_to_zero_armour_included():
@@ -486,7 +486,7 @@ def test_power_down_attack_applies_the_status_to_droids_instead_of_damage():
     st = position([("Fogg", 0, (6, 3), E), ("Vigil Droid", 1, (6, 4), W), ("Kane", 0, (11, 11), N),
                    ("Edward Blackstone", 1, (0, 0), S)], scenario="relay_hold")
     force(st, 6, 5, 1, 2)
-    combat.resolve(st, st.units[0], with_tags(st.units[0].ch.attacks[0], **{"Power Down": None}), 0, field(6, 4))
+    st.roll_attack(st.units[0], with_tags(st.units[0].ch.attacks[0], **{"Power Down": None}), 0, field(6, 4))
     assert st.units[1].powered_down and st.units[1].life == 4
 
 
@@ -549,7 +549,7 @@ def test_strike_back_is_a_known_ability():
 def test_stun_turns_and_gives_minus_three_defense_for_a_round():
     st, u, d = duel()
     force(st, 6, 5, 1, 2)
-    combat.resolve(st, u, with_tags(u.ch.attacks[0], Stun=None), 0, d.pos)
+    st.roll_attack(u, with_tags(u.ch.attacks[0], Stun=None), 0, d.pos)
     assert d.stun == 2 and d.turned and d.life == 4
 
 
@@ -569,10 +569,10 @@ def test_weapon_specialist_criticals_on_10_or_more_with_an_equipped_weapon_only(
     trooper.life = 20
     barrett.weapon = "Scoped Rifle"  # ranged 6, attack 5
     force(st, 5, 5, 1, 2, 3)  # 10 + 5 + 1 = 16 vs 3 + 3 + 1 = 7 -> 9, and a critical d6: 3
-    assert combat.resolve(st, barrett, combat.attack_spec(barrett, 2), 2, field(5, 2)) == 12
+    assert st.roll_attack(barrett, combat.attack_spec(barrett, 2), 2, field(5, 2)) == 12
     # his own Rifle (also attack 5) is an "Alternate Attack", not an Equipped Weapon: 10 is no critical
     force(st, 5, 5, 1, 2, 3)
-    assert combat.resolve(st, barrett, barrett.ch.attacks[1], 1, field(5, 2)) == 9
+    assert st.roll_attack(barrett, barrett.ch.attacks[1], 1, field(5, 2)) == 9
 
 
 def test_level_change_movement_crosses_level_lines():
@@ -585,11 +585,11 @@ def test_strike_back_answers_an_attack_unless_it_was_a_sneak_attack():
     st, u, d = duel(dfn="Vegron")
     give(d, **{"Strike Back": None})
     force(st, 1, 2, 6, 5, 4, 3, 3, 2, 1)  # Gareth misses; Vegron strikes back 3+3(+2 kept) ...
-    combat.resolve(st, u, u.ch.attacks[0], 0, d.pos)
+    st.roll_attack(u, u.ch.attacks[0], 0, d.pos)
     assert any("strikes back" in e for e in st.events)
     st.events.clear()
     force(st, 1, 2, 6, 5, 4)
-    combat.resolve(st, u, with_tags(u.ch.attacks[0], **{"Sneak Attack": None}), 0, d.pos)
+    st.roll_attack(u, with_tags(u.ch.attacks[0], **{"Sneak Attack": None}), 0, d.pos)
     assert not any("strikes back" in e for e in st.events)
 
 
@@ -602,7 +602,7 @@ def test_a_turned_character_strikes_back_only_under_turned_characters_strike(str
     give(d, **{"Strike Back": None})
     d.turned = True
     force(st, 1, 2, 6, 5, 4, 3, 3, 2, 1)  # Gareth misses; Vegron strikes back 3+3(+2 kept) ...
-    combat.resolve(st, u, u.ch.attacks[0], 0, d.pos)
+    st.roll_attack(u, u.ch.attacks[0], 0, d.pos)
     assert any("strikes back" in e for e in st.events) == strikes
     assert (u.life < 6) == strikes
 
@@ -622,7 +622,7 @@ def test_retreat_moves_the_victim_straight_back():
     st = position([("Commander Kessler", 0, (6, 3), E), ("Vegron", 1, (6, 4), W), ("David Barrett", 1, (0, 0), S)],
                   scenario="relay_hold")
     force(st, 6, 5, 1, 2, 1)
-    combat.resolve(st, st.units[0], st.units[0].ch.attacks[0], 0, field(6, 4))
+    st.roll_attack(st.units[0], st.units[0].ch.attacks[0], 0, field(6, 4))
     assert st.units[1].pos == field(6, 8)  # four spaces east, its back
 
 
@@ -632,7 +632,7 @@ def test_disarm_takes_the_weapon_until_disengaged():
     trooper = st.units[1]
     trooper.weapon = "Maxian Blade"
     force(st, 1, 2, 1, 1)  # 3 + 3 + 2 (sneak) = 8 vs 2 + 4 = 6 -> 2 damage
-    combat.resolve(st, st.units[0], st.units[0].ch.attacks[1], 1, trooper.pos)
+    st.roll_attack(st.units[0], st.units[0].ch.attacks[1], 1, trooper.pos)
     assert trooper.weapon == "" and trooper.disarmed == "Maxian Blade"
     st.turn = 0
     st._next_turn()
@@ -750,7 +750,7 @@ def test_disarm_takes_both_weapons_of_a_dual_wielder_until_disengaged():
     kragg = st.units[1]
     kragg.weapon, kragg.weapon2 = "Maxian Blade", "Acid Lance"
     force(st, 3, 2, 1, 1)  # 5 + 3 + 2 (sneak) = 10 vs 2 + 4 = 6 -> 4 damage
-    combat.resolve(st, st.units[0], st.units[0].ch.attacks[1], 1, kragg.pos)
+    st.roll_attack(st.units[0], st.units[0].ch.attacks[1], 1, kragg.pos)
     assert (kragg.weapon, kragg.weapon2, kragg.disarmed, kragg.disarmed2) == ("", "", "Maxian Blade", "Acid Lance")
     st.units[0].pos = field(9, 9)
     st._next_turn()

@@ -3,7 +3,9 @@ of the documented layout on random states of every scenario, for both seats."""
 
 from __future__ import annotations
 
+import ast
 import random
+from pathlib import Path
 
 import numpy as np
 import pytest
@@ -192,7 +194,7 @@ def test_observation_equals_the_reference_encoding(scenario, army):
 
 @pytest.mark.parametrize("scenario", SCENARIOS)
 def test_a_patched_observation_equals_a_fresh_one(scenario):
-    """After a decision that only starts, turns or ends an activation or picks a card (the mutators say so:
+    """After a decision that only starts, turns or ends an activation or picks a card (the dispatch says so:
     `state.changed`), the state patches its last observation of the seat (observation.LastView): it must
     equal a whole new encoding, after every decision of random and scripted games, and a caller changing
     the array it got must not reach it."""
@@ -211,6 +213,32 @@ def test_a_patched_observation_equals_a_fresh_one(scenario):
             got[:] = 0.5  # the caller's copy: the next patch must not start from it
             st.apply(lean(st, seed, pick, bot_rng, 0.8))
     assert patched[True] > 100 and patched[False] > 100
+
+
+def test_what_a_decision_changed_is_said_only_by_the_dispatch():
+    """`state.changed`, the observation's hint, is set in state._apply alone (and reset to ANYTHING where a
+    state is made or loaded): no rule module returns or names it, so the rules do not know the observation."""
+    package = Path(observe.__code__.co_filename).parent
+    for path in sorted(package.glob("*.py")):
+        if path.name in ("state.py", "observation.py"):
+            continue
+        tree = ast.parse(path.read_text())
+        named = {n.id for n in ast.walk(tree) if isinstance(n, ast.Name)} | {
+            a.name for n in ast.walk(tree) if isinstance(n, ast.ImportFrom) for a in n.names}
+        assert not {"ANYTHING", "CHOICE"} & named, f"{path.name} names the observation's hint"
+        assert not [n for n in ast.walk(tree) if isinstance(n, ast.Attribute) and n.attr == "changed"], path.name
+    hints = {}  # function -> the values it stores in `changed`
+    for f in ast.walk(ast.parse((package / "state.py").read_text())):
+        if isinstance(f, ast.FunctionDef):
+            for n in ast.walk(f):
+                if isinstance(n, ast.Assign):
+                    pairs = [(t, n.value) for t in n.targets]
+                    if isinstance(n.targets[0], ast.Tuple) and isinstance(n.value, ast.Tuple):
+                        pairs = list(zip(n.targets[0].elts, n.value.elts))
+                    hints.setdefault(f.name, set()).update(
+                        ast.unparse(v) for t, v in pairs if isinstance(t, ast.Attribute) and t.attr == "changed")
+    assert {"CHOICE", "self.active"} <= hints.pop("_apply")
+    assert all(values <= {"ANYTHING"} for values in hints.values()), hints  # elsewhere only reset
 
 
 def test_observation_is_a_fresh_array_each_call():

@@ -203,8 +203,6 @@ def test_a_defeated_bearer_drops_every_crystal_it_bears():
     a, b = crystal(st, 1, 4, side=1), crystal(st, 1, 2, side=1)
     st.units[1].life = 1
     force(st, 6, 5, 1, 1)
-    from ultimata.envs.ultra_war import combat
-
-    combat.resolve(st, st.units[0], st.units[0].ch.attacks[0], 0, field(6, 4))
+    st.roll_attack(st.units[0], st.units[0].ch.attacks[0], 0, field(6, 4))
     assert st.phase == OVER  # Vegron was player_1's only General
     assert (a.pos, a.points, a.bearer) == (field(6, 4), 0, -1) and (b.pos, b.points) == (field(6, 4), 0)

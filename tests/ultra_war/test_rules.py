@@ -213,7 +213,7 @@ def test_a_turned_defenders_double_six_fails_the_attack_and_deals_back_only_if_t
     st = duel(turned_characters_strike=strikes)
     st.units[1].turned = True
     force(st, 5, 5, 6, 6, 3)
-    assert combat.resolve(st, st.units[0], st.units[0].ch.attacks[0], 0, field(6, 4)) == 0
+    assert st.roll_attack(st.units[0], st.units[0].ch.attacks[0], 0, field(6, 4)) == 0
     assert st.units[0].life == (5 if strikes else 8) and st.units[1].life == 4
 
 
@@ -225,28 +225,28 @@ def duel(att="Justice", dfn="Maxian Trooper", dfn_facing=W, **config):
 def test_attack_is_2d6_plus_offense_against_2d6_plus_defense_damage_is_the_difference():
     st = duel()
     force(st, 5, 5, 1, 2)  # 10 + 5 + 1 = 16 vs 3 + 3 + 1 (Vegron's mod) = 7 -> 9 (life 4: defeated)
-    dealt = combat.resolve(st, st.units[0], st.units[0].ch.attacks[0], 0, field(6, 4))
+    dealt = st.roll_attack(st.units[0], st.units[0].ch.attacks[0], 0, field(6, 4))
     assert dealt == 9 and not st.units[1].on_map
 
 
 def test_critical_strike_adds_a_d6():
     st = duel(dfn="Vegron", dfn_facing=W)
     force(st, 6, 6, 6, 5, 4, 4)  # 12 + 6 = 18 vs 6 + 5 (+ third die) + 5 + 1 = 17 -> 1 + d6 4 = 5
-    dealt = combat.resolve(st, st.units[0], st.units[0].ch.attacks[0], 0, field(6, 4))
+    dealt = st.roll_attack(st.units[0], st.units[0].ch.attacks[0], 0, field(6, 4))
     assert dealt == 5
 
 
 def test_defender_double_six_makes_the_attack_fail_and_strikes_back_in_range():
     st = duel()
     force(st, 5, 5, 6, 6, 3)
-    dealt = combat.resolve(st, st.units[0], st.units[0].ch.attacks[0], 0, field(6, 4))
+    dealt = st.roll_attack(st.units[0], st.units[0].ch.attacks[0], 0, field(6, 4))
     assert dealt == 0 and st.units[0].life == 5
 
 
 def test_both_double_six_deal_a_die_each():
     st = duel()
     force(st, 6, 6, 6, 6, 2, 3)
-    dealt = combat.resolve(st, st.units[0], st.units[0].ch.attacks[0], 0, field(6, 4))
+    dealt = st.roll_attack(st.units[0], st.units[0].ch.attacks[0], 0, field(6, 4))
     assert dealt == 2 and st.units[0].life == 5
 
 
@@ -254,7 +254,7 @@ def test_defender_critical_needs_range_to_strike_back():
     st = position([("Fogg", 0, (6, 1), E), ("Vigil Droid", 1, (6, 4), W), ("Vegron", 1, (0, 0), S)])
     fogg = st.units[0]
     force(st, 5, 5, 6, 6)
-    assert combat.resolve(st, fogg, fogg.ch.attacks[1], 1, field(6, 4)) == 0
+    assert st.roll_attack(fogg, fogg.ch.attacks[1], 1, field(6, 4)) == 0
     assert fogg.life == 5  # the Vigil is melee only: no die back
 
 
@@ -262,7 +262,7 @@ def test_double_one_is_a_critical_miss():
     st = duel(att="Vegron", dfn="Vigil Droid")
     st.units[0].ch = st.units[0].ch.model_copy(update={"offense": 10, "abilities": {}})
     force(st, 1, 1, 1, 1)
-    assert combat.resolve(st, st.units[0], st.units[0].ch.attacks[0], 0, field(6, 4)) == 0
+    assert st.roll_attack(st.units[0], st.units[0].ch.attacks[0], 0, field(6, 4)) == 0
 
 
 def test_back_stab_plus_two_from_the_back_arc_and_it_nullifies_defense_initiative():
@@ -408,7 +408,7 @@ def test_defeating_the_enemy_generals_wins_street_clash():
     st.units = st.units[:2]
     force(st, 6, 6, 1, 1, 1, 6)
     st.units[1].life = 1
-    combat.resolve(st, st.units[0], st.units[0].ch.attacks[0], 0, field(6, 4))
+    st.roll_attack(st.units[0], st.units[0].ch.attacks[0], 0, field(6, 4))
     assert st.phase == OVER and st.returns() == [1.0, -1.0]
 
 
@@ -562,7 +562,7 @@ def test_crystal_drops_where_its_bearer_falls_losing_its_points_and_is_picked_up
     st.sources = [Source(1, "Crystal of the Round", 5)]
     st.sources[0].bearer = 2
     force(st, 6, 5, 1, 1)
-    combat.resolve(st, st.units[0], st.units[0].ch.attacks[0], 0, field(6, 4))
+    st.roll_attack(st.units[0], st.units[0].ch.attacks[0], 0, field(6, 4))
     assert st.sources[0].pos == field(6, 4) and st.sources[0].points == 0 and st.sources[0].bearer == -1
     select(st, 6, 2)
     step(st, 5, 3)

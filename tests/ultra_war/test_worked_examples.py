@@ -13,7 +13,7 @@ def justice_vs_vigil(defence_dice: tuple[int, int]):
     st = position([("Justice", 0, (6, 3), E), ("Vigil Droid", 1, (6, 4), W)])
     justice, vigil = at(st, 6, 3), at(st, 6, 4)
     force(st, 3, 4, *defence_dice)
-    dealt = combat.resolve(st, justice, justice.ch.attacks[0], 0, vigil.pos)
+    dealt = st.roll_attack(justice, justice.ch.attacks[0], 0, vigil.pos)
     return st, vigil, dealt
 
 
@@ -69,7 +69,7 @@ def test_fire_burns_on_the_controllers_next_turn():
     trooper, justice = at(st, 2, 2), at(st, 5, 2)
     force(st, 6, 5, 1, 2)  # 11 + 4 = 15 against 3 + 4 + 0 = 7 -> 8 damage would kill: use a low roll instead
     force(st, 3, 4, 1, 2)  # 7 + 4 = 11 against 3 + 4 = 7 -> 4 damage
-    combat.resolve(st, trooper, trooper.ch.attacks[1], 1, justice.pos)
+    st.roll_attack(trooper, trooper.ch.attacks[1], 1, justice.pos)
     assert justice.life == 4 and justice.burning
     st.turn = 1
     force(st, 5)

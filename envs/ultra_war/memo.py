@@ -1,10 +1,13 @@
-"""A per-decision memo: what one decision's computations read over and over, each value computed at most
-once while the position stands still.
+"""Ultra War's per-decision memo: what computing one legal set reads over and over (who stands where, the
+pools, feat targets...), each value computed at most once while the position stands still.
 
-A game opens the memo around a computation that changes nothing (its legal set, say) and clears it after;
-`State.apply` clears it too, before the position changes, so no value outlives the position it was computed
-on. While closed, every value is computed afresh, so the rules ask the memo the same way wherever they are
-called from and never ask whether it is open: speed stays out of the rules."""
+Open only inside `with state.memo:` (legal.py, around the legal set, which changes nothing), so no value
+outlives the position it was computed on and nothing needs to remember to clear it. Outside, every value
+is computed afresh: the rules ask the memo the same way wherever they are called from and never ask
+whether it is open, so speed stays out of the rules.
+
+It lives here, not in the engine, because only this game gains from it: Conquest's observation and the world
+game's legal set were slower with it (BENCHMARKS.md, 2026-11-26 later)."""
 
 from __future__ import annotations
 
@@ -22,12 +25,13 @@ class Memo:
         self._values: dict[Hashable, Any] | None = None
         """None while closed."""
 
-    def open(self) -> None:
-        """Keep values from now until `clear`: the position must not change meanwhile."""
+    def __enter__(self) -> Memo:
+        """Keep values until the block ends: the position must not change meanwhile."""
         self._values = {}
+        return self
 
-    def clear(self) -> None:
-        """Forget every value and stop keeping them."""
+    def __exit__(self, *_: object) -> None:
+        """Forget every value and stop keeping them (also when the block raised)."""
         self._values = None
 
     def get(self, key: Hashable, compute: Callable[..., T], *args: Any) -> T:

@@ -1,11 +1,13 @@
-"""The per-decision memo (envs/core/memo.py): a value is computed once while the memo is open, afresh while it
-is closed, and never outlives the position: State.apply clears it."""
+"""Ultra War's per-decision memo (envs/ultra_war/memo.py): a value is computed once while the memo is open,
+afresh while it is closed, and it is open only inside `with memo:`, so no value outlives the position."""
 
 from __future__ import annotations
 
-from ultimata.envs.core.memo import Memo, memoized
+import pytest
+
 from ultimata.envs.core.rng import Rng
 from ultimata.envs.ultra_war.game import UltraWarGame
+from ultimata.envs.ultra_war.memo import Memo, memoized
 
 
 def test_a_value_is_computed_once_while_open_and_afresh_while_closed():
@@ -17,13 +19,20 @@ def test_a_value_is_computed_once_while_open_and_afresh_while_closed():
 
     assert memo.get(("double", 3), compute, 3) == 6 and memo.get(("double", 3), compute, 3) == 6
     assert calls == [3, 3]  # closed: every call computes
-    memo.open()
-    assert [memo.get(("double", 3), compute, 3) for _ in range(3)] == [6, 6, 6]
-    assert memo.get(("double", 4), compute, 4) == 8
-    assert calls == [3, 3, 3, 4]  # open: once per key
-    memo.clear()
+    with memo:
+        assert [memo.get(("double", 3), compute, 3) for _ in range(3)] == [6, 6, 6]
+        assert memo.get(("double", 4), compute, 4) == 8
+        assert calls == [3, 3, 3, 4]  # open: once per key
     memo.get(("double", 3), compute, 3)
     assert calls == [3, 3, 3, 4, 3]
+
+
+def test_the_memo_closes_when_its_block_raises():
+    memo = Memo()
+    with pytest.raises(KeyError), memo:
+        memo.get("probe", list)
+        raise KeyError("the legal set failed")
+    assert memo.get("probe", dict) == {}  # closed: computed afresh
 
 
 def test_memoized_methods_are_kept_per_argument():
@@ -47,18 +56,17 @@ def test_memoized_methods_are_kept_per_argument():
             return a + b
 
     c = Counter()
-    c.memo.open()
-    for _ in range(2):
-        assert (c.none(), c.one(0), c.one(1), c.two(1, 2), c.two(2, 1)) == (-1, 0, 1, 3, 3)
-    assert c.calls == 5 and c.one.__name__ == "one"
-    c.memo.clear()
+    with c.memo:
+        for _ in range(2):
+            assert (c.none(), c.one(0), c.one(1), c.two(1, 2), c.two(2, 1)) == (-1, 0, 1, 3, 3)
+        assert c.calls == 5 and c.one.__name__ == "one"
     c.one(0)
     assert c.calls == 6
 
 
-def test_apply_clears_the_memo_and_the_legal_set_leaves_it_closed():
+def test_the_legal_set_leaves_the_memo_closed():
     """Ultra War opens the memo only while it computes the legal set: a rule called afterwards, on a position
-    changed by hand (as the scripted bot does to look ahead), sees the change."""
+    changed by hand (as the scripted bot does to look ahead), sees the change; and a clone has its own memo."""
     st = UltraWarGame.from_config({}).new_initial_state(Rng(0))
     st.legal_actions()
     u = next(x for x in st.units if x.on_map)
@@ -66,7 +74,4 @@ def test_apply_clears_the_memo_and_the_legal_set_leaves_it_closed():
     saved, u.pos = u.pos, next(f for f in range(144) if f not in before and not st.board.solid(f, st.breached))
     assert u.pos in st.occupied_map() and saved not in st.occupied_map()
     u.pos = saved
-    st.memo.open()
-    st.memo.get("probe", list)
-    st.apply(st.legal_actions()[0])
-    assert st.memo.get("probe", dict) == {}  # cleared and closed: computed afresh
+    assert st.clone().memo is not st.memo
