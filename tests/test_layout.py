@@ -222,3 +222,39 @@ def naming_problems(folder: Path, package: str) -> list[str]:
 def test_each_game_package_keeps_the_naming_scheme(name: str) -> None:
     problems = naming_problems(REPO / "envs" / base(name), f"ultimata.envs.{base(name)}")
     assert not problems, f"envs/{base(name)}/: " + "; ".join(problems)
+
+
+SAVING_HOOKS = ("_to_dict", "_from_dict", "clone", "to_dict", "from_dict", "copy")
+OWN_SAVING = {}
+"""Modules allowed their own saving hook, and why: none. One would be a game whose saved form of a field is not
+a function of that field's value alone (a field saved only while another is set, say), which a kind in
+envs/core/fields.py cannot express; it would override the hook, say why in its docstring, and be listed here."""
+
+
+@pytest.mark.parametrize("name", NAMES)
+def test_the_position_is_declared_once_in_fields(name: str) -> None:
+    """Saving, loading, the field types and clone all come from the state's FIELDS (envs/core/fields.py): no
+    module of the game defines its own, and no attribute a played state has is left out of the declaration
+    (a clone would not know whether to copy it)."""
+    import random
+
+    from ultimata.envs.core.engine import State
+    from ultimata.envs.core.fields import Fields
+    from ultimata.envs.core.rng import Rng
+
+    own = []
+    for path in sorted((REPO / "envs" / base(name)).glob("*.py")):
+        for node in ast.walk(ast.parse(path.read_text())):
+            if isinstance(node, ast.FunctionDef) and node.name in SAVING_HOOKS and path.name not in OWN_SAVING:
+                own.append(f"{path.name}: {node.name}")
+    assert not own, f"{base(name)} saves, loads or copies by hand: {', '.join(own)}"
+    state = game_class(name).from_config({}).new_initial_state(Rng(0))
+    fields = type(state).FIELDS
+    assert isinstance(fields, Fields) and fields.complete and fields.keys, "the state class declares no typed FIELDS"
+    pick = random.Random(0)
+    for _ in range(200):
+        if state.is_terminal():
+            break
+        state.observation(state.current_player)
+        state.apply(pick.choice(state.legal_actions()))
+    assert not fields.undeclared(state, State.ENGINE_ATTRS), "attributes outside the declaration"

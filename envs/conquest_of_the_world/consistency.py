@@ -1,14 +1,15 @@
-"""What a loaded state must satisfy, so that a saved dict is either a position the rules allow or refused
-with one ValueError naming the field: first every field's type, length and range (an int refuses 1.5,
-True, None and "1"), then the facts that tie fields together - one holder per country, records that are
-the holdings' values, a zone bonus for every zone held, a stage and phase that fit the turn, the lists
-and seats of whose decision it is, and a battle whose barred weapons are its lost battles."""
+"""What a loaded state must satisfy beyond each field's kind (its type, length and range, which
+`ConquestState.FIELDS` declares and the engine checks first), so that a saved dict is either a position
+the rules allow or refused with one ValueError naming the field: the facts that tie fields together - one
+holder per country, records that are the holdings' values, a zone bonus for every zone held, a stage and
+phase that fit the turn, the lists and seats of whose decision it is, and a battle whose barred weapons
+are its lost battles."""
 
 from __future__ import annotations
 
 from functools import reduce
 from math import gcd
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from ultimata.envs.conquest_of_the_world import actions as A
 from ultimata.envs.conquest_of_the_world import phases as P
@@ -32,82 +33,13 @@ def _require(ok: bool, what: str) -> None:
         raise ValueError(what)
 
 
-def _is_int(v: Any) -> bool:
-    return type(v) is int
-
-
-def _int(v: Any, lo: int, hi: int, name: str) -> None:
-    _require(_is_int(v) and lo <= v <= hi, f"{name} must be a whole number in {lo}..{hi}, got {v!r}")
-
-
-def _ints(values: Any, n: int | None, lo: int, hi: int, name: str) -> None:
-    """A list of whole numbers in lo..hi, of length n (any length when n is None)."""
-    _require(isinstance(values, list) and (n is None or len(values) == n),
-             f"{name} must be a list of {n if n is not None else 'any number of'} whole numbers")
-    for v in values:
-        _int(v, lo, hi, f"{name} entry")
-
-
-def _bools(matrix: Any, rows: int, cols: int, name: str) -> None:
-    _require(isinstance(matrix, list) and len(matrix) == rows, f"{name} must have {rows} rows")
-    for row in matrix:
-        _require(isinstance(row, list) and len(row) == cols and all(type(x) is bool for x in row),
-                 f"{name} rows must hold {cols} booleans")
-
-
-def check_keys(d: Any, fields: tuple[str, ...]) -> None:
-    """A saved position holds exactly the state's fields."""
-    _require(isinstance(d, dict), "the state must be a mapping of its fields")
-    missing, unknown = [k for k in fields if k not in d], sorted(str(k) for k in d if k not in fields)
-    _require(not missing and not unknown, f"state fields missing: {missing or 'none'}; unknown: {unknown or 'none'}")
-
-
 def check(s: ConquestState) -> None:
-    _types(s)
+    _require(all(c % 100 == 0 for c in s.chips), "chips must be whole hundreds")
     _holdings(s)
     _players(s)
     _stage(s)
     _diplomacy(s)
     _fight(s)
-
-
-def _types(s: ConquestState) -> None:
-    n, size, seat = s.n, BOARD.size, s.n - 1
-    _int(s.phase, 0, P.OVER, "phase")
-    _int(s.stage, 0, T.LADDER, "stage")
-    _int(s.mode, 0, T.DUEL, "mode")
-    _int(s.first, 0, seat, "first")
-    _int(s.chooser, 0, n, "chooser")
-    for name in ("option", "defender_ptr", "challenger", "target_winner", "window"):
-        _int(getattr(s, name), -1, seat, name)
-    _int(s.turn, 0, s.cfg.max_turns + n, "turn")
-    _int(s.buys, 0, 10**6, "buys")
-    _int(s.target, -1, size - 1, "target")
-    _int(s.battles, 0, 10**6, "battles")
-    _int(s.choosing, 0, 1, "choosing")
-    _int(s.pending, -1, CHOICES - 1, "pending")
-    _ints(s.holder, size, -1, seat, "holder")
-    _ints(s.kind, size, T.NONE, T.ALLY, "kind")
-    _ints(s.homeland, n, -1, size - 1, "homeland")
-    _ints(s.record, n, 0, 10_000, "record")
-    _ints(s.chips, n, 0, 10**9, "chips")
-    _require(all(c % 100 == 0 for c in s.chips), "chips must be whole hundreds")
-    _require(isinstance(s.alive, list) and len(s.alive) == n and all(type(x) is bool for x in s.alive),
-             f"alive must be a list of {n} booleans")
-    for name in ("eliminated", "round_left", "answers", "final_left", "ladder"):
-        seats = getattr(s, name)
-        _ints(seats, None, 0, seat, name)
-        _require(len(set(seats)) == len(seats), f"{name} repeats a seat")
-    for name in ("allied", "broken", "proposed"):
-        _bools(getattr(s, name), n, n, name)
-    _bools(s.zone_paid, n, len(BOARD.zone_members), "zone_paid")
-    _ints(s.proposal, 2, -1, seat, "proposal")
-    _ints(s.fighters, 2, -1, seat, "fighters")
-    _ints(s.energy, 2, 0, 10**7, "energy")
-    _ints(s.wins, 2, 0, 1, "wins")
-    _ints(s.barred, 2, 0, 6, "barred")
-    _ints(s.last_battle, 5, -1, max(seat, CHOICES - 1), "last_battle")
-    _require(isinstance(s.events, list) and all(isinstance(e, str) for e in s.events), "events must be strings")
 
 
 def _holdings(s: ConquestState) -> None:

@@ -18,16 +18,18 @@ import numpy as np
 from ultimata.envs.conquest_of_the_world import actions as A
 from ultimata.envs.conquest_of_the_world.board import board
 from ultimata.envs.conquest_of_the_world.combat import SPENDS, WEAPONS
+from ultimata.envs.conquest_of_the_world.consistency import CHOICES, check
 from ultimata.envs.conquest_of_the_world.diplomacy import DiplomacyRules
 from ultimata.envs.conquest_of_the_world.endgame import EndGameRules
 from ultimata.envs.conquest_of_the_world.holdings import HoldingRules
 from ultimata.envs.conquest_of_the_world.observation import LastView, observe
 from ultimata.envs.conquest_of_the_world.phases import DIPLOMACY, HOMELAND, OVER, RESPOND, TURN, WEAPON, ZONE_ALLY
-from ultimata.envs.conquest_of_the_world.terms import DUEL, NONE, PLAY, WAR
+from ultimata.envs.conquest_of_the_world.terms import ALLY, DUEL, LADDER, NONE, PLAY, WAR
 from ultimata.envs.conquest_of_the_world.turns import TurnRules
 from ultimata.envs.conquest_of_the_world.wars import WarRules
 from ultimata.envs.conquest_of_the_world.words import move_words
 from ultimata.envs.core.engine import State
+from ultimata.envs.core.fields import COPIED, SEAT, SHARED, TABLE, Bool, Fields, Fresh, Int, ListOf, Str
 from ultimata.envs.core.rng import Rng
 
 BOARD = board()
@@ -48,6 +50,12 @@ def _weapon_masks() -> tuple[np.ndarray, ...]:
 
 _WEAPON_MASKS = _weapon_masks()
 _WEAPON_LEGAL = tuple(tuple(np.flatnonzero(mask).tolist()) for mask in _WEAPON_MASKS)
+
+
+_SEATS = ListOf(Int(0, SEAT), distinct=True)
+"""Seats in an order the rules keep (a queue, the eliminated), each at most once."""
+_PAIRS = ListOf(ListOf(Bool(), size=TABLE), size=TABLE)
+"""A flag for every pair of seats (alliances)."""
 
 
 class ConquestState(TurnRules, HoldingRules, WarRules, DiplomacyRules, EndGameRules, State):
@@ -260,20 +268,24 @@ class ConquestState(TurnRules, HoldingRules, WarRules, DiplomacyRules, EndGameRu
         return other
 
     # -- saving ------------------------------------------------------------------------------
-    FIELDS = ("phase", "stage", "first", "chooser", "holder", "kind", "homeland", "record", "chips", "alive",
-              "eliminated", "allied", "broken", "proposed", "zone_paid", "option", "buys", "defender_ptr",
-              "turn", "window", "round_left", "proposal", "answers", "final_left", "ladder", "challenger",
-              "target_winner", "mode", "target", "fighters", "energy", "wins", "battles", "barred", "choosing",
-              "pending", "last_battle", "events")
-
-    def _from_dict(self, d: dict[str, Any]) -> None:
-        from ultimata.envs.conquest_of_the_world.consistency import check_keys
-
-        check_keys(d, self.FIELDS)
-        super()._from_dict(d)
+    FIELDS = Fields(
+        phase=Int(0, OVER), stage=Int(0, LADDER), first=Int(0, SEAT), chooser=Int(0, TABLE),
+        holder=ListOf(Int(-1, SEAT), size=BOARD.size), kind=ListOf(Int(NONE, ALLY), size=BOARD.size),
+        homeland=ListOf(Int(-1, BOARD.size - 1), size=TABLE), record=ListOf(Int(0, 10_000), size=TABLE),
+        chips=ListOf(Int(0, 10**9), size=TABLE), alive=ListOf(Bool(), size=TABLE), eliminated=_SEATS,
+        allied=_PAIRS, broken=_PAIRS, proposed=_PAIRS,
+        zone_paid=ListOf(ListOf(Bool(), size=len(BOARD.zone_members)), size=TABLE),
+        option=Int(-1, SEAT), buys=Int(0, 10**6), defender_ptr=Int(-1, SEAT),
+        turn=Int(0, lambda s: s.cfg.max_turns + s.n), window=Int(-1, SEAT), round_left=_SEATS,
+        proposal=ListOf(Int(-1, SEAT), size=2), answers=_SEATS, final_left=_SEATS, ladder=_SEATS,
+        challenger=Int(-1, SEAT), target_winner=Int(-1, SEAT), mode=Int(0, DUEL), target=Int(-1, BOARD.size - 1),
+        fighters=ListOf(Int(-1, SEAT), size=2), energy=ListOf(Int(0, 10**7), size=2),
+        wins=ListOf(Int(0, 1), size=2), battles=Int(0, 10**6), barred=ListOf(Int(0, 6), size=2),
+        choosing=Int(0, 1), pending=Int(-1, CHOICES - 1),
+        last_battle=ListOf(Int(-1, lambda s: max(s.n - 1, CHOICES - 1)), size=5), events=ListOf(Str()),
+        kept={"n": SHARED, "cfg": SHARED, "move_events": COPIED, "last_view": Fresh(LastView)},
+    )
 
     def _check_consistency(self) -> None:
-        from ultimata.envs.conquest_of_the_world.consistency import check
-
         check(self)
 

@@ -18,6 +18,7 @@ import numpy as np
 
 from ultimata.envs.core.config import GameConfig, validate_config
 from ultimata.envs.core.errors import ConfigError, IllegalActionError, UltimataError
+from ultimata.envs.core.fields import Fields
 from ultimata.envs.core.game_info import GameInfo, fact
 from ultimata.envs.core.rng import Rng
 
@@ -155,23 +156,31 @@ class State(ABC):
     order and uncapped, emptied as each move starts (in `_apply`), not saved and not observed. False: it
     may keep `last_event`, one sentence that stays until something new happens (told when it changes)."""
 
-    FIELDS: ClassVar[tuple[str, ...]] = ()
-    """Attributes saved and restored as they are by the default `_to_dict` / `_from_dict`; games with
-    derived fields override those hooks instead."""
+    FIELDS: ClassVar[Fields] = Fields()
+    """The position's one declaration (envs/core/fields.py): its saved fields with their kinds, and every other
+    attribute with what a clone does with it. `_to_dict`, `_from_dict` and `clone` come from it. A bare tuple of
+    names is read as `Fields.untyped` (any value loads; a clone deep-copies)."""
+    ENGINE_ATTRS: ClassVar[frozenset[str]] = frozenset(("game", "rng", "_mask", "decisions"))
+    """The attributes this class sets up itself (and `clone` treats itself): a game's FIELDS leaves them out."""
+
+    def __init_subclass__(cls, **kwargs: Any) -> None:
+        super().__init_subclass__(**kwargs)
+        if isinstance(cls.__dict__.get("FIELDS"), tuple):
+            cls.FIELDS = Fields.untyped(cls.__dict__["FIELDS"])
 
     def _to_dict(self) -> dict[str, Any]:
         """The saved fields; they may be the live objects: `state_dict` copies them."""
-        if not self.FIELDS:
-            raise NotImplementedError(f"{type(self).__name__} lists no FIELDS and has no _to_dict")
-        return {k: getattr(self, k) for k in self.FIELDS}
+        if not self.FIELDS.keys:
+            raise NotImplementedError(f"{type(self).__name__} declares no FIELDS")
+        return self.FIELDS.save(self)
 
     def _from_dict(self, d: dict[str, Any]) -> None:
-        """Restore the stored fields, recomputing derived ones rather than trusting them. `d` is this
-        state's own copy (`load_state_dict` made it), so its objects may be kept as they are."""
-        if not self.FIELDS:
-            raise NotImplementedError(f"{type(self).__name__} lists no FIELDS and has no _from_dict")
-        for k in self.FIELDS:
-            setattr(self, k, d[k])
+        """Restore the saved fields, each checked against its kind first, and recompute the derived ones
+        rather than trusting them. `d` is this state's own copy (`load_state_dict` made it), so its objects
+        may be kept as they are."""
+        if not self.FIELDS.keys:
+            raise NotImplementedError(f"{type(self).__name__} declares no FIELDS")
+        self.FIELDS.load(self, d)
 
     def _check_consistency(self) -> None:  # noqa: B027 (an optional hook; games override it)
         """Raise ValueError naming what is wrong when a loaded state breaks the game's invariants
@@ -271,8 +280,13 @@ class State(ABC):
         )
 
     def clone(self) -> State:
-        other = copy.copy(self)
-        other.__dict__.update(copy.deepcopy({k: v for k, v in self.__dict__.items() if k != "game"}))
+        """An independent copy: what play changes in place is copied as FIELDS declares, the rest shared."""
+        if not self.FIELDS.complete:
+            other = copy.copy(self)
+            other.__dict__.update(copy.deepcopy({k: v for k, v in self.__dict__.items() if k != "game"}))
+            return other
+        other = self.FIELDS.clone(self)
+        other.rng = self.rng.copy()
         return other
 
     def state_dict(self) -> dict[str, Any]:

@@ -14,6 +14,8 @@ import numpy as np
 
 from ultimata.envs.core.errors import ConfigError
 
+_COPY_SEED = np.random.SeedSequence(0)
+
 
 class Rng:
     def __init__(self, seed: int | None = None) -> None:
@@ -36,6 +38,17 @@ class Rng:
 
     def load_state_dict(self, d: dict[str, Any]) -> None:
         self._gen.bit_generator.state = _checked_pcg64(d.get("state") if isinstance(d, dict) else None)
+
+    def copy(self) -> Rng:
+        """An independent generator in this one's state (a cloned position's dice): its bit generator is
+        seeded from a fixed sequence and then overwritten, which is cheaper than drawing system entropy."""
+        if type(self) is not Rng:
+            return Rng.from_state_dict(self.state_dict())
+        other = Rng.__new__(Rng)
+        bits = np.random.PCG64(_COPY_SEED)
+        bits.state = self._gen.bit_generator.state
+        other._gen = np.random.Generator(bits)
+        return other
 
     @staticmethod
     def from_state_dict(d: dict[str, Any]) -> Rng:

@@ -1,13 +1,14 @@
-"""What a loaded ULTIMADE state must be: every field of the right type and range (`read`), and a position
-the rules can reach (`check`). Each refusal is one ValueError naming the field and what is allowed, so a
-hostile or broken state dict is refused at the door instead of crashing a later move."""
+"""What a loaded ULTIMADE state must be beyond each field's type and range (`UltimadeState.FIELDS` declares
+them and the engine checks them first): a position the rules can reach (`check`). Each refusal is one
+ValueError naming the field and what is allowed, so a hostile or broken state dict is refused at the door
+instead of crashing a later move."""
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from ultimata.envs.ultimade.actions import DONE, from_field
-from ultimata.envs.ultimade.board import BIT, FIELDS, NEIGHBOURS
+from ultimata.envs.ultimade.board import BIT, NEIGHBOURS
 from ultimata.envs.ultimade.phases import MONSTER, OVER, PHASES, PLACE, PULL, RUN, SELECT, THROW
 from ultimata.envs.ultimade.players import PLAYER_NAMES, TEAMS
 
@@ -22,56 +23,13 @@ def _require(ok: bool, what: str) -> None:
         raise ValueError(what)
 
 
-def _whole(value: Any, lo: int, hi: int, name: str) -> int:
-    """A true int (not a bool, float or string) in lo..hi."""
-    ok = isinstance(value, int) and not isinstance(value, bool) and lo <= value <= hi
-    _require(ok, f"{name} must be a whole number {lo}..{hi}, got {value!r}")
-    return value
-
-
-def _wholes(value: Any, n: int, lo: int, hi: int, name: str) -> list[int]:
-    ok = isinstance(value, list) and len(value) == n
-    _require(ok, f"{name} must be a list of {n} whole numbers, got {value!r:.80}")
-    return [_whole(v, lo, hi, f"{name}[{i}]") for i, v in enumerate(value)]
-
-
-def read(d: Any, keys: tuple[str, ...], max_cycles: int, points_to_win: int) -> dict[str, Any]:
-    """The state's fields from a saved dict, each of its exact type and range; nothing else is accepted."""
-    _require(isinstance(d, dict), "the state must be a mapping")
-    missing, extra = [k for k in keys if k not in d], sorted(str(k) for k in d if k not in keys)
-    _require(not missing and not extra,
-             f"state keys must be exactly {', '.join(keys)} (missing {missing}, unknown {extra})")
-    values = {
-        "pos": _wholes(d["pos"], 8, -1, FIELDS - 1, "pos"),
-        "holder": _whole(d["holder"], -1, 7, "holder"),
-        "disc": _whole(d["disc"], -1, FIELDS - 1, "disc"),
-        "offense": _whole(d["offense"], 0, 1, "offense"),
-        "phase": _whole(d["phase"], 0, len(PHASES) - 1, "phase"),
-        "to_move": _whole(d["to_move"], -1, 1, "to_move"),
-        "moved": _whole(d["moved"], 0, 255, "moved (an 8-bit set of players)"),
-        "runner": _whole(d["runner"], -1, 7, "runner"),
-        "chase": _whole(d["chase"], -1, FIELDS, "chase"),
-        "marker_only": _whole(d["marker_only"], -1, 7, "marker_only"),
-        "score": _wholes(d["score"], 2, 0, points_to_win, "score"),
-        "cycle": _whole(d["cycle"], 0, max_cycles, "cycle"),
-        "winner": _whole(d["winner"], -1, 1, "winner"),
-        "last_roll": _whole(d["last_roll"], 0, 6, "last_roll"),
-    }
-    _require(isinstance(d["surplus"], bool), f"surplus must be true or false, got {d['surplus']!r}")
-    _require(isinstance(d["last_event"], str), f"last_event must be a string, got {d['last_event']!r:.80}")
-    throw = d["last_throw"]
-    if throw is not None:
-        throw = _wholes(throw, 2, 0, FIELDS - 1, "last_throw")
-        _require(throw[0] != throw[1], "last_throw must go from one field to another")
-    placed = [f for f in values["pos"] if f >= 0]
-    _require(len(set(placed)) == len(placed), "pos: no two players may stand on one field")
-    return {**values, "surplus": d["surplus"], "last_event": d["last_event"], "last_throw": throw}
-
-
 def check(s: UltimadeState) -> None:
     """Cross-field facts: the set-up order, one disc where the rules put it, whose decision it is in each
     phase, the score and the end. `chase`, which the position decides, must be what it gives."""
     cfg, phase, pos = s.game.config, s.phase, s.pos
+    placed = [f for f in pos if f >= 0]
+    _require(len(set(placed)) == len(placed), "pos: no two players may stand on one field")
+    _require(s.last_throw is None or s.last_throw[0] != s.last_throw[1], "last_throw must go from one field to another")
     for team in (0, 1):
         placed = [f >= 0 for f in pos[4 * team : 4 * team + 4]]
         _require(placed == sorted(placed, reverse=True), f"pos: team {TEAMS[team]} sets up in player order")

@@ -11,11 +11,12 @@ Player_0 (team A) defends rows 1..depth and attacks up; teams keep their ends al
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 import numpy as np
 
 from ultimata.envs.core.engine import State
+from ultimata.envs.core.fields import SHARED, Bool, Derived, Fields, Int, ListOf, Nullable, Str
 from ultimata.envs.core.rng import Rng
 from ultimata.envs.ultimade import consistency
 from ultimata.envs.ultimade.actions import DONE, NO_ROLL, from_field, to_field
@@ -40,6 +41,7 @@ from ultimata.envs.ultimade.observation import encode
 from ultimata.envs.ultimade.phases import (
     MONSTER,
     OVER,
+    PHASES,
     PLACE,
     PULL,
     RUN,
@@ -54,6 +56,13 @@ if TYPE_CHECKING:
     from ultimata.envs.ultimade.game import UltimadeGame
 
 _IDENTITY = list(range(FIELDS))
+_PLAYER = Int(-1, 7)
+"""One of the eight players, or none."""
+
+
+def _team_bitboards(s: UltimadeState) -> list[int]:
+    """Each team's fields as a bitboard, from where its players stand."""
+    return [sum(BIT[f] for f in s.pos[4 * t : 4 * t + 4] if f >= 0) for t in (0, 1)]
 
 
 class UltimadeState(State):
@@ -496,24 +505,15 @@ class UltimadeState(State):
         return board_text(self)
 
     # -- serialisation -------------------------------------------------------------------------
-    _FIELDS = (
-        "pos", "holder", "disc", "offense", "phase", "to_move", "moved", "runner", "chase",
-        "marker_only", "surplus", "score", "cycle", "winner", "last_throw", "last_roll", "last_event",
-    )  # fmt: skip
-
-    def _to_dict(self) -> dict[str, Any]:
-        d = {k: getattr(self, k) for k in self._FIELDS}
-        d["pos"] = list(self.pos)
-        d["score"] = list(self.score)
-        d["last_throw"] = list(self.last_throw) if self.last_throw is not None else None
-        return d
-
-    def _from_dict(self, d: dict[str, Any]) -> None:
-        cfg = self.game.config
-        for key, value in consistency.read(d, self._FIELDS, cfg.max_cycles, cfg.points_to_win).items():
-            setattr(self, key, value)
-        self.team_bb = [sum(BIT[f] for f in self.pos[4 * t : 4 * t + 4] if f >= 0) for t in (0, 1)]
-        self._legal = None
+    FIELDS = Fields(
+        pos=ListOf(Int(-1, FIELDS - 1), size=8), holder=_PLAYER, disc=Int(-1, FIELDS - 1), offense=Int(0, 1),
+        phase=Int(0, len(PHASES) - 1), to_move=Int(-1, 1), moved=Int(0, 255), runner=_PLAYER,
+        chase=Int(-1, FIELDS), marker_only=_PLAYER, surplus=Bool(),
+        score=ListOf(Int(0, lambda s: s.game.config.points_to_win), size=2),
+        cycle=Int(0, lambda s: s.game.config.max_cycles), winner=Int(-1, 1),
+        last_throw=Nullable(ListOf(Int(0, FIELDS - 1), size=2)), last_roll=Int(0, 6), last_event=Str(),
+        kept={"team_bb": Derived(_team_bitboards), "_legal": SHARED},
+    )
 
     def _check_consistency(self) -> None:
         """Refuse positions the rules cannot reach, naming the broken rule (envs/ultimade/consistency.py)."""
@@ -530,12 +530,3 @@ class UltimadeState(State):
             return self._chase_distance()
         finally:
             self.chase = saved
-
-    def clone(self) -> UltimadeState:
-        other = object.__new__(type(self))
-        other.__dict__.update(self.__dict__)
-        other.rng = Rng.from_state_dict(self.rng.state_dict())
-        other.pos = self.pos[:]
-        other.team_bb = self.team_bb[:]
-        other.score = self.score[:]
-        return other

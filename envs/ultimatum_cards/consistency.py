@@ -1,12 +1,12 @@
-"""What a loaded card-game state must satisfy (issue 40): every field of the type and size it is saved
-with, and the position one the rules can reach: the deck and the chips all somewhere, scores that add up
-to the rounds played, a card in play exactly while its phase resolves one, the players that phase needs,
-and a reaction queue of players who hold the card they are asked for. Each refusal is a ValueError naming
-the field."""
+"""What a loaded card-game state must satisfy (issue 40) beyond each field's type, size and range (which
+`UltimatumCardsState.FIELDS` declares and the engine checks first): the position is one the rules can reach -
+the deck and the chips all somewhere, scores that add up to the rounds played, a card in play exactly while
+its phase resolves one, the players that phase needs, and a reaction queue of players who hold the card they
+are asked for. Each refusal is a ValueError naming the field."""
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from ultimata.envs.ultimatum_cards import deck
 from ultimata.envs.ultimatum_cards.deck import BLOCK, COUNTER, DRAW, NUM_KINDS, ROUND, STEAL, SWAP, TAKE, ULTIMATUM
@@ -19,7 +19,6 @@ from ultimata.envs.ultimatum_cards.phases import (
     ENDED,
     GIVE_FROM,
     GIVE_TO,
-    HISTORY,
     OFFER,
     OUTCOMES,
     OVER,
@@ -36,8 +35,6 @@ from ultimata.envs.ultimatum_cards.phases import (
 if TYPE_CHECKING:
     from ultimata.envs.ultimatum_cards.state import UltimatumCardsState
 
-HISTORY_ENTRY = 6
-"""[card, actor, p1, p2, outcome, chips moved]."""
 CARDS_OF_PHASE = {
     GIVE_FROM: set(deck.GIVE), GIVE_TO: set(deck.GIVE), CHOOSE_PLAYER: {*TAKE, SWAP, STEAL, DRAW},
     SWAP_MODE: {SWAP}, RESPONDER: {ULTIMATUM}, TARGET: {ULTIMATUM}, OFFER: {ULTIMATUM}, COUNTERS: {ULTIMATUM},
@@ -49,70 +46,6 @@ CARDS_OF_PHASE = {
 def _need(ok: bool, what: str) -> None:
     if not ok:
         raise ValueError(what)
-
-
-def whole(value: Any, lo: int, hi: int, name: str) -> int:
-    """A whole number lo..hi: never a bool, a float, None or a string."""
-    _need(type(value) is int and lo <= value <= hi, f"{name} must be a whole number {lo}..{hi}, got {value!r}")
-    return value
-
-
-def numbers(value: Any, size: int, lo: int, hi: int, name: str) -> list[int]:
-    _need(type(value) is list and len(value) == size, f"{name} must be a list of {size} whole numbers")
-    for i, v in enumerate(value):
-        whole(v, lo, hi, f"{name}[{i}]")
-    return value
-
-
-def rows(value: Any, count: int, size: int, lo: int, hi: int, name: str) -> list[list[int]]:
-    _need(type(value) is list and len(value) == count, f"{name} must be a list of {count} lists")
-    for i, row in enumerate(value):
-        numbers(row, size, lo, hi, f"{name}[{i}]")
-    return value
-
-
-def check_fields(d: dict[str, Any], fields: tuple[str, ...], n: int, chips_in_play: int) -> None:
-    """Each saved field's type, size and range, before any is used; unknown fields are refused."""
-    _need(type(d) is dict and set(d) == set(fields), f"a card-game state holds exactly the fields {', '.join(fields)}")
-    big = 10**9
-    rows(d["hands"], n, NUM_KINDS, 0, len(deck.DECK), "hands")
-    numbers(d["chips"], n, 0, chips_in_play, "chips")
-    numbers(d["scores"], n, 0, big, "scores")
-    _need(type(d["pile"]) is list and len(d["pile"]) <= len(deck.DECK), "pile must be a list of at most 48 cards")
-    numbers(d["pile"], len(d["pile"]), 0, NUM_KINDS - 1, "pile")
-    numbers(d["discards"], NUM_KINDS, 0, len(deck.DECK), "discards")
-    whole(d["rounds_played"], 0, 100, "rounds_played")
-    for key in ("dealer", "actor"):
-        whole(d[key], 0, n - 1, key)
-    whole(d["phase"], 0, len(PHASES) - 1, "phase")
-    whole(d["card"], -1, NUM_KINDS - 1, "card")
-    for key in ("p1", "p2"):
-        whole(d[key], -1, n - 1, key)
-    _need(type(d["swap_hands"]) is bool, f"swap_hands must be true or false, got {d['swap_hands']!r}")
-    _need(type(d["proposals"]) is list and len(d["proposals"]) <= n, f"proposals must be a list of at most {n}")
-    for i, proposal in enumerate(d["proposals"]):
-        numbers(proposal, 2, 0, chips_in_play, f"proposals[{i}]")
-        whole(proposal[0], 0, n - 1, f"proposals[{i}][0] (the proposer)")
-    _need(type(d["queue"]) is list and len(d["queue"]) <= n, f"queue must be a list of at most {n} seats")
-    numbers(d["queue"], len(d["queue"]), 0, n - 1, "queue")
-    whole(d["accepted"], -1, n - 1, "accepted")
-    _need(type(d["last_event"]) is str, f"last_event must be text, got {d['last_event']!r}")
-    history = d["history"]
-    _need(type(history) is list and len(history) <= HISTORY, f"history must be a list of at most {HISTORY} plays")
-    for i, play in enumerate(history):
-        _need(type(play) is list and len(play) == HISTORY_ENTRY,
-              f"history[{i}] must be [card, actor, p1, p2, outcome, moved]")
-        whole(play[0], 0, NUM_KINDS - 1, f"history[{i}][0] (card)")
-        whole(play[1], 0, n - 1, f"history[{i}][1] (actor)")
-        whole(play[2], -1, n - 1, f"history[{i}][2] (p1)")
-        whole(play[3], -1, n - 1, f"history[{i}][3] (p2)")
-        whole(play[4], 0, 4, f"history[{i}][4] (outcome)")
-        whole(play[5], 0, chips_in_play, f"history[{i}][5] (chips moved)")
-    rows(d["played"], n, NUM_KINDS, 0, len(deck.DECK), "played")
-    rows(d["showed"], n, 2, 0, 1, "showed")
-    _need(type(d["known"]) is list and len(d["known"]) == n, f"known must be a list of {n} tables")
-    for v, table in enumerate(d["known"]):
-        rows(table, n, NUM_KINDS, 0, len(deck.DECK), f"known[{v}]")
 
 
 def check(s: UltimatumCardsState) -> None:

@@ -6,14 +6,15 @@ Seats in actions are offsets from the deciding player; seats in this state are a
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 import numpy as np
 
 from ultimata.envs.core.engine import State
+from ultimata.envs.core.fields import SEAT, SHARED, TABLE, Bool, Fields, Int, ListOf, Row, Str
 from ultimata.envs.core.rng import Rng
 from ultimata.envs.ultimatum_cards import deck
-from ultimata.envs.ultimatum_cards.consistency import check, check_fields
+from ultimata.envs.ultimatum_cards.consistency import check
 from ultimata.envs.ultimatum_cards.deck import BLOCK, COUNTER, DRAW, NUM_KINDS, ROUND, STEAL, SWAP, ULTIMATUM
 from ultimata.envs.ultimatum_cards.phases import (
     BLOCKED,
@@ -26,7 +27,9 @@ from ultimata.envs.ultimatum_cards.phases import (
     GIVE_TO,
     HISTORY,
     OFFER,
+    OUTCOMES,
     OVER,
+    PHASES,
     PLAY,
     REJECTED,
     RESOLVED,
@@ -39,6 +42,15 @@ from ultimata.envs.ultimatum_cards.phases import (
 if TYPE_CHECKING:
     from ultimata.envs.ultimatum_cards.game import UltimatumCardsGame
 
+
+def _CHIPS(s: UltimatumCardsState) -> int:  # noqa: N802 (a bound in the field declaration, like SEAT)
+    """All the chips in play: no count of chips is larger."""
+    return s.game.config.starting_chips * s.n
+
+
+_COUNT = Int(0, len(deck.DECK))
+_CARD_ROWS = ListOf(ListOf(_COUNT, size=NUM_KINDS), size=TABLE)
+"""A count of each card kind per seat."""
 
 
 class UltimatumCardsState(State):
@@ -386,20 +398,20 @@ class UltimatumCardsState(State):
         return table(self, viewer)
 
     # -- serialisation -------------------------------------------------------------------------
-    _FIELDS = (
-        "hands", "chips", "scores", "pile", "discards", "rounds_played", "dealer", "actor", "phase",
-        "card", "p1", "p2", "swap_hands", "proposals", "queue", "accepted", "last_event",
-        "history", "played", "showed", "known",
-    )  # fmt: skip
-
-    def _to_dict(self) -> dict[str, Any]:
-        return {k: getattr(self, k) for k in self._FIELDS}
-
-    def _from_dict(self, d: dict[str, Any]) -> None:
-        """Every field checked for its type, size and range before any is used (consistency.py)."""
-        check_fields(d, self._FIELDS, self.n, self.game.config.starting_chips * self.n)
-        for key in self._FIELDS:
-            setattr(self, key, d[key])
+    FIELDS = Fields(
+        hands=_CARD_ROWS, chips=ListOf(Int(0, _CHIPS), size=TABLE), scores=ListOf(Int(0, 10**9), size=TABLE),
+        pile=ListOf(Int(0, NUM_KINDS - 1), most=len(deck.DECK)), discards=ListOf(_COUNT, size=NUM_KINDS),
+        rounds_played=Int(0, 100), dealer=Int(0, SEAT), actor=Int(0, SEAT), phase=Int(0, len(PHASES) - 1),
+        card=Int(-1, NUM_KINDS - 1), p1=Int(-1, SEAT), p2=Int(-1, SEAT), swap_hands=Bool(),
+        proposals=ListOf(Row(("proposer", Int(0, SEAT)), ("share", Int(0, _CHIPS))), most=TABLE),
+        queue=ListOf(Int(0, SEAT), most=TABLE), accepted=Int(-1, SEAT), last_event=Str(),
+        history=ListOf(Row(("card", Int(0, NUM_KINDS - 1)), ("actor", Int(0, SEAT)), ("p1", Int(-1, SEAT)),
+                           ("p2", Int(-1, SEAT)), ("outcome", Int(0, len(OUTCOMES) - 1)),
+                           ("chips moved", Int(0, _CHIPS))), most=HISTORY),
+        played=_CARD_ROWS, showed=ListOf(ListOf(Int(0, 1), size=2), size=TABLE),
+        known=ListOf(_CARD_ROWS, size=TABLE),
+        kept={"n": SHARED, "layout": SHARED},
+    )
 
     def _check_consistency(self) -> None:
         """The position is one the rules can reach (consistency.py names what is not)."""
@@ -438,18 +450,4 @@ class UltimatumCardsState(State):
         for v in others:  # what other seats know is hidden from the viewer: keep only what still fits
             other.known[v] = [[min(c, h) for c, h in zip(row, other.hands[q])] for q, row in enumerate(other.known[v])]
         other._mask = None
-        return other
-
-    def clone(self) -> UltimatumCardsState:
-        other = object.__new__(UltimatumCardsState)
-        other.__dict__.update(self.__dict__)
-        other.rng = Rng.from_state_dict(self.rng.state_dict())
-        other.hands = [h[:] for h in self.hands]
-        other.chips, other.scores, other.pile = self.chips[:], self.scores[:], self.pile[:]
-        other.discards, other.queue = self.discards[:], self.queue[:]
-        other.proposals = [p[:] for p in self.proposals]
-        other.history = [h[:] for h in self.history]
-        other.played = [p[:] for p in self.played]
-        other.showed = [p[:] for p in self.showed]
-        other.known = [[q[:] for q in v] for v in self.known]
         return other

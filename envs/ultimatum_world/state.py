@@ -9,19 +9,19 @@ out (combat.py) and the map and rules data (content.py) stay plain functions and
 
 from __future__ import annotations
 
-import copy
 from itertools import compress
 from typing import Any
 
 import numpy as np
 
 from ultimata.envs.core.engine import State
+from ultimata.envs.core.fields import COPIED, SEAT, SHARED, TABLE, Bool, Fields, Fresh, Int, ListOf, Row, Str
 from ultimata.envs.core.rng import Rng
 from ultimata.envs.ultimatum_world import actions as A
 from ultimata.envs.ultimatum_world.actions import BLOCKADES, NATIONS, SEAS
-from ultimata.envs.ultimatum_world.attacks import TROOPS_ATTACK, AttackRules
+from ultimata.envs.ultimatum_world.attacks import ATTACK_KINDS, TROOPS_ATTACK, AttackRules
 from ultimata.envs.ultimatum_world.cards import CardRules
-from ultimata.envs.ultimatum_world.consistency import check, check_fields
+from ultimata.envs.ultimatum_world.consistency import MANY, MONEY, check
 from ultimata.envs.ultimatum_world.content import CARD_KINDS, COMMUNIST, OIL, PEACE, WESTERN, world
 from ultimata.envs.ultimatum_world.legal import LegalRules
 from ultimata.envs.ultimatum_world.money import MoneyRules
@@ -32,6 +32,7 @@ from ultimata.envs.ultimatum_world.phases import (
     BUY,
     MOVE_IN,
     OVER,
+    PHASES,
     SETUP,
     SETUP_FILL,
     SETUP_FLEET,
@@ -48,9 +49,10 @@ EVENTS_KEPT = 12
 ALL_NATIONS = range(NATIONS)
 
 
-def _copied(items: list) -> list:
-    """A copy of nested lists of immutable values."""
-    return [_copied(x) if type(x) is list else x for x in items]
+_MANY, _MONEY = Int(0, MANY), Int(0, MONEY)
+_VESSELS = ListOf(_MANY, size=SEAS)
+_CARD_ROWS = ListOf(ListOf(_MANY, size=len(CARD_KINDS)), size=TABLE)
+"""A count of each card kind per seat."""
 
 
 class WorldState(LegalRules, TurnRules, MoneyRules, PlacementRules, AttackRules, CardRules, PieceRules, State):
@@ -276,19 +278,6 @@ class WorldState(LegalRules, TurnRules, MoneyRules, PlacementRules, AttackRules,
         """The seat's view; after a decision that only chose a verb or a place, the last view patched."""
         return self.last_view.observe(self, player)
 
-    def clone(self) -> WorldState:
-        """Shares what never changes (the game, its frozen config and rules) and copies the rest, lists of
-        numbers nested a few deep: the engine's deep copy also copied the config and the rules, and took a
-        third of each `mcts` simulation."""
-        other = copy.copy(self)
-        copies = other.__dict__
-        for k, v in self.__dict__.items():
-            if type(v) is list:
-                copies[k] = _copied(v)
-        other.rng = Rng.from_state_dict(self.rng.state_dict())
-        other.last_view = LastView()
-        return other
-
     # -- search --------------------------------------------------------------------------------
     def sample_consistent(self, viewer: int, rng: Rng) -> WorldState:
         """The cards the viewer cannot see re-dealt: other hands (sizes and the cards everyone knows
@@ -313,56 +302,28 @@ class WorldState(LegalRules, TurnRules, MoneyRules, PlacementRules, AttackRules,
         return other
 
     # -- saving --------------------------------------------------------------------------------
-    FIELDS = (
-        "owner",
-        "troops",
-        "sea_owner",
-        "bs",
-        "subs",
-        "ready_bs",
-        "ready_subs",
-        "bank",
-        "turn_money",
-        "embargo_money",
-        "debts",
-        "lasers",
-        "hands",
-        "deck",
-        "used",
-        "known",
-        "revealed",
-        "alliance_flag",
-        "out",
-        "phase",
-        "setup_first",
-        "setup_count",
-        "start_picks",
-        "fleet_first",
-        "order_first",
-        "player",
-        "turn",
-        "round",
-        "pending",
-        "placing",
-        "place_at",
-        "transfer",
-        "attack",
-        "force",
-        "aim",
-        "blitz",
-        "laser_answered",
-        "rolls",
-        "conquered_nations",
-        "conquered_blockades",
-        "emptied",
-        "winners",
-        "events",
+    FIELDS = Fields(
+        owner=ListOf(Int(-1, SEAT), size=NATIONS), troops=ListOf(_MANY, size=NATIONS),
+        sea_owner=ListOf(Int(-1, SEAT), size=SEAS), bs=_VESSELS, subs=_VESSELS, ready_bs=_VESSELS,
+        ready_subs=_VESSELS, bank=ListOf(_MONEY, size=TABLE), turn_money=_MONEY, embargo_money=_MONEY,
+        debts=ListOf(Row(("debtor", Int(0, SEAT)), ("creditor", Int(0, SEAT)), ("billions", Int(1, 6)))),
+        lasers=ListOf(_MANY, size=TABLE), hands=_CARD_ROWS, deck=ListOf(Int(0, len(CARD_KINDS) - 1)), used=_MANY,
+        known=_CARD_ROWS, revealed=ListOf(ListOf(ListOf(Int(-1, MANY), size=len(CARD_KINDS)), size=TABLE),
+                                          size=TABLE),
+        alliance_flag=ListOf(ListOf(Bool(), size=4), size=TABLE), out=ListOf(Bool(), size=TABLE),
+        phase=Int(0, len(PHASES) - 1), setup_first=Int(0, SEAT), setup_count=_MANY,
+        start_picks=ListOf(Int(0, NATIONS - 1), most=3), fleet_first=Int(-1, SEAT), order_first=Int(-1, SEAT),
+        player=Int(-1, SEAT), turn=_MANY, round=_MANY, pending=ListOf(Int(0, A.NUM_ACTIONS - 1), most=4),
+        placing=ListOf(_MANY, size=3), place_at=Int(-1, A.PLACES - 1), transfer=ListOf(Int(-1, NATIONS - 1), size=2),
+        attack=Row(("kind", Int(0, len(ATTACK_KINDS) - 1)), ("attacker", Int(0, SEAT)), ("defender", Int(0, SEAT)),
+                   ("target", Int(0, A.PLACES - 1)), ("source", Int(-1, A.PLACES - 1)), or_empty=True),
+        force=ListOf(_MANY, size=2), aim=Int(-1, 3), blitz=Bool(), laser_answered=Bool(), rolls=_MANY,
+        conquered_nations=Int(0, NATIONS), conquered_blockades=Int(0, BLOCKADES),
+        emptied=ListOf(Int(0, BLOCKADES - 1), distinct=True), winners=ListOf(Int(0, SEAT), distinct=True),
+        events=ListOf(Str(), most=EVENTS_KEPT),
+        kept={"cfg": SHARED, "rules": SHARED, "n": SHARED, "move_events": COPIED, "changed": SHARED,
+              "last_view": Fresh(LastView)},
     )
-
-    def _from_dict(self, d: dict[str, Any]) -> None:
-        """Every field checked for its type, size and range before any is used (consistency.py)."""
-        check_fields(d, self.FIELDS, self.n)
-        super()._from_dict(d)
 
     def _check_consistency(self) -> None:
         """The position is one the rules can reach (consistency.py names what is not)."""

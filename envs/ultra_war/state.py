@@ -16,17 +16,18 @@ its concept; and there is no list of delegates or stubs to keep in step with the
 
 from __future__ import annotations
 
-import copy
 from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
 from ultimata.envs.core.engine import State
+from ultimata.envs.core.fields import COPIED, SHARED, Bool, Derived, Fields, Fresh, ListOf, Records, Row, SetOf, Str
 from ultimata.envs.core.rng import Rng
 from ultimata.envs.ultra_war import actions as A
 from ultimata.envs.ultra_war.abilities import GIGANTIC
 from ultimata.envs.ultra_war.attacks import AttackRules
 from ultimata.envs.ultra_war.cards import CardRules
+from ultimata.envs.ultra_war.consistency import check
 from ultimata.envs.ultra_war.draft import DraftRules
 from ultimata.envs.ultra_war.geometry import FIELDS, ORIENT
 from ultimata.envs.ultra_war.legal import LegalRules
@@ -47,12 +48,25 @@ from ultimata.envs.ultra_war.phases import (
 )
 from ultimata.envs.ultra_war.power import PowerRules
 from ultimata.envs.ultra_war.turns import TurnRules
-from ultimata.envs.ultra_war.units import Source, Unit
+from ultimata.envs.ultra_war.units import NUMBER, Source, Unit
 from ultimata.envs.ultra_war.windows import WindowRules
 from ultimata.envs.ultra_war.words import narration, own_words
 
 if TYPE_CHECKING:
     from ultimata.envs.ultra_war.game import UltraWarGame
+
+_NAMES_PER_SIDE = ListOf(ListOf(Str()), size=2)
+"""Card names, a list for each side (hands, decks)."""
+
+
+def _anything(_: UltraWarState) -> int:
+    """A loaded position's observation is built afresh (`observation.ANYTHING` changed)."""
+    return ANYTHING
+
+
+def _no_move_yet(_: UltraWarState) -> list[str]:
+    """A loaded position has made no move yet: nothing to tell of one."""
+    return []
 
 
 class UltraWarState(LegalRules, TurnRules, MovementRules, AttackRules, CardRules, PowerRules, WindowRules, DraftRules,
@@ -285,70 +299,22 @@ class UltraWarState(LegalRules, TurnRules, MovementRules, AttackRules, CardRules
             self.changed = ANYTHING
 
     # -- saving --------------------------------------------------------------------------------
-    def _to_dict(self) -> dict[str, Any]:
-        return {
-            "units": [u.to_dict() for u in self.units],
-            "sources": [s.to_dict() for s in self.sources],
-            "hands": [list(h) for h in self.hands],
-            "decks": [list(d) for d in self.decks],
-            "discards": list(self.discards),
-            "breached": sorted(self.breached),
-            "phase": self.phase, "turn": self.turn, "round": self.round, "first": self.first,
-            "setup_side": self.setup_side, "active": self.active, "pending": self.pending,
-            "performer": self.performer, "stack": [list(x) for x in self.stack], "attack": list(self.attack),
-            "responder": self.responder, "passes": self.passes, "strikes": list(self.strikes), "lift": self.lift,
-            "disengaged": list(self.disengaged),
-            "hold": list(self.hold), "winner": self.winner, "saved_phase": self._saved_phase,
-            "events": list(self.events),
-        }
-
-    def _from_dict(self, d: dict[str, Any]) -> None:
-        from ultimata.envs.ultra_war.saved import check_shape
-
-        check_shape(d)  # strict types first: nothing below may turn 1.5, True or "1" into a number
-        self.units = [Unit.from_dict(x) for x in d["units"]]
-        self.sources = [Source.from_dict(x) for x in d["sources"]]
-        self.hands = [list(map(str, h)) for h in d["hands"]]
-        self.decks = [list(map(str, x)) for x in d["decks"]]
-        self.discards = [int(x) for x in d["discards"]]
-        self.breached = {int(x) for x in d["breached"]}
-        for k in ("phase", "turn", "round", "first", "setup_side", "active", "pending", "performer",
-                  "responder", "winner", "passes"):
-            setattr(self, k, int(d[k]))
-        self.stack = [[int(s), str(n), int(i)] for s, n, i in d["stack"]]
-        self.attack = [int(x) for x in d["attack"]]
-        self.strikes = [int(x) for x in d["strikes"]]
-        self.lift = bool(d["lift"])
-        self.disengaged = [int(x) for x in d["disengaged"]]
-        self.hold = [int(x) for x in d["hold"]]
-        self._saved_phase = int(d["saved_phase"])
-        self.changed, self.last_view = ANYTHING, LastView()
-        self.events = list(map(str, d["events"]))
-        self.move_events = []
+    FIELDS = Fields(
+        units=Records(Unit), sources=Records(Source), hands=_NAMES_PER_SIDE, decks=_NAMES_PER_SIDE,
+        discards=ListOf(NUMBER, size=2), breached=SetOf(NUMBER), phase=NUMBER, turn=NUMBER, round=NUMBER,
+        first=NUMBER, setup_side=NUMBER, active=NUMBER, pending=NUMBER, performer=NUMBER,
+        stack=ListOf(Row(("side", NUMBER), ("card name", Str()), ("source index", NUMBER))), attack=ListOf(NUMBER),
+        responder=NUMBER, passes=NUMBER, strikes=ListOf(NUMBER), lift=Bool(), disengaged=ListOf(NUMBER),
+        hold=ListOf(NUMBER, size=2), winner=NUMBER, saved_phase=NUMBER, events=ListOf(Str()),
+        renamed={"saved_phase": "_saved_phase"},
+        kept={"board": SHARED, "memo": Fresh(Memo), "changed": Derived(_anything, copier=None),
+              "last_view": Fresh(LastView), "move_events": Derived(_no_move_yet), "_raw": COPIED, "_legal": SHARED},
+    )
 
     def _check_consistency(self) -> None:
-        from ultimata.envs.ultra_war.consistency import check
-
         check(self)
 
     # -- views ---------------------------------------------------------------------------------
-    def clone(self) -> UltraWarState:
-        """A copy that shares what never changes (the game, its map and content) and copies the rest: much
-        cheaper than the engine's deep copy, which copied the map and the content with it."""
-        other = copy.copy(self)
-        other.rng = Rng.from_state_dict(self.rng.state_dict())
-        other.units = [u.copy() for u in self.units]
-        other.sources = [s.copy() for s in self.sources]
-        other.hands, other.decks = [list(h) for h in self.hands], [list(d) for d in self.decks]
-        other.discards, other.breached, other.hold = list(self.discards), set(self.breached), list(self.hold)
-        other.stack, other.attack = [list(x) for x in self.stack], list(self.attack)
-        other.strikes, other.events, other.move_events = list(self.strikes), list(self.events), list(self.move_events)
-        other.disengaged = list(self.disengaged)
-        other.memo = Memo()
-        other._raw = list(self._raw)
-        other.last_view = LastView()
-        return other
-
     def sample_consistent(self, viewer: int, rng: Rng) -> UltraWarState:
         """For search: the other side's hand re-drawn from its hand and deck (keeping the hand's
         size), both decks reshuffled (nobody knows a deck's order), future dice re-seeded."""

@@ -1,25 +1,36 @@
-"""Pawns and power sources as small records that save to plain dicts (derived facts are looked up)."""
+"""Pawns and power sources as small records inside the state, each declaring its fields once (`FIELDS`): the
+state's declaration names them as `Records(Unit)` and `Records(Source)`, so saving, loading and cloning a
+record come from it too (what the printed card says is looked up, not saved)."""
 
 from __future__ import annotations
 
-from typing import Any
-
 from ultimata.envs.core.errors import UltimataError
+from ultimata.envs.core.fields import Bool, Derived, Fields, Int, ListOf, MapOf, Str
 from ultimata.envs.ultra_war.abilities import ABILITIES, DUAL_WIELD, FLIGHT
 from ultimata.envs.ultra_war.content import Character, PowerSource, content
 
-UNIT_FIELDS = (
-    "name", "side", "slot", "pos", "facing", "life", "reserves", "turned", "acted", "stun", "stasis",
-    "powered_down", "flying", "ethereal_off", "deprived", "burning", "weapon", "armor", "standard", "upgrades",
-    "enh_off", "enh_def", "imprisoned", "steps", "backward", "charging", "attacks_made", "disarmed",
-    "weapon2", "disarmed2", "void", "void_from", "landed", "flew", "paused",
-)  # fmt: skip
+NUMBER = Int(-10**6, 10**6)
+"""A saved number's kind: a true int, and no saved number is anywhere near this bound (it keeps huge ones out
+of arithmetic and tables); what each must be in play is consistency.py's."""
+
+
+def _character(u: Unit) -> Character:
+    return content().characters[u.name]
 
 
 class Unit:
     """One character pawn. `pos` is -1 once defeated (it leaves the board)."""
 
-    __slots__ = (*UNIT_FIELDS, "ch")
+    FIELDS = Fields(
+        name=Str(among=lambda _: content().characters), side=NUMBER, slot=NUMBER, pos=NUMBER, facing=NUMBER,
+        life=NUMBER, reserves=MapOf(Str(), NUMBER), turned=Bool(), acted=Bool(), stun=NUMBER, stasis=NUMBER,
+        powered_down=Bool(), flying=Bool(), ethereal_off=Bool(), deprived=NUMBER, burning=Bool(), weapon=Str(),
+        armor=Str(), standard=Str(), upgrades=ListOf(Str()), enh_off=NUMBER, enh_def=NUMBER, imprisoned=Bool(),
+        steps=NUMBER, backward=Bool(), charging=NUMBER, attacks_made=NUMBER, disarmed=Str(), weapon2=Str(),
+        disarmed2=Str(), void=NUMBER, void_from=NUMBER, landed=Bool(), flew=Bool(), paused=Bool(),
+        kept={"ch": Derived(_character, copier=None)},
+    )
+    __slots__ = FIELDS.names
 
     def __init__(self, name: str, side: int, slot: int) -> None:
         self.ch: Character = content().characters[name]
@@ -47,15 +58,6 @@ class Unit:
         """A flyer its player declared grounded: it stays grounded until it takes off again (book: "The
         Player must declare if a Character ... is grounded"). A flyer grounded by its own melee attack is
         not `landed`: it flies again at its controller's next turn."""
-
-    def copy(self) -> Unit:
-        """An independent copy (the printed card is shared: it never changes)."""
-        other = Unit.__new__(Unit)
-        for k in UNIT_FIELDS:
-            setattr(other, k, getattr(self, k))
-        other.ch = self.ch
-        other.reserves, other.upgrades = dict(self.reserves), list(self.upgrades)
-        return other
 
     def has(self, ability: str) -> bool:
         """Whether the character has `ability`, one of abilities.ABILITIES (any other name is refused: a
@@ -98,26 +100,9 @@ class Unit:
         """Stunned, in stasis or powered down: cannot move, attack or perform feats."""
         return self.stun > 0 or self.stasis > 0 or self.powered_down
 
-    def to_dict(self) -> dict[str, Any]:
-        d = {k: getattr(self, k) for k in UNIT_FIELDS}
-        d["reserves"], d["upgrades"] = dict(self.reserves), list(self.upgrades)
-        return d
-
-    @staticmethod
-    def from_dict(d: dict[str, Any]) -> Unit:
-        u = Unit(d["name"], int(d["side"]), int(d["slot"]))
-        for k in UNIT_FIELDS:
-            setattr(u, k, d[k])
-        u.reserves, u.upgrades = {str(k): int(v) for k, v in d["reserves"].items()}, list(d["upgrades"])
-        return u
-
 
 def _unknown(ability: str) -> UltimataError:
     return UltimataError(f"unknown ability {ability!r}; the abilities are {', '.join(sorted(ABILITIES))}")
-
-
-SOURCE_FIELDS = ("side", "name", "points", "pos", "bearer", "life")
-"""What changes in play; the rest (kind, maximum, defence, control range, ability) is the card's."""
 
 
 class Source:
@@ -125,7 +110,18 @@ class Source:
     dropped; it belongs to the side of whoever bears it) or an energy token on the map (`pos`, attackable:
     `life`, `defense`; a tripod's `range` controls robot droids)."""
 
-    __slots__ = (*SOURCE_FIELDS, "spec", "kind", "token", "max", "defense", "range")
+    FIELDS = Fields(
+        side=NUMBER, name=Str(among=lambda _: content().power_sources), points=NUMBER, pos=NUMBER, bearer=NUMBER,
+        life=NUMBER,
+        kept={"spec": Derived(lambda s: content().power_sources[s.name], copier=None),
+              "kind": Derived(lambda s: s.spec.kind, copier=None),
+              "token": Derived(lambda s: s.spec.kind != "crystal", copier=None),
+              "max": Derived(lambda s: s.spec.max, copier=None),
+              "defense": Derived(lambda s: s.spec.defense, copier=None),
+              "range": Derived(lambda s: s.spec.control, copier=None)},
+    )
+    """What changes in play is saved; the rest (kind, maximum, defence, control range) is the card's."""
+    __slots__ = FIELDS.names
 
     def __init__(self, side: int, name: str, points: int) -> None:
         self.spec: PowerSource = content().power_sources[name]
@@ -134,19 +130,3 @@ class Source:
         self.max, self.defense, self.range = self.spec.max, self.spec.defense, self.spec.control
         self.pos = self.bearer = -1
         self.life = self.spec.life
-
-    def copy(self) -> Source:
-        other = Source.__new__(Source)
-        for k in Source.__slots__:
-            setattr(other, k, getattr(self, k))
-        return other
-
-    def to_dict(self) -> dict[str, Any]:
-        return {k: getattr(self, k) for k in SOURCE_FIELDS}
-
-    @staticmethod
-    def from_dict(d: dict[str, Any]) -> Source:
-        s = Source(int(d["side"]), str(d["name"]), int(d["points"]))
-        for k in SOURCE_FIELDS:
-            setattr(s, k, d[k])
-        return s

@@ -31,7 +31,7 @@ def saved(**config):
     (("swap_hands",), 1, r"swap_hands must be true or false"),
     (("actor",), 3, r"left of the last one"),
     (("scores", 0), 5, r"scores add up"),
-    (("unexpected",), 1, r"holds exactly the fields"),
+    (("unexpected",), 1, r"fields missing: none; unknown: \['unexpected'\]"),
 ])
 def test_a_field_of_the_wrong_type_or_an_impossible_value_is_refused_by_name(where, value, named):
     game, d = saved()

@@ -90,7 +90,7 @@ def test_no_private_state_method_is_called_from_outside_the_state_and_its_mixins
 
 def _snapshot(args: tuple) -> str:
     """Everything the arguments hold of the position: a state's whole saved dict (dice included), a unit's."""
-    return json.dumps([a.state_dict() if isinstance(a, UltraWarState) else a.to_dict() if isinstance(a, Unit)
+    return json.dumps([a.state_dict() if isinstance(a, UltraWarState) else Unit.FIELDS.save(a) if isinstance(a, Unit)
                        else None for a in args], sort_keys=True)
 
 

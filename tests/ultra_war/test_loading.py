@@ -55,8 +55,8 @@ def test_every_number_is_a_true_whole_number(bad):
     ("discards", [], ("discards", "list of 2")),
     ("hold", [], ("hold", "list of 2")),
     ("lift", 0, ("lift", "true or false")),
-    ("unexpected", 1, ("unexpected keys ['unexpected']",)),
-    ("hands", [[]], ("hands", "two lists")),
+    ("unexpected", 1, ("unknown: ['unexpected']",)),
+    ("hands", [[]], ("hands", "a list of 2")),
 ])
 def test_lists_have_their_lengths_and_no_key_is_added(key, value, words):
     game, d = saved()
