@@ -21,6 +21,8 @@ from ultimata.envs.ultra_war.state import UltraWarState
 from ultimata.envs.ultra_war.units import Unit
 
 REPO = Path(__file__).resolve().parents[2]
+PACKAGES = ("envs", "agents", "training", "ultimata", "examples")
+"""The project's own code (not a virtual environment or a build folder beside it, whatever its name)."""
 COMBAT = Path(combat.__file__)
 IN_PLACE = {"append", "extend", "insert", "pop", "remove", "clear", "add", "discard", "update", "sort", "reverse",
             "setdefault", "popitem"}
@@ -76,7 +78,7 @@ def _private_state_methods() -> tuple[set[str], set[Path]]:
 def test_no_private_state_method_is_called_from_outside_the_state_and_its_mixins():
     names, homes = _private_state_methods()
     assert {"_lose_flight", "_take_hit", "_retreat"} <= names
-    code = [p for p in REPO.rglob("*.py") if not {"tests", ".venv", "build"} & set(p.relative_to(REPO).parts)]
+    code = [p for package in PACKAGES for p in (REPO / package).rglob("*.py")]
     calls = []
     for path in code:
         if path.resolve() in homes:
