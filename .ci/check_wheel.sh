@@ -19,7 +19,7 @@ for needed in ("ultimata/web/static/index.html", "ultimata/web/static/app.js", "
                "ultimata/agents/pretrained/ultimade.zip", "ultimata/agents/pretrained/ultimade.json",
                "ultimata/envs/ultra_war/data/maps.yaml",
                "ultimata/envs/conquest_of_the_world/data/board.yaml",
-               "ultimata/envs/ultimatum_world/data/map.yaml", "ultimata/envs/ultimatum_world/data/rules.yaml", "ultimata/web/static/svg.js", "ultimata/web/static/games/ultimade.js"):
+               "ultimata/envs/ultimatum_world/data/map.yaml", "ultimata/envs/ultimatum_world/data/rules.yaml", "ultimata/web/static/svg.js", "ultimata/envs/ultimade/view.js"):
     assert needed in names, f"the wheel lacks {needed}"
 print(f"wheel ok: {len(names)} files, top-level package: ultimata")
 PY
@@ -56,7 +56,9 @@ port=$(python -c "import socket; s=socket.socket(); s.bind(('127.0.0.1', 0)); pr
 server=$!
 for _ in $(seq 1 60); do curl -fs "http://127.0.0.1:$port/" > "$work/index.html" && break; sleep 0.5; done
 grep -qi "<html" "$work/index.html"
-grep -q '<script src="/static/games/ultimade.js">' "$work/index.html"  # the game scripts, written from the registry
+grep -q '<script src="/views/ultimade.js">' "$work/index.html"  # the game scripts, written from the registry
+curl -fs "http://127.0.0.1:$port/views/ultimade.js" > "$work/view.js"  # the drawing, from the game's package
+grep -q 'ULTIMATA_VIEWS' "$work/view.js"
 curl -fs "http://127.0.0.1:$port/static/app.js" > /dev/null
 echo "wheel serves: front page and a static file from http://127.0.0.1:$port/"
 cd "$repo"

@@ -1,7 +1,7 @@
-"""The `heuristic` spec: wraps the game's scripted bot, found by name in agents/scripted/<game>.py.
+"""The `heuristic` spec: wraps the game's scripted bot, found by name in its package (envs/<game>/scripted.py).
 
-Looking the module up by the game's base name keeps training and the arena free of per-game code:
-a new game gets a heuristic opponent by adding one file with `choose_action(state, rng) -> int`.
+Looking the module up in the game's package keeps training and the arena free of per-game code: a new game
+gets a heuristic opponent by adding one file to its package with `choose_action(state, rng) -> int`.
 """
 
 from __future__ import annotations
@@ -14,6 +14,7 @@ import numpy as np
 
 from ultimata.agents.base import StateReadingAgent, game_base_name
 from ultimata.envs.core.errors import ConfigError
+from ultimata.envs.core.registry import game_package
 from ultimata.envs.core.rng import Rng
 
 if TYPE_CHECKING:
@@ -22,14 +23,14 @@ if TYPE_CHECKING:
 
 def scripted_policy(game_name: str) -> Callable[[State, Rng], int]:
     """The game's `choose_action`, or a ConfigError saying which file is missing."""
-    module_name = f"ultimata.agents.scripted.{game_base_name(game_name)}"
+    module_name = f"{game_package(game_name)}.scripted"
     try:
         module = importlib.import_module(module_name)
     except ModuleNotFoundError as err:
         if err.name != module_name:
             raise
         raise ConfigError(
-            f"no scripted bot for {game_name}: expected {module_name.replace('.', '/')}.py "
+            f"no scripted bot for {game_name}: expected envs/{game_base_name(game_name)}/scripted.py "
             "defining choose_action(state, rng) -> int"
         ) from None
     choose = getattr(module, "choose_action", None)

@@ -2,6 +2,8 @@
 game as a gymnasium env against bots: `envs.single_agent("ultimatum_cards_v2", ["heuristic"])`; many games
 stepped together with numpy arrays in and out: `envs.batch("ultimatum_cards_v2", 64)`."""
 
+import importlib
+
 from ultimata.envs.batch import BatchEnv, batch
 from ultimata.envs.core.errors import (
     CheckpointError,
@@ -26,8 +28,12 @@ register_all()
 
 
 def __getattr__(name: str) -> object:
-    """`envs.single_agent` is training/single_agent.py's (it plays agents, so it lives above envs/), handed
-    out on first use so that importing the envs never imports agents or training."""
+    """Handed out on first use, so that importing the envs imports no game and never agents or training:
+    - `from ultimata.envs import ultra_war_v4`: a game's PettingZoo module by its env name, PettingZoo's
+      versioned-module convention (registry.VersionedModules re-exports the game package's `env.py`);
+    - `envs.single_agent`, training/single_agent.py's (it plays agents, so it lives above envs/)."""
+    if name in GAMES:
+        return importlib.import_module(f"{__name__}.{name}")
     if name == "single_agent":
         from ultimata.training.single_agent import single_agent
 

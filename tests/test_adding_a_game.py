@@ -1,9 +1,10 @@
 """docs/adding_a_game.md's Nim runs. The page's files (its code blocks that open with a `# path` line) are
-written to a scratch tree and plugged in as one more game with the page's registry line; then PettingZoo's
-api_test, the page's own tests, its training config and difficulty levels, the scripted bot in the arena,
-the web view and the drawing in a browser run on it, and the layout checks the shipped games keep. So the
-page cannot drift from the code, and a sixth game written from it edits no shared file of code but the
-registry."""
+written to a scratch tree; its package `envs/nim/` alone is plugged in as one more game, with the page's
+registry line. Then PettingZoo's api_test, its training config and difficulty levels, the scripted bot in
+the arena, the web server and the drawing in a browser run on it, and the layout checks the shipped games
+keep; the page's own tests run from the scratch tree's tests/nim/. So the page cannot drift from the code,
+and a sixth game written from it needs no file outside its package but its registry line (and the rules
+doc, tests and README row that the project keeps for every game in its own places)."""
 
 from __future__ import annotations
 
@@ -18,25 +19,29 @@ import yaml
 from pettingzoo.test import api_test, render_test, seed_test
 
 import tests
-import ultimata.agents.scripted
 import ultimata.envs
 from ultimata import arena
 from ultimata.envs.core.registry import GAMES
 from ultimata.envs.core.rng import Rng
 from ultimata.training.config import load_train_config
+from ultimata.web.app import create_app
 from ultimata.web.difficulty import load_difficulty
 from ultimata.web.page import STATIC
 from ultimata.web.views import seat_view, view_module
 
 from .test_layout import GAME_PY_MOST_LINES, game_py_lines, naming_problems, raw_env_problems
 from .web.browser import chromium_page
+from .web.client import local_client
 
 DOC = Path(__file__).parents[1] / "docs" / "adding_a_game.md"
 FILE_BLOCK = re.compile(r"^```\w+\n((?:#|//) ([\w./]+\.\w+)\n.*?)^```", re.S | re.M)
 """A code block that is a whole file: its first line names the file's path in a comment."""
 NAME = "nim_v0"
-PACKAGES = {"envs": ultimata.envs, "agents/scripted": ultimata.agents.scripted, "tests": tests}
-"""Where the scratch tree's folders join the installed packages."""
+PACKAGE = "envs/nim/"
+"""All the game needs, but its registry line."""
+PACKAGES = {"envs": ultimata.envs, "tests": tests}
+"""Where the scratch tree's folders join the installed packages: `envs/` holds nothing but the package (the
+first test below checks it), `tests/` the page's tests."""
 
 
 def example_files() -> dict[str, str]:
@@ -57,6 +62,7 @@ def nim(tmp_path_factory):
             patch.setattr(package, "__path__", [*package.__path__, str(root / folder)])
         patch.setitem(GAMES, *registry_line.groups())
         yield root
+    sys.modules.pop(f"ultimata.envs.{NAME}", None)  # the env name's module, made from the registry line
     for name, module in list(sys.modules.items()):
         if str(getattr(module, "__file__", None) or "").startswith(str(root)):
             parent, _, child = name.rpartition(".")
@@ -66,13 +72,14 @@ def nim(tmp_path_factory):
 
 
 def test_the_page_shows_every_piece_as_a_file() -> None:
+    files = set(example_files())
     assert {
-        "envs/nim/phases.py", "envs/nim/config.py", "envs/nim/actions.py", "envs/nim/observation.py",
-        "envs/nim/words.py", "envs/nim/text.py", "envs/nim/state.py", "envs/nim/game.py", "envs/nim/view.py",
-        "envs/nim/difficulty.yaml", "envs/nim_v0.py",
-        "agents/scripted/nim.py", "configs/nim.yaml", "ultimata/web/static/games/nim.js",
-        "tests/nim/positions.py", "tests/nim/random_play.py",
-    } <= set(example_files())
+        f"{PACKAGE}{name}" for name in ("phases.py", "config.py", "actions.py", "observation.py", "words.py",
+                                        "text.py", "state.py", "game.py", "view.py", "env.py", "scripted.py",
+                                        "view.js", "training.yaml", "difficulty.yaml")
+    } | {"tests/nim/positions.py", "tests/nim/random_play.py"} <= files
+    code = {path for path in files if not path.startswith(("tests/nim/", "docs/"))}
+    assert {path for path in code if not path.startswith(PACKAGE)} == set(), "every file the game runs on is in it"
 
 
 def test_the_example_passes_pettingzoos_own_checks(nim) -> None:
@@ -93,8 +100,9 @@ def test_the_examples_own_tests_pass(nim) -> None:
 
 
 def test_the_examples_config_and_difficulty_levels_load(nim) -> None:
-    cfg = load_train_config(NAME, path=nim / "configs" / "nim.yaml")
-    assert cfg.game == NAME and cfg.rules == {} and cfg.ppo.net_arch == [32, 32]
+    cfg = load_train_config(NAME)  # found in the package: configs/ has no nim.yaml
+    assert cfg.game == NAME and cfg.rules == {} and cfg.ppo.net_arch == [32, 32] and cfg.total_timesteps == 50_000
+    assert not (Path(ultimata.envs.__file__).parents[1] / "configs" / "nim.yaml").exists()
     loaded = load_difficulty()  # the shipped configs/difficulty.yaml, untouched: Nim's levels are in its package
     assert [lv["agent"] for lv in loaded["nim"].as_list()] == ["random", "heuristic", "mcts"]
     assert "nim" not in yaml.safe_load((Path(ultimata.envs.__file__).parents[1] / "configs" / "difficulty.yaml")
@@ -116,13 +124,24 @@ def test_the_web_view_is_drawn_by_the_games_name_and_offers_buttons(nim) -> None
                                                          ("take 3", "button")]
 
 
+def test_the_server_writes_the_games_drawing_into_the_page_and_serves_it(nim) -> None:
+    client = local_client(create_app(replays=nim / "replays"))
+    assert '<script src="/views/nim.js"></script>' in client.get("/").text
+    drawing = client.get("/views/nim.js")
+    assert drawing.status_code == 200 and drawing.text == (nim / PACKAGE / "view.js").read_text()
+    new_game = {"game": NAME, "seed": 3, "human_seat": 0, "opponents": {"1": "heuristic"}}
+    session = client.post("/api/sessions", json=new_game)
+    assert session.status_code == 201, session.text
+    assert session.json()["view"]["kind"] == "nim"
+
+
 def test_the_drawing_draws_the_heap_in_a_browser(nim) -> None:
     state = ultimata.envs.game_class(NAME).from_config({"heap": 3}).new_initial_state(Rng(1))
     view = seat_view(NAME, state, 0)
     with chromium_page() as (page, errors):
         page.set_content('<div id="board"></div>')
         page.add_script_tag(content=(STATIC / "svg.js").read_text())
-        page.add_script_tag(content=(nim / "ultimata/web/static/games/nim.js").read_text())
+        page.add_script_tag(content=(nim / PACKAGE / "view.js").read_text())
         drawn = page.evaluate(
             """view => {
                 const game = window.ULTIMATA_VIEWS[view.kind], board = document.getElementById("board");
@@ -139,13 +158,14 @@ def test_the_page_is_linked_from_the_readme_and_the_registry() -> None:
     assert "docs/adding_a_game.md" in (DOC.parents[1] / "envs" / "core" / "registry.py").read_text()
 
 
-OWN_PLACES = ("envs/{game}/", "envs/{game}_v", "docs/games/{game}.md", "agents/scripted/{game}.py",
-              "configs/{game}.yaml", "tests/golden/{game}_v", "ultimata/web/static/games/{game}.js",
-              "tests/{game}/", "agents/pretrained/{game}.")
-"""The game's own files: its package, and the new files named after it where each kind of file lives (the
-thin module, doc, scripted bot, training config, golden file, web view, tests, shipped bot). PettingZoo
-finds a game's module as `ultimata.envs.<game>_vN`, the trainer its config in configs/, the server its
-drawing in static/games/ and pytest its tests in tests/: each is a new file there, and edits nothing."""
+KEPT_FOR_EVERY_GAME = {
+    "docs/games/{game}.md": "the rules as implemented: the project's fidelity standard keeps every game's there",
+    "tests/{game}/": "the game's tests, where pytest looks",
+    "tests/golden/{game}_v": "its golden playthrough, which tests/test_golden.py replays",
+    "agents/pretrained/{game}.": "a shipped bot (optional): training's output, beside the other shipped bots",
+}
+"""Outside its package, the files the project keeps for every game in one place: prose, tests and a trained
+bot. None is code or data the game needs to be played, trained, searched or served."""
 SHARED_EDITS = {
     "envs/core/registry.py": "the registry line",
     "README.md": "the games table's row: the project's front page, written by people; no code reads it",
@@ -153,8 +173,13 @@ SHARED_EDITS = {
 """The shared files the page asks a new game to edit, and why each."""
 
 
-def own_file(path: str, game: str = "nim") -> bool:
-    return path.startswith(tuple(place.format(game=game) for place in OWN_PLACES))
+def place(path: str, game: str = "nim") -> str:
+    """Where the page's `path` belongs: the game's package, a place kept for every game, or a shared edit."""
+    if path.startswith(f"envs/{game}/"):
+        return "package"
+    if path.startswith(tuple(kept.format(game=game) for kept in KEPT_FOR_EVERY_GAME)):
+        return "kept"
+    return "shared"
 
 
 def asked_for() -> set[str]:
@@ -167,17 +192,20 @@ def asked_for() -> set[str]:
     return paths | set(re.findall(r"^```\w+\n(?:#|//) in ([\w./]+)", text, re.M))  # an excerpt of a shared file
 
 
-def test_a_sixth_game_edits_no_shared_file_but_the_registry_line_and_the_readme_row() -> None:
+def test_a_sixth_game_needs_no_file_outside_its_package_but_its_registry_line() -> None:
     asked = asked_for()
-    assert {"envs/nim/", "envs/core/registry.py", "configs/nim.yaml", "envs/nim/difficulty.yaml"} <= asked
-    shared = {path for path in asked if not own_file(path)}
+    assert {"envs/nim/", "envs/nim/env.py", "envs/core/registry.py", "envs/nim/training.yaml",
+            "envs/nim/difficulty.yaml", "envs/nim/scripted.py", "envs/nim/view.js"} <= asked
+    shared = {path for path in asked if place(path) == "shared"}
     assert shared == set(SHARED_EDITS), f"the page asks a new game to edit shared files: {sorted(shared)}"
     registry_edits = re.findall(r'^    "nim_v0": .*$', DOC.read_text(), re.M)
-    assert len(registry_edits) == 1, "the registry edit is one line"
+    assert registry_edits == ['    "nim_v0": "ultimata.envs.nim",'], "the registry edit is one line"
 
 
 def test_the_examples_files_keep_the_shape_of_every_game(nim) -> None:
     assert game_py_lines(nim / "envs" / "nim" / "game.py") <= GAME_PY_MOST_LINES
-    assert not raw_env_problems(nim / "envs" / f"{NAME}.py")
+    assert not raw_env_problems(nim / PACKAGE / "env.py")
+    versioned, own = (importlib.import_module(f"ultimata.envs.{m}") for m in (NAME, "nim.env"))
+    assert versioned.raw_env is own.raw_env and versioned.env is own.env
     assert not naming_problems(nim / "envs" / "nim", "ultimata.envs.nim")
     assert "info" in vars(ultimata.envs.game_class(NAME))

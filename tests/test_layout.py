@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 
 from ultimata.agents.scripted_agent import scripted_policy
-from ultimata.envs.core.registry import GAMES, game_base_name, game_class
+from ultimata.envs.core.registry import GAMES, RETIRED, game_base_name, game_class
 from ultimata.training.config import load_train_config
 from ultimata.web.difficulty import load_difficulty
 from ultimata.web.page import STATIC
@@ -43,12 +43,30 @@ def test_phases_py_names_every_phase_and_imports_nothing(name: str) -> None:
 
 
 @pytest.mark.parametrize("name", NAMES)
-def test_the_registry_line_names_the_thin_module(name: str) -> None:
-    assert GAMES[name] == f"ultimata.envs.{name}" and (REPO / "envs" / f"{name}.py").is_file()
-    module = importlib.import_module(GAMES[name])
+def test_the_registry_line_names_the_games_package(name: str) -> None:
+    assert GAMES[name] == f"ultimata.envs.{base(name)}" and (REPO / "envs" / base(name) / "env.py").is_file()
+    module = importlib.import_module(f"{GAMES[name]}.env")
     assert callable(module.env) and module.raw_env.game_class is game_class(name)
     game = game_class(name)
     assert game.name == name and name == f"{base(name)}_v{game.version}", "the env name carries the version"
+
+
+@pytest.mark.parametrize("name", NAMES)
+def test_the_env_name_is_a_module_as_in_pettingzoo(name: str) -> None:
+    """`from ultimata.envs import <name>` and `import ultimata.envs.<name>` re-export the package's env.py, as
+    PettingZoo's versioned modules re-export theirs; the names are those of the registry, with no file."""
+    source = importlib.import_module(f"{GAMES[name]}.env")
+    namespace: dict = {}
+    exec(f"from ultimata.envs import {name}\nimport ultimata.envs.{name} as dotted", namespace)  # noqa: S102
+    assert namespace[name] is namespace["dotted"] is importlib.import_module(f"ultimata.envs.{name}")
+    assert (namespace[name].env, namespace[name].raw_env) == (source.env, source.raw_env)
+    assert not (REPO / "envs" / f"{name}.py").exists()
+
+
+@pytest.mark.parametrize("retired", sorted(RETIRED))
+def test_a_retired_env_names_its_replacement_when_imported(retired: str) -> None:
+    with pytest.raises(ModuleNotFoundError, match=f"{retired} was replaced by {RETIRED[retired][0]}"):
+        importlib.import_module(f"ultimata.envs.{retired}")
 
 
 @pytest.mark.parametrize("name", NAMES)
@@ -59,13 +77,14 @@ def test_the_rules_are_told_in_docs_games(name: str) -> None:
 
 @pytest.mark.parametrize("name", NAMES)
 def test_the_scripted_bot_resolves(name: str) -> None:
-    assert (REPO / "agents" / "scripted" / f"{base(name)}.py").is_file()
-    assert callable(scripted_policy(name))
+    assert (REPO / "envs" / base(name) / "scripted.py").is_file()
+    assert scripted_policy(name).__module__ == f"{GAMES[name]}.scripted"
 
 
 @pytest.mark.parametrize("name", NAMES)
 def test_the_training_config_and_difficulty_levels_load(name: str) -> None:
-    assert (REPO / "configs" / f"{base(name)}.yaml").is_file()
+    own = [REPO / "configs" / f"{base(name)}.yaml", REPO / "envs" / base(name) / "training.yaml"]
+    assert sum(path.is_file() for path in own) == 1, "one training config: configs/<game>.yaml or the package's"
     assert load_train_config(name).game == name
     assert base(name) in load_difficulty()
 
@@ -79,16 +98,18 @@ def test_the_golden_playthrough_exists(name: str) -> None:
 def test_the_web_view_is_registered_under_the_games_own_name(name: str) -> None:
     views = importlib.import_module(f"ultimata.envs.{base(name)}.view")
     assert callable(views.view) and callable(views.moves)
-    script = STATIC / "games" / f"{base(name)}.js"
-    assert script.is_file(), f"no ultimata/web/static/games/{base(name)}.js"
+    script = REPO / "envs" / base(name) / "view.js"
+    assert script.is_file(), f"no envs/{base(name)}/view.js"
     registers = rf"ULTIMATA_VIEWS(?: = window\.ULTIMATA_VIEWS \|\| \{{\}}\))?\.{base(name)} = \{{"
     assert re.search(registers, script.read_text()), f"{script.name} registers ULTIMATA_VIEWS.{base(name)}"
 
 
-def test_the_pages_game_scripts_are_the_registered_games_only() -> None:
+def test_the_web_folder_holds_no_game() -> None:
     games = {base(name) for name in GAMES}
-    assert {p.stem for p in (STATIC / "games").glob("*.js")} <= games, "static/games/ holds one file per game"
-    assert "/static/games/" not in (STATIC / "index.html").read_text(), "the server writes the game scripts"
+    named = sorted(str(p.relative_to(REPO)) for p in (REPO / "ultimata" / "web").rglob("*")
+                   if p.stem in games or p.name in ("games", "scripted"))
+    assert not named, f"a game's files live in its package, not in ultimata/web: {named}"
+    assert "/views/" not in (STATIC / "index.html").read_text(), "the server writes the game scripts"
 
 
 @pytest.mark.parametrize("name", NAMES)
@@ -147,7 +168,7 @@ def game_py_lines(path: Path) -> int:
 
 
 def raw_env_problems(path: Path) -> list[str]:
-    """What keeps a thin module from PettingZoo's shape: `class raw_env` written out, an `env` function."""
+    """What keeps an env module from PettingZoo's shape: `class raw_env` written out, an `env` function."""
     tree = ast.parse(path.read_text())
     classes = {n.name: n for n in tree.body if isinstance(n, ast.ClassDef)}
     functions = {n.name for n in tree.body if isinstance(n, ast.FunctionDef)}
@@ -167,10 +188,10 @@ def test_game_py_holds_only_what_is_particular_to_its_game(name: str) -> None:
 
 @pytest.mark.parametrize("name", NAMES)
 def test_each_env_module_writes_its_raw_env_class_out(name: str) -> None:
-    assert not raw_env_problems(REPO / "envs" / f"{name}.py")
-    module = importlib.import_module(GAMES[name])
-    assert (module.raw_env.__module__, module.raw_env.__qualname__) == (GAMES[name], "raw_env"), "it pickles by name"
-    assert module.env.__module__ == GAMES[name]
+    assert not raw_env_problems(REPO / "envs" / base(name) / "env.py")
+    module = importlib.import_module(f"{GAMES[name]}.env")
+    assert (module.raw_env.__module__, module.raw_env.__qualname__) == (module.__name__, "raw_env"), "pickles by name"
+    assert module.env.__module__ == module.__name__
 
 
 def test_no_code_inspects_its_callers_frame() -> None:

@@ -1,4 +1,6 @@
-"""Training settings per game: `configs/<game>.yaml`, validated by pydantic with clear errors.
+"""Training settings per game: `configs/<game>.yaml` (the shipped games'), else the game's own
+`envs/<game>/training.yaml` (a game that is not in configs/ carries its settings in its package), validated by
+pydantic with clear errors.
 
 A file holds the rule variant (`rules`, checked by the game's own config model), PPO
 hyperparameters, the opponent pool, checkpoint and evaluation cadence, the vector-env kind, and
@@ -253,10 +255,17 @@ def _merge(base: dict[str, Any], override: dict[str, Any]) -> dict[str, Any]:
     return out
 
 
-def default_config_text(game_name: str) -> str | None:
-    """The YAML shipped for a game (configs/<base name>.yaml), or None."""
-    node = resources.files("ultimata.configs") / f"{game_base_name(game_name)}.yaml"
-    return node.read_text() if node.is_file() else None
+def default_config_text(game_name: str) -> tuple[str, str] | None:
+    """The YAML shipped for a game and where it is: configs/<base name>.yaml, else the game package's own
+    training.yaml; None when neither exists."""
+    from ultimata.envs.core.registry import game_package
+
+    base = game_base_name(game_name)
+    for node, where in ((resources.files("ultimata.configs") / f"{base}.yaml", f"configs/{base}.yaml"),
+                        (resources.files(game_package(game_name)) / "training.yaml", f"envs/{base}/training.yaml")):
+        if node.is_file():
+            return node.read_text(), where
+    return None
 
 
 def load_train_config(
@@ -272,10 +281,7 @@ def load_train_config(
         except OSError as err:
             raise ConfigError(f"cannot read config {path}: {err}") from None
     else:
-        text = default_config_text(game_name)
-        where = f"configs/{game_base_name(game_name)}.yaml"
-        if text is None:
-            text, where = "{}", f"built-in defaults for {game_name}"
+        text, where = default_config_text(game_name) or ("{}", f"built-in defaults for {game_name}")
     try:
         data = yaml.safe_load(text) or {}
     except yaml.YAMLError as err:

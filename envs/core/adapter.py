@@ -1,5 +1,5 @@
-"""The one PettingZoo AEC adapter: every game's `raw_env` (in its thin module, envs/<game>_vN.py) is this class
-with a `Game` class and its `env_metadata`, and its `env()` is that `raw_env` under `wrap`."""
+"""The one PettingZoo AEC adapter: every game's `raw_env` (in its package's env.py, envs/<game>/env.py) is this
+class with a `Game` class and its `env_metadata`, and its `env()` is that `raw_env` under `wrap`."""
 
 from __future__ import annotations
 

@@ -1,10 +1,15 @@
-"""Every game, by name. Registering a game is one line in GAMES; the game itself needs more pieces (its
-rules package, thin module, doc, scripted bot, configs, golden file, web view and test helpers), listed in
-order in docs/adding_a_game.md and checked for every registered game by tests/test_layout.py."""
+"""Every game, by name. Registering a game is one line in GAMES: its env name and its package, where every
+other piece of it is found by file name (`env.py`, `scripted.py`, `view.js`, ...; docs/adding_a_game.md
+lists them, tests/test_layout.py checks them for every registered game)."""
 
 from __future__ import annotations
 
 import importlib
+import importlib.abc
+import importlib.machinery
+import importlib.util
+import sys
+from types import ModuleType
 from typing import Any
 
 import gymnasium
@@ -15,13 +20,14 @@ from ultimata.envs.core.engine import Game
 from ultimata.envs.core.errors import ConfigError
 
 GAMES: dict[str, str] = {
-    "ultimatum_cards_v2": "ultimata.envs.ultimatum_cards_v2",
-    "ultimade_v2": "ultimata.envs.ultimade_v2",
-    "ultra_war_v4": "ultimata.envs.ultra_war_v4",
-    "conquest_of_the_world_v3": "ultimata.envs.conquest_of_the_world_v3",
-    "ultimatum_world_v3": "ultimata.envs.ultimatum_world_v3",
+    "ultimatum_cards_v2": "ultimata.envs.ultimatum_cards",
+    "ultimade_v2": "ultimata.envs.ultimade",
+    "ultra_war_v4": "ultimata.envs.ultra_war",
+    "conquest_of_the_world_v3": "ultimata.envs.conquest_of_the_world",
+    "ultimatum_world_v3": "ultimata.envs.ultimatum_world",
 }
-"""Env name -> the thin PettingZoo module that defines `env` and `raw_env`."""
+"""Env name -> the game's package. Its `env` module defines `env` and `raw_env`, PettingZoo's pair; the env
+name is also a module, as in PettingZoo (`from ultimata.envs import ultra_war_v4`, `VersionedModules`)."""
 
 RETIRED: dict[str, tuple[str, str | None]] = {
     "conquest_of_the_world_v2": ("conquest_of_the_world_v3", "0.1.0"),
@@ -39,10 +45,11 @@ None when none did). As in PettingZoo, a rule change bumps the version and the o
 on it is reproduced by installing that release (CHANGELOG.md)."""
 
 
-def _module(name: str) -> Any:
+def env_module(name: str) -> Any:
+    """The game's PettingZoo module (`<package>.env`: `env()` and `raw_env`)."""
     if name not in GAMES:
         raise ConfigError(unknown_game(name))
-    return importlib.import_module(GAMES[name])
+    return importlib.import_module(f"{GAMES[name]}.env")
 
 
 def unknown_game(name: str) -> str:
@@ -60,22 +67,24 @@ def unknown_game(name: str) -> str:
 
 
 def game_class(name: str) -> type[Game]:
-    return _module(name).raw_env.game_class
+    return env_module(name).raw_env.game_class
 
 
 def game_package(name: str) -> str:
     """The game's own package ('ultimata.envs.ultimade'), where its files are found by name."""
-    return game_class(name).__module__.rpartition(".")[0]
+    if name not in GAMES:
+        raise ConfigError(unknown_game(name))
+    return GAMES[name]
 
 
 def make(name: str, **config: Any) -> AECEnv:
     """The wrapped AEC env, as PettingZoo users expect it."""
-    return _module(name).env(**config)
+    return env_module(name).env(**config)
 
 
 def make_raw(name: str, **config: Any) -> AECEnv:
     """The unwrapped env: illegal actions raise instead of ending the game."""
-    return _module(name).raw_env(**config)
+    return env_module(name).raw_env(**config)
 
 
 def pettingzoo_id(name: str) -> str:
@@ -89,10 +98,34 @@ def gymnasium_id(name: str) -> str:
     return f"ultimata/{''.join(word.capitalize() for word in base.split('_'))}-v{version}"
 
 
+class VersionedModules(importlib.abc.MetaPathFinder, importlib.abc.Loader):
+    """PettingZoo's versioned modules, made from the registry instead of written as files. PettingZoo's
+    `classic/connect_four_v3.py` only re-exports `env` and `raw_env` from the game's package; here
+    `ultimata.envs.ultra_war_v4` re-exports envs/ultra_war/env.py's the same way, so `import` and `from`
+    work with every registered name and a game needs no file outside its package. A retired name's import
+    fails saying what replaced it, as `make` does."""
+
+    def find_spec(self, fullname: str, path: Any = None, target: Any = None) -> importlib.machinery.ModuleSpec | None:
+        parent, _, name = fullname.rpartition(".")
+        if parent != "ultimata.envs":
+            return None
+        if name in RETIRED:
+            raise ModuleNotFoundError(unknown_game(name))
+        return importlib.util.spec_from_loader(fullname, self) if name in GAMES else None
+
+    def exec_module(self, module: ModuleType) -> None:
+        source = env_module(module.__name__.rpartition(".")[2])
+        module.__doc__, module.__all__ = source.__doc__, list(source.__all__)
+        vars(module).update({name: getattr(source, name) for name in source.__all__})
+
+
 def register_all() -> None:
     """Make every game available as `pettingzoo.make("aec", "ultimata/<game>-v<N>")` where PettingZoo has a
     registry (1.27 on; 1.25 and 1.26 have none, and there the games are made with `make` alone), and its
-    single-agent view as `gymnasium.make("ultimata/<Game>-v<N>", opponents=[...], **rules)`."""
+    single-agent view as `gymnasium.make("ultimata/<Game>-v<N>", opponents=[...], **rules)`, and its env module
+    as `ultimata.envs.<game>_vN`."""
+    if not any(isinstance(finder, VersionedModules) for finder in sys.meta_path):
+        sys.meta_path.append(VersionedModules())
     for name in GAMES:
         if gymnasium_id(name) not in gymnasium.registry:
             gymnasium.register(gymnasium_id(name), entry_point="ultimata.training.single_agent:single_agent",
@@ -101,7 +134,7 @@ def register_all() -> None:
         return
     for name, module in GAMES.items():
         if pettingzoo_id(name) not in pettingzoo.aec_registry:
-            pettingzoo.register("aec", pettingzoo_id(name), entry_point=f"{module}:env")
+            pettingzoo.register("aec", pettingzoo_id(name), entry_point=f"{module}.env:env")
 
 
 def game_base_name(game_name: str) -> str:

@@ -17,7 +17,7 @@ if TYPE_CHECKING:
 
 PHASE_KEYS = {PLACE: "place", PULL: "pull", SELECT: "select", RUN: "run", THROW: "throw", MONSTER: "monster",
               OVER: "over"}
-"""Each phase as a word the page's script switches on (static/games/ultimade.js)."""
+"""Each phase as a word the page's script switches on (envs/ultimade/view.js)."""
 
 
 def _spot(f: int) -> dict[str, Any]:

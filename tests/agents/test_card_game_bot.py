@@ -5,9 +5,9 @@ from __future__ import annotations
 import random
 
 from tests.ultimatum_cards.positions import do, position
-from ultimata.agents.scripted.ultimatum_cards import choose_action
 from ultimata.envs import game_class
 from ultimata.envs.core.rng import Rng
+from ultimata.envs.ultimatum_cards.scripted import choose_action
 
 
 def bot_move(state) -> str:

@@ -3,9 +3,9 @@ by the matchup table against what the enemy still has."""
 
 import random
 
-from ultimata.agents.scripted.conquest_of_the_world import choose_action
 from ultimata.envs.conquest_of_the_world import actions as A
 from ultimata.envs.conquest_of_the_world.game import ConquestGame
+from ultimata.envs.conquest_of_the_world.scripted import choose_action
 from ultimata.envs.core.rng import Rng
 
 from .positions import c, fight, new_state, opening

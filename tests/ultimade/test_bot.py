@@ -6,10 +6,10 @@ import random
 
 import pytest
 
-from ultimata.agents.scripted.ultimade import choose_action
 from ultimata.agents.scripted_agent import ScriptedAgent
 from ultimata.envs.core.rng import Rng
 from ultimata.envs.ultimade.game import UltimadeGame
+from ultimata.envs.ultimade.scripted import choose_action
 
 
 def play(game: UltimadeGame, seed: int, bot_seats: tuple[int, ...]) -> object:

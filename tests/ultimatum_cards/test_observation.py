@@ -7,12 +7,12 @@ import random
 import numpy as np
 import pytest
 
-from ultimata.agents.scripted.ultimatum_cards import choose_action
 from ultimata.envs import game_class
 from ultimata.envs.core.rng import Rng
 from ultimata.envs.ultimatum_cards import observation
 from ultimata.envs.ultimatum_cards.deck import DECK, NUM_KINDS
 from ultimata.envs.ultimatum_cards.phases import HISTORY, OUTCOMES, PHASES, SWAP_MODE
+from ultimata.envs.ultimatum_cards.scripted import choose_action
 
 from .positions import do, position
 

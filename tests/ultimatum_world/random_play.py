@@ -10,11 +10,11 @@ import random
 from collections.abc import Iterator
 from typing import Any
 
-from ultimata.agents.scripted.ultimatum_world import choose_action
 from ultimata.envs import game_class
 from ultimata.envs.core.rng import Rng
 from ultimata.envs.ultimatum_world import actions as A
 from ultimata.envs.ultimatum_world.content import world
+from ultimata.envs.ultimatum_world.scripted import choose_action
 from ultimata.envs.ultimatum_world.state import WorldState
 
 W = world()

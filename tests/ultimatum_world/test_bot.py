@@ -4,9 +4,9 @@ from __future__ import annotations
 
 import pytest
 
-from ultimata.agents.scripted.ultimatum_world import choose_action
 from ultimata.envs import game_class
 from ultimata.envs.core.rng import Rng
+from ultimata.envs.ultimatum_world.scripted import choose_action
 
 
 @pytest.mark.parametrize("players", [2, 3, 4, 5, 6])

@@ -7,9 +7,9 @@ from __future__ import annotations
 import os
 import random
 
-from ultimata.agents.scripted.ultra_war import choose_action
 from ultimata.envs.core.rng import Rng
 from ultimata.envs.ultra_war.phases import ACTIVE
+from ultimata.envs.ultra_war.scripted import choose_action
 from ultimata.envs.ultra_war.state import UltraWarState
 
 SCENARIOS = ("street_clash", "relay_hold", "rooftop_rescue")

@@ -6,10 +6,10 @@ import random
 
 import numpy as np
 
-from ultimata.agents.scripted.ultra_war import choose_action
 from ultimata.envs.core.rng import Rng
 from ultimata.envs.ultra_war import view
 from ultimata.envs.ultra_war.game import UltraWarGame
+from ultimata.envs.ultra_war.scripted import choose_action
 
 
 def test_heuristic_beats_random_play():

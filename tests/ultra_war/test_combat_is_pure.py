@@ -12,11 +12,11 @@ from pathlib import Path
 
 import pytest
 
-from ultimata.agents.scripted.ultra_war import choose_action
 from ultimata.envs.core.engine import State
 from ultimata.envs.core.rng import Rng
 from ultimata.envs.ultra_war import combat
 from ultimata.envs.ultra_war.game import UltraWarGame
+from ultimata.envs.ultra_war.scripted import choose_action
 from ultimata.envs.ultra_war.state import UltraWarState
 from ultimata.envs.ultra_war.units import Unit
 

@@ -689,8 +689,8 @@ def test_the_deviate_decision_has_an_exact_mask_and_saves_and_loads():
 
 
 def test_the_scripted_bot_deviates_at_an_enemy():
-    from ultimata.agents.scripted import ultra_war as bot
-    from ultimata.agents.scripted.ultra_war import choose_action
+    from ultimata.envs.ultra_war import scripted as bot
+    from ultimata.envs.ultra_war.scripted import choose_action
 
     assert (bot.ACTIVE, bot.DEVIATE) == (ACTIVE, DEVIATE)
     st, _ = _arcane_bolt_at_vegron()

@@ -180,12 +180,25 @@ def test_the_page_and_its_scripts_are_served(client) -> None:
 def test_the_page_loads_each_registered_games_drawing_by_the_games_own_name(client, monkeypatch) -> None:
     from ultimata.web.page import STATIC, index_html
 
-    assert "/static/games/" not in (STATIC / "index.html").read_text(), "the game scripts are written, not hand-edited"
-    scripts = re.findall(r'<script src="/static/games/(\w+)\.js"></script>', client.get("/").text)
+    assert "/views/" not in (STATIC / "index.html").read_text(), "the game scripts are written, not hand-edited"
+    scripts = re.findall(r'<script src="/views/(\w+)\.js"></script>', client.get("/").text)
     assert scripts == list(dict.fromkeys(game_base_name(name) for name in GAMES))
-    assert all(client.get(f"/static/games/{name}.js").status_code == 200 for name in scripts)
-    monkeypatch.setitem(GAMES, "nim_v1", "a game without a drawing yet")  # its moves still show as a list
-    assert re.findall(r'<script src="/static/games/(\w+)\.js"></script>', index_html()) == scripts
+    for name in scripts:
+        drawing = client.get(f"/views/{name}.js")
+        assert drawing.status_code == 200 and drawing.headers["content-type"].startswith("text/javascript")
+        assert f".{name} = {{" in drawing.text, "the drawing registers itself under the game's name"
+    monkeypatch.setitem(GAMES, "nim_v1", "ultimata.envs.core")  # a package without a drawing: moves show as a list
+    assert re.findall(r'<script src="/views/(\w+)\.js"></script>', index_html()) == scripts
+
+
+def test_an_unknown_drawing_is_a_404_naming_the_drawings_and_no_path(client) -> None:
+    drawings = ", ".join(dict.fromkeys(game_base_name(game) for game in GAMES))
+    for name in ("nim", "core", "ultra_war_v4"):
+        res = client.get(f"/views/{name}.js")
+        assert res.status_code == 404 and res.json()["detail"] == f"no drawing named '{name}'; drawings: {drawings}"
+    for path in ("/views/..%2Fenv.py", "/views/../app.js", "/views/ultra_war/env.py"):
+        res = client.get(path)
+        assert res.status_code == 404 and "raw_env" not in res.text and "/work" not in res.text
 
 
 def test_a_negative_seed_is_a_422_naming_the_field(client) -> None:

@@ -27,7 +27,7 @@ from ultimata.web.difficulty import load_difficulty
 from ultimata.web.guards import MAX_BODY, BodyLimit, SecurityHeaders, quoted, refuse_malformed
 from ultimata.web.hosts import HostGuard, allowed_hosts
 from ultimata.web.opponents import Opponents, UnknownOpponent
-from ultimata.web.page import STATIC, index_html
+from ultimata.web.page import STATIC, index_html, view_scripts
 from ultimata.web.replays import LISTED, MAX_PAGE, PAGE, ReplayLibrary
 from ultimata.web.sessions import GameSession, Limits, RequestReused, SessionError, SessionStore, TooManySessions
 
@@ -297,7 +297,14 @@ def create_app(
     # -- the page ----------------------------------------------------------------------------------
     app.mount("/static", StaticFiles(directory=STATIC), name="static")
 
-    page = index_html()
+    page, drawings = index_html(), {name: script.read_text() for name, script in view_scripts().items()}
+
+    @app.get("/views/{name}.js", include_in_schema=False)
+    def drawing(name: str) -> Response:
+        """A game's drawing, from its own package (envs/<game>/view.js)."""
+        if name not in drawings:
+            raise HTTPException(404, f"no drawing named {quoted(name)}; drawings: {', '.join(drawings)}")
+        return Response(drawings[name], media_type="text/javascript")
 
     @app.get("/", include_in_schema=False)
     def index() -> HTMLResponse:

@@ -2,8 +2,8 @@
 // your games. A game lives in the URL (#/game/<id>), so a reload, Back or another page never ends it: only
 // "leave" or "resign" do, each asked first (idle games expire on the server, and are kept in your games).
 // Each game draws itself through window.ULTIMATA_VIEWS[view.kind].render(el, view, moves, play): the
-// server sets view.kind to the game's name without its version, and static/games/<that name>.js registers
-// itself under it (the server writes a <script> for it into the page); the list of legal moves under the
+// server sets view.kind to the game's name without its version, and the game's drawing (envs/<that name>/
+// view.js, served at /views/<that name>.js) registers itself under it (the server writes a <script> for it into the page); the list of legal moves under the
 // board works for every game, drawn or not.
 "use strict";
 

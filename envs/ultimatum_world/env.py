@@ -1,4 +1,6 @@
-"""PettingZoo module for Ultimatum, the 1985 world wargame: `env()` and `raw_env`, as PettingZoo convention has it."""
+"""Ultimatum, the 1985 world wargame for PettingZoo: `env()` and `raw_env`, PettingZoo's pair. The registry finds
+this module by the game's package, and `from ultimata.envs import ultimatum_world_v3` hands it out under the env
+name."""
 
 from __future__ import annotations
 

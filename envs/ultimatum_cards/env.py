@@ -1,4 +1,5 @@
-"""PettingZoo module for the Ultimatum card game: `env()` and `raw_env`, as PettingZoo convention has it."""
+"""The Ultimatum card game for PettingZoo: `env()` and `raw_env`, PettingZoo's pair. The registry finds this module
+by the game's package, and `from ultimata.envs import ultimatum_cards_v2` hands it out under the env name."""
 
 from __future__ import annotations
 

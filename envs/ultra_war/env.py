@@ -1,4 +1,5 @@
-"""PettingZoo module for Ultra War: `env()` and `raw_env`, as PettingZoo convention has it."""
+"""Ultra War for PettingZoo: `env()` and `raw_env`, PettingZoo's pair. The registry finds this module by the game's
+package, and `from ultimata.envs import ultra_war_v4` hands it out under the env name."""
 
 from __future__ import annotations
 

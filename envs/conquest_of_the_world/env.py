@@ -1,4 +1,5 @@
-"""PettingZoo module for Conquest of the World: `env()` and `raw_env`, as PettingZoo convention has it."""
+"""Conquest of the World for PettingZoo: `env()` and `raw_env`, PettingZoo's pair. The registry finds this module by
+the game's package, and `from ultimata.envs import conquest_of_the_world_v3` hands it out under the env name."""
 
 from __future__ import annotations
 

@@ -1,4 +1,5 @@
-"""PettingZoo module for ULTIMADE: `env()` and `raw_env`, as PettingZoo convention has it."""
+"""ULTIMADE for PettingZoo: `env()` and `raw_env`, PettingZoo's pair. The registry finds this module by the game's
+package, and `from ultimata.envs import ultimade_v2` hands it out under the env name."""
 
 from __future__ import annotations
 
