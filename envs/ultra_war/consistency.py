@@ -1,5 +1,7 @@
 """The invariants a loaded Ultra War state must keep (the engine contract's `_check_consistency`): each
-raises ValueError naming what is wrong."""
+raises ValueError naming what is wrong. What one field alone must be (a side 0 or 1, a space on the map, a
+counter's range, the round cap) is declared with the field (state.py's and units.py's FIELDS) and checked on
+load before this runs; here is what ties fields together or reads a character's card."""
 
 from __future__ import annotations
 
@@ -8,10 +10,8 @@ from typing import TYPE_CHECKING
 
 from ultimata.envs.ultra_war import combat
 from ultimata.envs.ultra_war.abilities import CHARGE_ATTACK, DUAL_WIELD, ETHEREAL
-from ultimata.envs.ultra_war.combat import STUN_TURN_STARTS
 from ultimata.envs.ultra_war.content import HAND_SLOTS, content
 from ultimata.envs.ultra_war.geometry import FIELDS
-from ultimata.envs.ultra_war.movement import CHARGING, CHARGING_PLAIN
 from ultimata.envs.ultra_war.phases import (
     ACTIVE,
     CARD_TARGET,
@@ -22,17 +22,23 @@ from ultimata.envs.ultra_war.phases import (
     MAIN,
     OVER,
     PAUSE,
-    PHASES,
     QUICK,
     SETUP,
 )
+from ultimata.envs.ultra_war.units import CHARGING_PLAIN
 from ultimata.envs.ultra_war.windows import FEAT, FREE_STRIKE
 
 if TYPE_CHECKING:
     from ultimata.envs.ultra_war.state import UltraWarState
 
-MAX_STEPS = 30
-"""More steps than any activation can take (a charge doubles a printed movement of at most 6, plus gear)."""
+def last_round(st: UltraWarState) -> int:
+    """The round cap (a bound of `round`): the config's, else the scenario's."""
+    return st.game.config.rounds or st.game.scenario.rounds
+
+
+def hold_goal(st: UltraWarState) -> int:
+    """The hold points that win a hold scenario (a bound of `hold`: reaching them ends the game); 0 in any other."""
+    return st.game.scenario.hold_points if st.game.scenario.objective == "hold" else 0
 
 
 def check(st: UltraWarState) -> None:
@@ -65,7 +71,7 @@ def _armies(st: UltraWarState) -> None:
             st.check_army(side, army, finished)
     counts = [0, 0]
     for u in st.units:
-        if u.side not in (0, 1) or u.slot != counts[u.side]:
+        if u.slot != counts[u.side]:
             raise ValueError("a unit's side and slot are its army and its place in that army's list")
         counts[u.side] += 1
 
@@ -83,8 +89,6 @@ def _pawns(st: UltraWarState) -> None:
         if sum(1 for u in st.units if u.pos == flyer_at) > 2:
             raise ValueError("three pawns on one space")
     for u in st.units:
-        if not -1 <= u.pos < FIELDS or not 0 <= u.facing < 8:
-            raise ValueError(f"{u.name}: position or facing out of range")
         if u.on_map:
             if st.board.solid(u.pos, st.breached) and not (u is passing and st.ethereal(u)):
                 raise ValueError(f"{u.name}: a pawn in a wall")
@@ -96,15 +100,13 @@ def _pawns(st: UltraWarState) -> None:
             if u.void:
                 raise ValueError(f"{u.name}: on the board and in the Void")
         elif u.void:
-            if not 1 <= u.life <= u.ch.life or not 0 <= u.void_from < FIELDS:
+            if not 1 <= u.life <= u.ch.life or u.void_from < 0:
                 raise ValueError(f"{u.name}: in the Void without life or a space to return to")
         elif u.life != 0:
             raise ValueError(f"{u.name}: off the board but alive")
         for k, v in u.reserves.items():
-            if k not in u.ch.reserves or not 0 <= v <= u.ch.reserves[k]:
+            if k not in u.ch.reserves or v > u.ch.reserves[k]:
                 raise ValueError(f"{u.name}: reserve {k}={v} outside its maximum")
-        if min(u.stun, u.stasis, u.deprived, u.steps, u.attacks_made, u.void) < 0:
-            raise ValueError(f"{u.name}: a negative counter")
         if len(u.upgrades) > u.ch.upgrades:
             raise ValueError(f"{u.name}: more upgrades than allowed")
         if u.flying and not st.can_fly(u):
@@ -122,22 +124,18 @@ def _unit_facts(st: UltraWarState) -> None:
         deck = content().decks[u.ch.faction]
         if set(u.reserves) != set(u.ch.reserves):
             raise ValueError(f"{u.name}: reserves {sorted(u.reserves)} are not its card's {sorted(u.ch.reserves)}")
-        if not 0 <= u.stun <= STUN_TURN_STARTS or not 0 <= u.stasis <= STUN_TURN_STARTS or not 0 <= u.deprived <= 2:
-            raise ValueError(f"{u.name}: stun, stasis or movement deprivation outside 0..2 turn starts")
         if u.void > max(c.void for c in deck.values()) + 1:
             raise ValueError(f"{u.name}: in the Void for longer than any card sends it")
         if not u.void and u.void_from != -1:
             raise ValueError(f"{u.name}: a space to return to from the Void while not in it")
-        if u.steps > MAX_STEPS:
-            raise ValueError(f"{u.name}: {u.steps} steps, more than any charge allows")
         if u.attacks_made > st.attack_limit(u):
             raise ValueError(f"{u.name}: {u.attacks_made} attacks made, more than it may make")
-        if u.charging not in (0, CHARGING, CHARGING_PLAIN) or (u.charging == CHARGING_PLAIN
-                                                              and not u.has(CHARGE_ATTACK)):
-            raise ValueError(f"{u.name}: charging {u.charging} (0, 1, or 2 for a Charge Attack character)")
+        if u.charging == CHARGING_PLAIN and not u.has(CHARGE_ATTACK):
+            raise ValueError(f"{u.name}: charging {u.charging}, the plain charge only a Charge Attack character "
+                             "chooses instead")
         for stat in ("offense", "defense"):
             top = sum(getattr(c, stat) * c.count for c in deck.values() if c.kind == "enhancement")
-            if not 0 <= getattr(u, f"enh_{stat[:3]}") <= top:
+            if getattr(u, f"enh_{stat[:3]}") > top:
                 raise ValueError(f"{u.name}: enhancement {stat} outside 0..{top}, what its deck's cards can add")
         if u.powered_down and not u.is_droid:
             raise ValueError(f"{u.name}: powered down, but not a robot droid")
@@ -163,19 +161,19 @@ def _sources(st: UltraWarState) -> None:
             raise ValueError(f"a {s.name} in a game of {' and '.join(names)}")
         if s.token:
             owner = names.index(s.name)
-            if s.side != owner or not 0 <= s.life <= s.spec.life or (s.pos >= 0) != (s.life > 0):
+            if s.side != owner or s.life > s.spec.life or (s.pos >= 0) != (s.life > 0):
                 raise ValueError(f"{s.name}: a token's side, life and place do not fit (destroyed tokens leave)")
             if s.pos >= 0 and s.pos not in st.start_spaces(owner):
                 raise ValueError(f"{s.name}: a token off its side's start area")
             if s.life == 0 and s.points and st.game.config.destroyed_source_points == "lost":
                 raise ValueError(f"{s.name}: a destroyed token kept points under destroyed_source_points: lost")
-        elif s.life != s.spec.life or (s.bearer < 0 and s.pos < 0) or s.side not in (0, 1):
+        elif s.life != s.spec.life or (s.bearer < 0 and s.pos < 0):
             raise ValueError(f"{s.name}: a crystal is borne or lies on a space, and has no life to lose")
         elif s.pos >= 0 and st.board.solid(s.pos, st.breached):
             raise ValueError(f"{s.name}: a dropped crystal in a wall")
     for s in st.sources:
-        if not 0 <= s.points <= s.max or not -1 <= s.bearer < len(st.units) or not -1 <= s.pos < FIELDS:
-            raise ValueError("a power source out of range")
+        if s.points > s.max or s.bearer >= len(st.units):
+            raise ValueError(f"{s.name}: {s.points} points (at most {s.max}), or borne by no unit")
         if s.bearer >= 0 and (s.token or s.pos != -1 or st.units[s.bearer].life == 0
                               or s.side != st.units[s.bearer].side):
             raise ValueError("a crystal borne by no living character of its side")
@@ -184,12 +182,10 @@ def _sources(st: UltraWarState) -> None:
 
 
 def _phase(st: UltraWarState) -> None:
-    if not 0 <= st.phase < len(PHASES) or st.turn not in (0, 1) or st.round < 1:
-        raise ValueError("phase, turn or round out of range")
     if (st.phase == OVER) != (st.winner in (0, 1, 2)):
         raise ValueError("the winner does not fit the phase")
-    if st.first not in (0, 1) or st.setup_side not in (0, 1) or st._saved_phase not in (SETUP, MAIN, PAUSE):
-        raise ValueError("first player, set-up side or saved phase out of range")
+    if st._saved_phase not in (SETUP, MAIN, PAUSE):
+        raise ValueError("the saved phase is none of set-up, main, pause")
     active_ok = 0 <= st.active < len(st.units) and st.units[st.active].on_map and st.units[st.active].side == st.turn
     if st.phase in (ACTIVE, DEVIATE, PAUSE) and not active_ok:
         raise ValueError("the active character does not fit the activation phase")
@@ -207,7 +203,7 @@ def _phase(st: UltraWarState) -> None:
     if st.phase not in (CARD_TARGET, FEAT_TARGET) and (st.pending != -1 or st.performer != -1):
         raise ValueError("a pending card outside card targeting")
     if st.phase == QUICK:
-        if len(st.attack) != 4 or st.responder not in (0, 1) or not 0 <= st.attack[3] <= 3 or st.passes not in (0, 1):
+        if len(st.attack) != 4 or st.responder == -1 or not 0 <= st.attack[3] <= 3:
             raise ValueError("a quick window without its trigger")
         ui, slot, f, mode = st.attack
         if not 0 <= ui < len(st.units) or not st.units[ui].on_map or not 0 <= f < FIELDS:
@@ -236,14 +232,12 @@ def _phase(st: UltraWarState) -> None:
         raise ValueError("a discard event with nothing to discard")
     if st.phase == DRAFT and st.game.config.army != "draft":
         raise ValueError("a draft phase without drafting")
-    if not st.round <= (st.game.config.rounds or st.game.scenario.rounds) or st.winner not in (-1, 0, 1, 2):
-        raise ValueError("round past the round cap, or a winner out of range")
-    goal = st.game.scenario.hold_points if st.game.scenario.objective == "hold" else 0
-    if any(not 0 <= h <= goal for h in st.hold) or (st.phase != OVER and goal and max(st.hold) >= goal):
-        raise ValueError(f"hold points {st.hold} outside 0..{goal} (reaching {goal} ends the game)")
+    goal = hold_goal(st)
+    if st.phase != OVER and goal and max(st.hold) >= goal:
+        raise ValueError(f"hold points {st.hold} before the end: reaching {goal} ends the game")
     if sum(st.hold) > st.round - (st.phase != OVER):
         raise ValueError(f"hold points {st.hold} in round {st.round}: a round's end scores at most one")
-    if any(f < 0 or f >= FIELDS or not (st.board.breachable[f] or st.board.door[f]) for f in st.breached):
+    if any(not (st.board.breachable[f] or st.board.door[f]) for f in st.breached):
         raise ValueError("a breach where there is no door or breachable wall")
 
 

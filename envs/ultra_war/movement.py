@@ -26,7 +26,7 @@ from ultimata.envs.ultra_war.geometry import (
     is_backward,
 )
 from ultimata.envs.ultra_war.phases import MAIN, OVER
-from ultimata.envs.ultra_war.units import Unit
+from ultimata.envs.ultra_war.units import CHARGING, CHARGING_PLAIN, Unit
 from ultimata.envs.ultra_war.windows import FREE_STRIKE
 
 if TYPE_CHECKING:
@@ -36,9 +36,6 @@ else:
 
 PLAIN, DOUBLE, PLUS_TWO = range(3)
 """The ways to charge (MovementRules.charge_kind)."""
-CHARGING, CHARGING_PLAIN = 1, 2
-"""`Unit.charging`: 0 not charging; CHARGING, the way its abilities give (charge_kind); CHARGING_PLAIN, the
-plain charge a Charge Attack character chose instead (a second CHARGE before its first step)."""
 
 
 class MovementRules(_Base):

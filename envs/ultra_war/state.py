@@ -21,13 +21,26 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 
 from ultimata.envs.core.engine import State
-from ultimata.envs.core.fields import COPIED, SHARED, Bool, Derived, Fields, Fresh, ListOf, Records, Row, SetOf, Str
+from ultimata.envs.core.fields import (
+    COPIED,
+    SHARED,
+    Bool,
+    Derived,
+    Fields,
+    Fresh,
+    Int,
+    ListOf,
+    Records,
+    Row,
+    SetOf,
+    Str,
+)
 from ultimata.envs.core.rng import Rng
 from ultimata.envs.ultra_war import actions as A
 from ultimata.envs.ultra_war.abilities import GIGANTIC
 from ultimata.envs.ultra_war.attacks import AttackRules
 from ultimata.envs.ultra_war.cards import CardRules
-from ultimata.envs.ultra_war.consistency import check
+from ultimata.envs.ultra_war.consistency import check, hold_goal, last_round
 from ultimata.envs.ultra_war.draft import DraftRules
 from ultimata.envs.ultra_war.geometry import FIELDS, ORIENT
 from ultimata.envs.ultra_war.legal import LegalRules
@@ -43,12 +56,13 @@ from ultimata.envs.ultra_war.phases import (
     MAIN,
     OVER,
     PAUSE,
+    PHASES,
     QUICK,
     SETUP,
 )
 from ultimata.envs.ultra_war.power import PowerRules
 from ultimata.envs.ultra_war.turns import TurnRules
-from ultimata.envs.ultra_war.units import NUMBER, Source, Unit
+from ultimata.envs.ultra_war.units import COUNT, INDEX, SIDE, Source, Unit
 from ultimata.envs.ultra_war.windows import WindowRules
 from ultimata.envs.ultra_war.words import narration, own_words
 
@@ -301,11 +315,12 @@ class UltraWarState(LegalRules, TurnRules, MovementRules, AttackRules, CardRules
     # -- saving --------------------------------------------------------------------------------
     FIELDS = Fields(
         units=Records(Unit), sources=Records(Source), hands=_NAMES_PER_SIDE, decks=_NAMES_PER_SIDE,
-        discards=ListOf(NUMBER, size=2), breached=SetOf(NUMBER), phase=NUMBER, turn=NUMBER, round=NUMBER,
-        first=NUMBER, setup_side=NUMBER, active=NUMBER, pending=NUMBER, performer=NUMBER,
-        stack=ListOf(Row(("side", NUMBER), ("card name", Str()), ("source index", NUMBER))), attack=ListOf(NUMBER),
-        responder=NUMBER, passes=NUMBER, strikes=ListOf(NUMBER), lift=Bool(), disengaged=ListOf(NUMBER),
-        hold=ListOf(NUMBER, size=2), winner=NUMBER, saved_phase=NUMBER, events=ListOf(Str()),
+        discards=ListOf(COUNT, size=2), breached=SetOf(Int(0, FIELDS - 1)), phase=Int(0, len(PHASES) - 1),
+        turn=SIDE, round=Int(1, last_round), first=SIDE, setup_side=SIDE, active=INDEX, pending=INDEX,
+        performer=INDEX, stack=ListOf(Row(("side", SIDE), ("card name", Str()), ("source index", INDEX))),
+        attack=ListOf(INDEX, most=4), responder=Int(-1, 1), passes=Int(0, 1), strikes=ListOf(COUNT),
+        lift=Bool(), disengaged=ListOf(COUNT), hold=ListOf(Int(0, hold_goal), size=2), winner=Int(-1, 2),
+        saved_phase=Int(0, len(PHASES) - 1), events=ListOf(Str()),
         renamed={"saved_phase": "_saved_phase"},
         kept={"board": SHARED, "memo": Fresh(Memo), "changed": Derived(_anything, copier=None),
               "last_view": Fresh(LastView), "move_events": Derived(_no_move_yet), "_raw": COPIED, "_legal": SHARED},

@@ -7,11 +7,25 @@ from __future__ import annotations
 from ultimata.envs.core.errors import UltimataError
 from ultimata.envs.core.fields import Bool, Derived, Fields, Int, ListOf, MapOf, Str
 from ultimata.envs.ultra_war.abilities import ABILITIES, DUAL_WIELD, FLIGHT
+from ultimata.envs.ultra_war.combat import STUN_TURN_STARTS
 from ultimata.envs.ultra_war.content import Character, PowerSource, content
+from ultimata.envs.ultra_war.geometry import FIELDS
 
-NUMBER = Int(-10**6, 10**6)
-"""A saved number's kind: a true int, and no saved number is anywhere near this bound (it keeps huge ones out
-of arithmetic and tables); what each must be in play is consistency.py's."""
+COUNT = Int(0, 10**6)
+"""A count with no cap of its own (reserve points, attacks made, turn starts in the Void): never negative, and
+nowhere near this bound, which keeps huge numbers out of arithmetic. A cap that depends on the character
+(its life, its reserves) is consistency.py's, which reads the record."""
+INDEX = Int(-1, 10**4)
+"""A place in one of the state's lists (a unit, a source, a hand), or -1 for none; that it points into its list
+is consistency.py's (the lists are loaded with it)."""
+SIDE = Int(0, 1)
+SPACE = Int(-1, FIELDS - 1)
+"""A space on the map, or -1: off the board."""
+MAX_STEPS = 30
+"""More steps than any activation can take (a charge doubles a printed movement of at most 6, plus gear)."""
+CHARGING, CHARGING_PLAIN = 1, 2
+"""`Unit.charging`: 0 not charging; CHARGING, the way its abilities give (charge_kind); CHARGING_PLAIN, the
+plain charge a Charge Attack character chose instead (a second CHARGE before its first step)."""
 
 
 def _character(u: Unit) -> Character:
@@ -22,12 +36,13 @@ class Unit:
     """One character pawn. `pos` is -1 once defeated (it leaves the board)."""
 
     FIELDS = Fields(
-        name=Str(among=lambda _: content().characters), side=NUMBER, slot=NUMBER, pos=NUMBER, facing=NUMBER,
-        life=NUMBER, reserves=MapOf(Str(), NUMBER), turned=Bool(), acted=Bool(), stun=NUMBER, stasis=NUMBER,
-        powered_down=Bool(), flying=Bool(), ethereal_off=Bool(), deprived=NUMBER, burning=Bool(), weapon=Str(),
-        armor=Str(), standard=Str(), upgrades=ListOf(Str()), enh_off=NUMBER, enh_def=NUMBER, imprisoned=Bool(),
-        steps=NUMBER, backward=Bool(), charging=NUMBER, attacks_made=NUMBER, disarmed=Str(), weapon2=Str(),
-        disarmed2=Str(), void=NUMBER, void_from=NUMBER, landed=Bool(), flew=Bool(), paused=Bool(),
+        name=Str(among=lambda _: content().characters), side=SIDE, slot=COUNT, pos=SPACE, facing=Int(0, 7),
+        life=COUNT, reserves=MapOf(Str(), COUNT), turned=Bool(), acted=Bool(), stun=Int(0, STUN_TURN_STARTS),
+        stasis=Int(0, STUN_TURN_STARTS), powered_down=Bool(), flying=Bool(), ethereal_off=Bool(), deprived=Int(0, 2),
+        burning=Bool(), weapon=Str(), armor=Str(), standard=Str(), upgrades=ListOf(Str()), enh_off=COUNT,
+        enh_def=COUNT, imprisoned=Bool(), steps=Int(0, MAX_STEPS), backward=Bool(), charging=Int(0, CHARGING_PLAIN),
+        attacks_made=COUNT, disarmed=Str(), weapon2=Str(), disarmed2=Str(), void=COUNT, void_from=SPACE,
+        landed=Bool(), flew=Bool(), paused=Bool(),
         kept={"ch": Derived(_character, copier=None)},
     )
     __slots__ = FIELDS.names
@@ -111,8 +126,8 @@ class Source:
     `life`, `defense`; a tripod's `range` controls robot droids)."""
 
     FIELDS = Fields(
-        side=NUMBER, name=Str(among=lambda _: content().power_sources), points=NUMBER, pos=NUMBER, bearer=NUMBER,
-        life=NUMBER,
+        side=SIDE, name=Str(among=lambda _: content().power_sources), points=COUNT, pos=SPACE, bearer=INDEX,
+        life=COUNT,
         kept={"spec": Derived(lambda s: content().power_sources[s.name], copier=None),
               "kind": Derived(lambda s: s.spec.kind, copier=None),
               "token": Derived(lambda s: s.spec.kind != "crystal", copier=None),

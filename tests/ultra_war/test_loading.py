@@ -65,18 +65,28 @@ def test_lists_have_their_lengths_and_no_key_is_added(key, value, words):
 
 
 @pytest.mark.parametrize(("change", "words"), [
-    (lambda s: s["units"][0].update(stun=3), ("stun",)),
+    (lambda s: s["units"][0].update(stun=3), ("units[0].stun", "0..2")),
+    (lambda s: s["units"][0].update(facing=8), ("units[0].facing", "0..7")),
+    (lambda s: s["units"][0].update(pos=144), ("units[0].pos", "-1..143")),
+    (lambda s: s["units"][0].update(side=2), ("units[0].side", "0..1")),
+    (lambda s: s["units"][0].update(steps=31), ("units[0].steps", "0..30")),
+    (lambda s: s["sources"][0].update(bearer=-2), ("sources[0].bearer",)),
+    (lambda s: s.update(phase=99), ("phase", "whole number 0..")),
+    (lambda s: s.update(winner=3), ("winner", "-1..2")),
+    (lambda s: s.update(turn=2), ("turn", "0..1")),
+    (lambda s: s.update(breached=[144]), ("breached", "0..143")),
     (lambda s: s["units"][0].update(charging=2), ("charging",)),  # Justice has no Charge Attack
-    (lambda s: s["units"][0].update(enh_off=-1), ("enhancement offense",)),
+    (lambda s: s["units"][0].update(enh_off=-1), ("units[0].enh_off", "0..")),
+    (lambda s: s["units"][0].update(enh_off=99), ("enhancement offense",)),
     (lambda s: s["units"][0].update(reserves={}), ("reserves",)),
     (lambda s: s["units"][1].update(imprisoned=True), ("imprisoned",)),
     (lambda s: s["units"][1].update(powered_down=True), ("powered down",)),
     (lambda s: s["units"][1].update(void_from=5), ("Void",)),
-    (lambda s: s["hold"].__setitem__(0, -1), ("hold points",)),
+    (lambda s: s["hold"].__setitem__(0, -1), ("hold[0]", "0..0")),  # street_clash is no hold scenario
     (lambda s: s["discards"].__setitem__(1, -5), ("discards",)),
     (lambda s: s["decks"][0].extend(["Excalibur", "Excalibur"]), ("Excalibur cards, the deck holds 1",)),
     (lambda s: s["sources"].append(copy.deepcopy(s["sources"][0])), ("sources; the scenario gives 2",)),
-    (lambda s: s.update(round=99), ("round cap",)),
+    (lambda s: s.update(round=99), ("round", "1..8")),
 ])
 def test_impossible_positions_are_refused_naming_what_is_wrong(change, words):
     game, d = saved()
