@@ -25,9 +25,12 @@ END = "<!-- end of the generated part -->"
 STANDARD_AGENTS = ("random", "heuristic", "pretrained", "mcts", "hard")
 NAMES = {"heuristic": "heuristic (scripted)", "pretrained": "pretrained (shipped)",
          "tests/agents/own_agents.py:FirstLegal": "first legal move (`tests/agents/own_agents.py:FirstLegal`)"}
-NOT_TRAINED_AGAINST = ("not measured: search answers in 0.2-0.5 s a move and a best response meets it at every "
-                       "sample, so 100k samples would take 6-14 hours on 2 cores against one opponent seat, about "
-                       "three times that against three (docs/training.md, Exploitability)")
+SEARCH_COST = {"mcts": "0.2-0.5 s a decision",
+               "hard": "0.3-0.5 s a decision and up to 5 s a turn (configs/hard.yaml)"}
+"""What one answer of each search spec costs on this project's 2-core machine."""
+NOT_TRAINED_AGAINST = ("not measured: search answers in {cost} and a best response meets it at every sample, so "
+                       "100k samples would take 6-14 hours or more on 2 cores against one opponent seat, about three "
+                       "times that against three (docs/training.md, Exploitability)")
 
 
 def load_results(folder: str | Path) -> dict[str, dict[str, list[dict[str, Any]]]]:
@@ -98,8 +101,8 @@ def _exploit_section(results: list[dict[str, Any]]) -> list[str]:
              "|---|---|---:|---:|---:|---|---|"]
     lines += _exploit_rows(results)
     measured = {r["agent"] for r in results}
-    lines += [f"| {_name(spec)} | | {NOT_TRAINED_AGAINST} | | | | |" for spec in ("mcts", "hard")
-              if spec not in measured]
+    lines += [f"| {_name(spec)} | | {NOT_TRAINED_AGAINST.format(cost=cost)} | | | | |"
+              for spec, cost in SEARCH_COST.items() if spec not in measured]
     return lines
 
 
