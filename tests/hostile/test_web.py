@@ -280,9 +280,37 @@ def test_the_header_time_limit_restarts_for_each_request_on_a_connection(tmp_pat
         assert read_until_closed(conn) == b""
 
 
+NEW_GAME = b'{"game": "ultimatum_cards_v2", "seed": 1}'
+POST_HEAD = (b"POST /api/sessions HTTP/1.1\r\nHost: localhost\r\nContent-Type: application/json\r\n"
+             b"Connection: close\r\nContent-Length: " + str(len(NEW_GAME)).encode() + b"\r\n\r\n")
+
+
+def test_a_body_that_is_trickled_or_never_sent_is_closed_in_time(tmp_path) -> None:
+    with running_server(tmp_path, body_timeout=0.5) as address:
+        with open_connection(address) as never:
+            never.sendall(POST_HEAD)
+            started = time.monotonic()
+            assert read_until_closed(never) == b""
+            assert time.monotonic() - started < 10
+        with open_connection(address) as trickled:
+            trickled.sendall(POST_HEAD)
+            answer = None
+            try:
+                for byte in NEW_GAME:  # a byte each 0.1 s: 4 s for the body, far past its 0.5 s
+                    trickled.sendall(bytes([byte]))
+                    time.sleep(0.1)
+                answer = read_until_closed(trickled)
+            except OSError:  # the server closed the connection while the body trickled in
+                pass
+            assert not answer, f"a trickled body was served: {answer!r}"
+        with open_connection(address) as prompt:
+            prompt.sendall(POST_HEAD + NEW_GAME)
+            assert read_until_closed(prompt).startswith(b"HTTP/1.1 201"), "a body sent in time is served"
+
+
 def test_a_slow_but_complete_request_is_answered(tmp_path) -> None:
-    """The limit is on headers only: a request whose headers arrive in time is answered however long the
-    answer takes to make."""
+    """The limits are on a request's headers and body arriving: a request that arrives in time is answered
+    however long the answer takes to make."""
     with running_server(tmp_path, header_timeout=5) as address, open_connection(address) as conn:
         conn.sendall(b"GET /api/games HTTP/1.1\r\n")
         time.sleep(0.2)

@@ -1,12 +1,13 @@
 """Running the app: the listening socket is opened first, so a busy port is one clear error before the
-address is announced; and each connection must finish its request's headers in time.
+address is announced; and each connection must finish its request's headers, then its body, in time.
 
 uvicorn's `timeout_keep_alive` starts only after a response, and is cancelled by the first byte of the
-next request; h11 caps the size of unfinished headers (16 KB) but not how long they take. So a client
-that sends half a request line and then nothing would hold its connection for ever, and enough of them
-would hold every connection the process can have (slowloris). `HeaderTimeoutProtocol` closes a
-connection whose request headers are not complete `header_timeout` seconds after it opened, or after its
-previous response ended."""
+next request; h11 caps the size of unfinished headers (16 KB) and BodyLimit a body's size, but neither how
+long they take. So a client that sends half a request line, or headers announcing a body it then trickles
+or never sends, would hold its connection for ever, and enough of them would hold every connection the
+process can have (slowloris, and its slow-body variant). `RequestTimeoutProtocol` closes a connection whose
+request headers are not complete `header_timeout` seconds after it opened (or after its previous response
+ended), or whose body is not complete `body_timeout` seconds after its headers."""
 
 from __future__ import annotations
 
@@ -22,6 +23,8 @@ from uvicorn.protocols.http.h11_impl import H11Protocol
 from ultimata.envs.core.errors import UltimataError
 
 HEADER_TIMEOUT = 10.0
+BODY_TIMEOUT = 10.0
+"""Ample for the largest body served (BodyLimit's 64 KB) on any working connection."""
 MAX_HEADER_BYTES = 16 * 1024
 """h11's own default, set here so the limit is written down: a longer unfinished head is a 400."""
 
@@ -30,48 +33,57 @@ class ServeError(UltimataError):
     """The server cannot start: the port is taken, the address is not this machine's."""
 
 
-class HeaderTimeoutProtocol(H11Protocol):
-    """uvicorn's h11 protocol with a deadline for each request's headers (see the module's docstring)."""
+class RequestTimeoutProtocol(H11Protocol):
+    """uvicorn's h11 protocol with a deadline for each request's headers and then its body (see the module's
+    docstring). The deadline in force is for the part of the request h11 is waiting for (`_awaited`)."""
 
     header_timeout: float = HEADER_TIMEOUT
+    body_timeout: float = BODY_TIMEOUT
 
     def connection_made(self, transport: asyncio.Transport) -> None:  # type: ignore[override]
-        self._header_deadline: asyncio.TimerHandle | None = None
+        self._deadline: asyncio.TimerHandle | None = None
+        self._awaited: type[h11.IDLE] | type[h11.SEND_BODY] | None = None
         super().connection_made(transport)
-        self._await_headers()
+        self._await(h11.IDLE, self.header_timeout)
 
     def data_received(self, data: bytes) -> None:
         super().data_received(data)
-        if self.conn.their_state is not h11.IDLE:  # the request line and headers are in
+        state = self.conn.their_state
+        if state is h11.SEND_BODY and self._awaited is not h11.SEND_BODY:  # headers in, a body announced
+            self._await(h11.SEND_BODY, self.body_timeout)
+        elif state is not self._awaited:  # the awaited part is in
             self._cancel_deadline()
 
     def on_response_complete(self) -> None:
         super().on_response_complete()
-        self._await_headers()  # the next request on this connection gets the same time
+        self._await(h11.IDLE, self.header_timeout)  # the next request on this connection gets the same time
 
     def connection_lost(self, exc: Exception | None) -> None:
         self._cancel_deadline()
         super().connection_lost(exc)
 
-    def _await_headers(self) -> None:
+    def _await(self, state: type[h11.IDLE] | type[h11.SEND_BODY], seconds: float) -> None:
         self._cancel_deadline()
-        if not self.transport.is_closing() and self.conn.their_state is h11.IDLE:
-            self._header_deadline = self.loop.call_later(self.header_timeout, self._headers_too_slow)
+        if not self.transport.is_closing() and self.conn.their_state is state:
+            self._awaited, self._deadline = state, self.loop.call_later(seconds, self._too_slow)
 
     def _cancel_deadline(self) -> None:
-        if self._header_deadline is not None:
-            self._header_deadline.cancel()
-            self._header_deadline = None
+        if self._deadline is not None:
+            self._deadline.cancel()
+        self._deadline = self._awaited = None
 
-    def _headers_too_slow(self) -> None:
-        self._header_deadline = None
-        if self.conn.their_state is h11.IDLE and not self.transport.is_closing():
+    def _too_slow(self) -> None:
+        """The headers or the body did not arrive in time: the connection closes (the app, if it was reading
+        the body, reads a disconnect)."""
+        awaited, self._deadline, self._awaited = self._awaited, None, None
+        if self.conn.their_state is awaited and not self.transport.is_closing():
             self.transport.close()
 
 
-def with_header_timeout(seconds: float) -> type[HeaderTimeoutProtocol]:
-    """The protocol class with its own deadline (uvicorn builds one protocol per connection from it)."""
-    return type("HeaderTimeoutProtocol", (HeaderTimeoutProtocol,), {"header_timeout": seconds})
+def with_timeouts(header_seconds: float, body_seconds: float = BODY_TIMEOUT) -> type[RequestTimeoutProtocol]:
+    """The protocol class with its own deadlines (uvicorn builds one protocol per connection from it)."""
+    return type("RequestTimeoutProtocol", (RequestTimeoutProtocol,),
+                {"header_timeout": header_seconds, "body_timeout": body_seconds})
 
 
 def listen(host: str, port: int) -> socket.socket:
@@ -94,8 +106,10 @@ def listen(host: str, port: int) -> socket.socket:
     return sock
 
 
-def config(app: Any, host: str, port: int, header_timeout: float = HEADER_TIMEOUT) -> uvicorn.Config:
-    return uvicorn.Config(app, host=host, port=port, log_level="warning", http=with_header_timeout(header_timeout),
+def config(app: Any, host: str, port: int, header_timeout: float = HEADER_TIMEOUT,
+           body_timeout: float = BODY_TIMEOUT) -> uvicorn.Config:
+    return uvicorn.Config(app, host=host, port=port, log_level="warning",
+                          http=with_timeouts(header_timeout, body_timeout),
                           h11_max_incomplete_event_size=MAX_HEADER_BYTES)
 
 
