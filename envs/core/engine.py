@@ -158,15 +158,9 @@ class State(ABC):
 
     FIELDS: ClassVar[Fields] = Fields()
     """The position's one declaration (envs/core/fields.py): its saved fields with their kinds, and every other
-    attribute with what a clone does with it. `_to_dict`, `_from_dict` and `clone` come from it. A bare tuple of
-    names is read as `Fields.untyped` (any value loads; a clone deep-copies)."""
+    attribute with what a clone does with it. `_to_dict`, `_from_dict` and `clone` come from it."""
     ENGINE_ATTRS: ClassVar[frozenset[str]] = frozenset(("game", "rng", "_mask", "decisions"))
     """The attributes this class sets up itself (and `clone` treats itself): a game's FIELDS leaves them out."""
-
-    def __init_subclass__(cls, **kwargs: Any) -> None:
-        super().__init_subclass__(**kwargs)
-        if isinstance(cls.__dict__.get("FIELDS"), tuple):
-            cls.FIELDS = Fields.untyped(cls.__dict__["FIELDS"])
 
     def _to_dict(self) -> dict[str, Any]:
         """The saved fields; they may be the live objects: `state_dict` copies them."""
@@ -281,10 +275,6 @@ class State(ABC):
 
     def clone(self) -> State:
         """An independent copy: what play changes in place is copied as FIELDS declares, the rest shared."""
-        if not self.FIELDS.complete:
-            other = copy.copy(self)
-            other.__dict__.update(copy.deepcopy({k: v for k, v in self.__dict__.items() if k != "game"}))
-            return other
         other = self.FIELDS.clone(self)
         other.rng = self.rng.copy()
         return other

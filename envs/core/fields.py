@@ -26,7 +26,6 @@ attributes play changes in place copied as deep as their kind goes, everything e
 
 from __future__ import annotations
 
-import copy
 from collections.abc import Callable, Iterable
 from typing import Any
 
@@ -247,16 +246,6 @@ def _record_copier(cls: type) -> Callable[[Any], Any]:
     return scope["copy_record"]
 
 
-class Plain(Kind):
-    """Any value, saved as it is and deep-copied by a clone: the kind of a game that lists its fields by name
-    only (`FIELDS = ("heap", "to_move")`, which the engine reads as `Fields.untyped`)."""
-
-    copier = staticmethod(copy.deepcopy)
-
-    def check(self, value: Any, where: str, state: Any) -> None:
-        pass
-
-
 class Kept:
     """An attribute that is not saved: how a clone treats it (`copier`), and what a load sets it to
     (`compute(state)` once the saved fields are in; None: it keeps what the fresh state set up)."""
@@ -303,19 +292,7 @@ class Fields:
         self.derived = tuple((name, kept.compute) for name, kept in self.kept.items() if kept.compute is not None)
         self.names = self.attrs + tuple(name for name in self.kept if name not in self.attrs)
         """Every attribute declared, saved ones first: a record's `__slots__`."""
-        self.complete = True
-        """False for `untyped`: attributes it does not name exist, and a clone must deep-copy them."""
         self._pairs = tuple(zip(self.keys, self.attrs, saved.values()))
-
-    @classmethod
-    def untyped(cls, names: Iterable[str]) -> Fields:
-        """Fields known by name only: any value loads, and `State.clone` deep-copies the whole state."""
-        fields = cls(**{name: Plain() for name in names})
-        fields.complete = False
-        return fields
-
-    def __iter__(self):  # noqa: ANN204 (the saved keys, as the old FIELDS tuples gave them)
-        return iter(self.keys)
 
     def save(self, obj: Any) -> dict[str, Any]:
         """The saved dict, in declaration order; its values may be the live objects (`state_dict` copies)."""

@@ -20,7 +20,7 @@ from ultimata.envs.core.rng import Rng
 from .random_play import VARIANTS, games_per_variant, lean, variant_id
 from .reference import Reference
 
-COMPARED = tuple(f for f in ConquestState.FIELDS if f != "events")
+COMPARED = tuple(f for f in ConquestState.FIELDS.keys if f != "events")
 
 
 def position(s: ConquestState) -> dict:

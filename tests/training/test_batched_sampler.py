@@ -10,6 +10,7 @@ from stable_baselines3.common.vec_env import DummyVecEnv
 from ultimata.agents.random_agent import RandomAgent
 from ultimata.envs.core.config import GameConfig
 from ultimata.envs.core.engine import Game, State
+from ultimata.envs.core.fields import Fields, Int
 from ultimata.envs.core.game_info import GameInfo
 from ultimata.envs.core.registry import game_class
 from ultimata.envs.core.rng import Rng
@@ -32,7 +33,7 @@ class RaceToFour(Game):
 
 
 class RaceState(State):
-    FIELDS = ("total", "turn")
+    FIELDS = Fields(total=Int(0, 5), turn=Int(0, 1))
 
     def __init__(self, game: Game, rng: Rng) -> None:
         super().__init__(game, rng)
