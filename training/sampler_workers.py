@@ -18,6 +18,7 @@ import traceback
 from dataclasses import dataclass, field
 from typing import Any
 
+import numpy as np
 import torch
 
 from ultimata.envs.core.registry import game_class
@@ -102,7 +103,7 @@ def _worker(conn: Any, spec: SamplerSpec, policy: Any) -> None:
                 continue
             _, samples, weights = message
             if weights is not None:
-                policy.load_state_dict(weights)
+                policy.load_state_dict({name: torch.from_numpy(array) for name, array in weights.items()})
             start, decisions = time.process_time(), sampler.decisions
             rollout = sampler.collect(samples)
             conn.send(Batch(rollout, sampler.take_episodes(), sampler.decisions - decisions,
@@ -162,5 +163,10 @@ class WorkerSamplers:
             conn.close()
 
 
-def policy_weights(policy: Any) -> dict[str, Any]:
-    return {k: v.detach().clone() for k, v in policy.state_dict().items()}
+def policy_weights(policy: Any) -> dict[str, np.ndarray]:
+    """The policy's weights as numpy arrays, a snapshot that travels to the workers as plain bytes. Tensors
+    would travel as shared memory handed over by file descriptor (torch registers that with multiprocessing),
+    through multiprocessing's resource_sharer, whose listener printed ConnectionResetError tracebacks when 15
+    workers started on a 16-core machine; and shared memory is what a container's small /dev/shm lacks."""
+    return {name: tensor.detach().to("cpu", torch.float32 if tensor.is_floating_point() else tensor.dtype).numpy()
+            for name, tensor in policy.state_dict().items()}
