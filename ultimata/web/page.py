@@ -5,10 +5,13 @@ of the page and no file outside its package."""
 from __future__ import annotations
 
 from importlib import resources
-from importlib.abc import Traversable
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from ultimata.envs.core.registry import GAMES, game_base_name, game_package
+
+if TYPE_CHECKING:
+    from importlib.resources.abc import Traversable
 
 STATIC = Path(__file__).parent / "static"
 GAME_VIEWS = "<!-- game views: the server writes one <script> per registered game here (ultimata/web/page.py) -->"
