@@ -44,6 +44,7 @@ def _results(tmp_path):
 def test_each_kind_renders_its_figures(tmp_path):
     text = render(load_results(_results(tmp_path)))
     assert "| heuristic (scripted) |" in text and "openskill" in text
+    assert "Match (`arena.json`): 8 games, seed 1, heuristic (scripted) (1 seat) against `random` (3 seats)" in text
     assert "**2.00×** (1.60–2.40)" in text and "30% → 50%" in text
     assert "4,096 samples, the quick preset's recipe" in text
     assert "| `mcts` |" in text and "not measured" in text  # search agents without a result say why

@@ -61,9 +61,15 @@ def _name(spec: str) -> str:
 
 def _arena_section(data: dict[str, Any]) -> list[str]:
     agents = sorted(data["agents"], key=lambda a: -a["rating"]["ordinal"])
-    lines = [f"Round robin (`{data['_file']}`): {data['games']} games, seed {data['seed']}, every table of "
-             "different agents in turn, seats rotated; win rates are against the mix of the others, so read "
-             "openskill to compare.", "",
+    if len(agents) == 2:  # one table: the agent listed first in one seat, the other filling the rest
+        one, rest = sorted(agents, key=lambda a: a["seats_per_game"])
+        what = (f"{_name(one['spec'])} ({one['seats_per_game']} seat) against {_name(rest['spec'])} "
+                f"({rest['seats_per_game']} {'seat' if rest['seats_per_game'] == 1 else 'seats'}), seats rotated")
+    else:
+        what = ("every table of different agents in turn, seats rotated; win rates are against the mix of the "
+                "others, so read openskill to compare")
+    lines = [f"{'Match' if len(agents) == 2 else 'Round robin'} (`{data['_file']}`): {data['games']} games, seed "
+             f"{data['seed']}, {what}.", "",
              "| agent | win rate | 95% CI | ×fair | openskill μ ± σ | ordinal | games |", "|---" + "|---:" * 6 + "|"]
     for a in agents:
         low, high = a["ci95"]
