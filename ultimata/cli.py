@@ -410,21 +410,20 @@ def arena(
     stochastic: bool = typer.Option(False, "--stochastic", help="Policies sample moves instead of argmax."),
 ) -> None:
     """Agents against each other with seats rotated: win rates, 95% intervals, rewards, openskill."""
+    from rich.console import Console
+    from rich.progress import Progress
+
     from ultimata.arena import run
     from ultimata.envs.core.errors import UltimataError
     from ultimata.report import arena_table
 
     try:
         rules = _rules(game, config)
-        if as_json:
-            result = run(game, specs, games, seed, rules=rules, replays=replays, deterministic=not stochastic)
-        else:
-            from rich.progress import Progress
-
-            with Progress(console=console, transient=True) as bar:
-                task = bar.add_task("playing", total=None)
-                result = run(game, specs, games, seed, rules=rules, replays=replays, deterministic=not stochastic,
-                             on_game=lambda played, total: bar.update(task, completed=played, total=total))
+        # with --json the bar goes to stderr, so stdout is the JSON alone and a long run still shows progress
+        with Progress(console=Console(stderr=True) if as_json else console, transient=True) as bar:
+            task = bar.add_task("playing", total=None)
+            result = run(game, specs, games, seed, rules=rules, replays=replays, deterministic=not stochastic,
+                         on_game=lambda played, total: bar.update(task, completed=played, total=total))
     except UltimataError as err:
         _fail(err)
     if as_json:
