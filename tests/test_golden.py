@@ -2,6 +2,10 @@
 changes. Regenerate one only when a rule changes on purpose (and bump the env version):
 
     python tests/test_golden.py ultimatum_cards_v2 '{"mode": "match"}'
+
+A bumped version's golden file stays, as the record of its rules: tests/golden/ holds one for every env
+version there has been. A retired one replays exactly in the release that has it (`RETIRED` names it;
+`pip install ultimata==0.1.0`), and this package refuses it, naming what replaced it.
 """
 
 import json
@@ -12,6 +16,8 @@ from pathlib import Path
 import pytest
 
 from ultimata.envs import GAMES, game_class
+from ultimata.envs.core.errors import ReplayError
+from ultimata.envs.core.registry import RETIRED
 from ultimata.envs.core.replay import Replay, record
 from ultimata.envs.core.rng import Rng
 
@@ -25,6 +31,23 @@ def test_golden_playthrough_replays_exactly(name: str) -> None:
     assert len(replay.actions) > 20
     final = replay.final()  # raises if any action is refused or the final state differs
     assert final.state_dict() == replay.final_state
+
+
+@pytest.mark.parametrize("name", sorted(RETIRED))
+def test_a_retired_versions_golden_playthrough_is_kept_and_refused_naming_its_replacement(name: str) -> None:
+    path = GOLDEN / f"{name}.json"
+    data = json.loads(path.read_text())
+    assert data["game"] == name and len(data["actions"]) > 20 and isinstance(data["final_state"], dict)
+    assert data.get("version", data["final_state"].get("version")) == int(name.rpartition("_v")[2])
+    replacement, release = RETIRED[name]
+    with pytest.raises(ReplayError, match=f"{name} was replaced by {replacement}") as refused:
+        Replay.load(path)
+    assert (f"pip install ultimata=={release}" if release else "in no release") in str(refused.value)
+
+
+def test_every_golden_file_is_of_a_registered_or_retired_version() -> None:
+    names = {path.stem for path in GOLDEN.glob("*.json")}
+    assert names == set(GAMES) | set(RETIRED)
 
 
 def regenerate(name: str, seed: int = 2026, config: dict | None = None) -> Path:

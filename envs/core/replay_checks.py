@@ -63,7 +63,9 @@ def _check_game(data: dict[str, Any], where: str) -> Game:
     try:
         cls = game_class(data["game"])
     except UltimataError as err:
-        raise ReplayError(f"{where}: field 'game': {short(str(err))}") from None
+        # long enough for a retired version's whole answer (its replacement and the pip command), still bounded
+        # where an unknown name is echoed
+        raise ReplayError(f"{where}: field 'game': {short(str(err), 600)}") from None
     if data["version"] != cls.version:
         raise ReplayError(f"{where}: field 'version': the replay is for {cls.name} v{_shown(data['version'])}, "
                           f"this install has v{cls.version}")
