@@ -172,7 +172,21 @@ class BatchEnv:
     _view = observe
 
 
-def batch(game: str, num_games: int, *, seed: int = 0, ids: Sequence[int] | None = None, **rules: Any) -> BatchEnv:
+def batch(game: str, num_games: int, *, seed: int = 0, ids: Sequence[int] | None = None, backend: str = "python",
+          device: str | None = None, numpy: bool = False, **rules: Any) -> Any:
     """`num_games` games of `game` (an env name such as 'ultimatum_cards_v2') under the rule variant
-    `**rules` (validated as for `make`), stepped together; call `reset()` before `step`."""
-    return BatchEnv(game_class(game).from_config(rules), num_games, seed=seed, ids=ids)
+    `**rules` (validated as for `make`), stepped together; call `reset()` before `step`.
+
+    `backend="python"` (the default) steps the rules engines, numpy in and out; `backend="array"` runs the
+    game's array engine (envs/array_batch.py) on `device`, tensors in and out (`numpy=True`: arrays)."""
+    if backend not in ("python", "array"):
+        raise ConfigError(f"backend must be 'python' or 'array', got {backend!r}")
+    built = game_class(game).from_config(rules)
+    if backend == "array":
+        from ultimata.envs.array_batch import array_batch
+
+        return array_batch(built, num_games, seed=seed, ids=ids, device=device or "cpu", numpy=numpy)
+    if device is not None or numpy:
+        raise ConfigError("device and numpy apply to backend='array' only; the python backend runs on the CPU "
+                          "and always returns numpy arrays")
+    return BatchEnv(built, num_games, seed=seed, ids=ids)
