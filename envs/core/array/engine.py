@@ -69,6 +69,12 @@ class ArrayGame(ABC):
     def to_states(self, state: ArrayState) -> list[State]:
         """Each row back as a Python engine state (with a fresh generator; see the module's note)."""
 
+    @abstractmethod
+    def python_step(self, state: State, action: int) -> torch.Tensor:
+        """Apply `action` to the Python `state` in place, recording the chance draws its engine makes, and
+        return them as one row of the `chance` that `step` takes. This is how the differential test
+        plays both engines on the Python engine's own dice and deals."""
+
     # -- helpers every engine shares ---------------------------------------------------------
     @staticmethod
     def where(cond: torch.Tensor, new: ArrayState, old: ArrayState) -> ArrayState:
