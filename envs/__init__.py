@@ -1,6 +1,7 @@
 """ultimata's games as PettingZoo AEC environments: `envs.make("ultimatum_cards_v2")`; one seat of any
 game as a gymnasium env against bots: `envs.single_agent("ultimatum_cards_v2", ["heuristic"])`; many games
-stepped together with numpy arrays in and out: `envs.batch("ultimatum_cards_v2", 64)`."""
+stepped together with numpy arrays in and out: `envs.batch("ultimatum_cards_v2", 64)`; one seat of each of
+many games as a `gymnasium.vector.VectorEnv`: `envs.vector("ultimatum_cards_v2", 64)`."""
 
 import importlib
 
@@ -23,6 +24,7 @@ from ultimata.envs.core.registry import (
     register_all,
 )
 from ultimata.envs.rllib_names import rllib_observations
+from ultimata.envs.vector import SeatVectorEnv, vector
 
 register_all()
 
@@ -58,4 +60,6 @@ __all__ = [
     "pettingzoo_id",
     "rllib_observations",
     "single_agent",
+    "SeatVectorEnv",
+    "vector",
 ]

@@ -5,8 +5,10 @@
 `envs.batch` steps every game with numpy arrays in and out; each row is one game's waiting decision.
 Each (game, seat) is its own trajectory: a seat's decision is closed by its next decision (whose value
 it bootstraps from) or by the end of the game, and the rewards in between are summed onto it, so the
-result reaches every seat, whoever's move ended the game. Decisions still open when a rollout ends are
-left out of that update (a few per game).
+result reaches every seat, whoever's move ended the game. A game cut at the rule config's
+`max_decisions` (`truncated`) is not lost: each seat's last decision bootstraps from the value of its view
+of the final position (`info["final_obs"]`). Decisions still open when a rollout ends are left out of that
+update (a few per game).
 """
 
 from __future__ import annotations
@@ -38,6 +40,7 @@ def rollout(env, net, state, steps: int, gamma: float = 0.99, lam: float = 0.95)
     rows = np.arange(env.num_games)
     data = {k: [] for k in ("obs", "mask", "action", "logp", "value")}
     reward, nxt, done = [], [], []  # per decision: reward after it, index of the seat's next decision, game over
+    boot: dict[int, float] = {}  # decision -> value of its seat's final view, where the game was truncated
     last: dict[tuple[int, int], int] = {}  # (row, seat) -> its open decision
     while len(reward) < steps:
         o, m = torch.as_tensor(obs), torch.as_tensor(mask).bool()
@@ -53,18 +56,22 @@ def rollout(env, net, state, steps: int, gamma: float = 0.99, lam: float = 0.95)
             done.append(False)
         for key, x in zip(data, (o, m, action, dist.log_prob(action), value)):
             data[key].append(x)
-        obs, mask, seat, rewards, ended, _ = env.step(action.numpy())
+        obs, mask, seat, rewards, terminated, truncated, info = env.step(action.numpy())
         for (i, p), k in list(last.items()):
             reward[k] += rewards[i, p]
-            if ended[i]:
+            if terminated[i] or truncated[i]:
                 done[k] = True
                 del last[i, p]
+            if truncated[i]:
+                with torch.no_grad():
+                    boot[k] = float(net.dist_and_value(torch.as_tensor(info["final_obs"][i][p][None]),
+                                                       torch.ones(1, mask.shape[1], dtype=torch.bool))[1])
     state["view"] = (obs, mask, seat)
     b = {k: torch.cat(v) for k, v in data.items()}
     values, adv = b["value"].numpy(), np.zeros(len(reward), np.float32)
     for k in range(len(reward) - 1, -1, -1):  # GAE along each seat's own chain of decisions
         if done[k]:
-            adv[k] = reward[k] - values[k]
+            adv[k] = reward[k] + gamma * boot.get(k, 0.0) - values[k]
         elif nxt[k] >= 0:  # an open successor's advantage stays 0: GAE is cut there, as at a rollout's end
             adv[k] = reward[k] + gamma * values[nxt[k]] - values[k] + gamma * lam * adv[nxt[k]]
     keep = torch.as_tensor([d or n >= 0 for d, n in zip(done, nxt)])  # open decisions wait for no one

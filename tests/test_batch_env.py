@@ -21,8 +21,9 @@ def _play(env: BatchEnv, steps: int, seed: int = 0) -> list[tuple[Any, ...]]:
     out = [(obs, mask, seat)]
     for _ in range(steps):
         actions = _random_actions(mask, rng)
-        obs, mask, seat, rewards, done, info = env.step(actions)
-        out.append((actions, obs, mask, seat, rewards, done, info))
+        obs, mask, seat, rewards, terminated, truncated, info = env.step(actions)
+        assert not (terminated & truncated).any()
+        out.append((actions, obs, mask, seat, rewards, terminated | truncated, info))
     return out
 
 
@@ -91,15 +92,16 @@ def test_a_draw_ends_with_equal_results() -> None:
     assert all((d == 0).all() for d in draws)
 
 
-def test_a_game_cut_at_max_decisions_is_done_and_truncated_with_no_result() -> None:
+def test_a_game_cut_at_max_decisions_is_truncated_not_terminated_with_no_result() -> None:
     env = batch("ultimatum_world_v3", 3, seed=1, max_decisions=40)
-    history = _play(env, 40)
-    *_, rewards, done, info = history[40]
-    assert done.all() and info["truncated"].all()
+    history = _play(env, 39)
+    actions = _random_actions(history[-1][2], np.random.default_rng(5))
+    *_, rewards, terminated, truncated, info = env.step(actions)
+    assert truncated.all() and not terminated.any() and info["truncated"].all()
     assert not info["returns"].any() and not rewards.any()
     assert (info["length"] == 40).all()
     assert all(not s.is_terminal() and s.decisions == 40 for s in info["final_state"].values())
-    assert not any(step[5].any() for step in history[1:40])  # nothing ended before the cap
+    assert not any(step[5].any() for step in history[1:])  # nothing ended before the cap
 
 
 @pytest.mark.parametrize("num_games", [1, 256])
@@ -112,7 +114,8 @@ def test_a_game_plays_the_same_alone_as_among_many(num_games: int) -> None:
     for actions, ref_obs, ref_mask, ref_seat, ref_rewards, ref_done, _ in reference[1:]:
         mine = _random_actions(mask, rng)
         mine[0] = actions[0]  # row 0 plays row 0's moves; the other rows play whatever they like
-        obs, mask, seat, rewards, done, _ = env.step(mine)
+        obs, mask, seat, rewards, terminated, truncated, _ = env.step(mine)
+        done = terminated | truncated
         np.testing.assert_array_equal(obs[0], ref_obs[0])
         np.testing.assert_array_equal(mask[0], ref_mask[0])
         assert seat[0] == ref_seat[0] and done[0] == ref_done[0]
