@@ -17,7 +17,11 @@ NormalizeObservation, ...) apply.
 - `on_illegal`: "terminate" (the default, like `single_agent`): your illegal action ends that game with
   -1 for you; "raise": it refuses the whole step. An opponent's illegal action always raises.
 - `info`: `seat` (yours in each game), `action_mask` [N, A] (also `action_masks()`), `illegal`, each with
-  gymnasium's `_key` mask.
+  gymnasium's `_key` mask; with NEXT_STEP, the step that ends your game also has `result` (your seat's
+  result), with SAME_STEP `final_info` has it.
+
+A game the other seats finish before your seat's first decision is dealt again without an episode of
+yours (you had no decision in it), as `single_agent` does.
 """
 
 from __future__ import annotations
@@ -173,7 +177,8 @@ class SeatVectorEnv(VectorEnv):
         return obs, outcome.reward, outcome.terminated, outcome.truncated, info
 
     def close_extras(self, **kwargs: Any) -> None:
-        self.batch.close()
+        if hasattr(self, "batch"):  # gymnasium closes on garbage collection, also after a refused __init__
+            self.batch.close()
 
     # -- playing the other seats ---------------------------------------------------------------
     def _info(self, illegal: np.ndarray, seats: np.ndarray) -> dict[str, Any]:
