@@ -77,6 +77,9 @@ class ArrayBatchEnv(VectorAttributes):
         super().close()
         self.state = {}
 
+    def _dealt(self) -> bool:
+        return bool(self.state)
+
     def load_states(self, states: Sequence[State]) -> None:
         """Put Python engine positions in the rows, one per row (their later chance is the array engine's)."""
         if len(states) != self.num_games:

@@ -118,6 +118,9 @@ class BatchEnv(VectorAttributes):
         super().close()
         self.states, self._potentials = [], []
 
+    def _dealt(self) -> bool:
+        return bool(self.states)
+
     # -- one step ----------------------------------------------------------------------------
     def step(self, actions: Any) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray,
                                           dict[str, Any]]:

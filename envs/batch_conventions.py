@@ -76,6 +76,11 @@ class VectorAttributes:
     def _check_open(self) -> None:
         if self.closed:
             raise ConfigError("this batch is closed; call reset() to deal new games before step()")
+        if not self._dealt():
+            raise ConfigError("no game is dealt yet: call reset() before step()")
+
+    def _dealt(self) -> bool:
+        raise NotImplementedError
 
 
 def final_info(done: np.ndarray | Any, **values: Any) -> dict[str, Any]:

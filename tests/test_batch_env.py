@@ -173,6 +173,8 @@ def test_the_python_backend_declares_same_step_autoreset_and_gymnasiums_vector_a
     from gymnasium.vector.utils import batch_space
 
     env = batch("ultimatum_cards_v2", 5, seed=0)
+    with pytest.raises(Exception, match="reset"):
+        env.step(np.zeros(5, np.int64))  # nothing dealt yet
     assert env.metadata["autoreset_mode"] == AutoresetMode.SAME_STEP and env.num_envs == 5
     assert env.observation_space == batch_space(env.single_observation_space, 5)
     assert env.action_space == batch_space(env.single_action_space, 5)
