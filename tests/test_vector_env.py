@@ -171,7 +171,7 @@ def test_the_seat_rotates_game_by_game_when_none_is_given() -> None:
     seen: set[int] = set()
     rng = np.random.default_rng(5)
     for _ in range(300):
-        _, _, terminated, truncated, info = view.step(_masked_random(view, rng))
+        *_, info = view.step(_masked_random(view, rng))
         seen |= set(info["seat"][0:1].tolist())
     assert len(seen) > 1
 
