@@ -92,7 +92,7 @@ def test_a_draw_ends_with_equal_results() -> None:
 
 
 def test_a_game_cut_at_max_decisions_is_done_and_truncated_with_no_result() -> None:
-    env = batch("ultimatum_world_v3", 3, seed=1, max_decisions=40)
+    env = batch("ultimatum_world_v4", 3, seed=1, max_decisions=40)
     history = _play(env, 40)
     *_, rewards, done, info = history[40]
     assert done.all() and info["truncated"].all()

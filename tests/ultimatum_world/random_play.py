@@ -91,7 +91,7 @@ def play(seed: int, rng: Rng | None = None) -> Iterator[tuple[WorldState, random
     pick, -1). Seats are random players, and in one game in four some are the scripted bot."""
     cfg = config(seed)
     pick = random.Random(seed)
-    s = game_class("ultimatum_world_v3").from_config(cfg).new_initial_state(rng or Rng(seed))
+    s = game_class("ultimatum_world_v4").from_config(cfg).new_initial_state(rng or Rng(seed))
     if rich(seed):
         if cfg["setup"] == "book":
             s._deal_setup()

@@ -72,15 +72,15 @@ def test_a_saved_state_with_more_pieces_than_the_set_is_refused():
 
 def test_a_set_of_pieces_must_hold_the_set_up():
     with pytest.raises(ConfigError, match="pieces: at 2 players the set-up can give a player 100 troops"):
-        game_class("ultimatum_world_v3").from_config({"num_players": 2, "pieces": {"troop_discs": 20,
+        game_class("ultimatum_world_v4").from_config({"num_players": 2, "pieces": {"troop_discs": 20,
                                                                                    "large_discs": 7}})
     with pytest.raises(ConfigError, match="unknown key 'pieces.troops'"):
-        game_class("ultimatum_world_v3").from_config({"pieces": {"troops": 100}})
+        game_class("ultimatum_world_v4").from_config({"pieces": {"troops": 100}})
 
 
 # -- the world chooses sides -----------------------------------------------------------------------
 def test_setup_four_nations_from_four_alliances_one_worldpower_then_one_at_a_time_then_battleships():
-    s = game_class("ultimatum_world_v3").from_config({"num_players": 3}).new_initial_state(Rng(5))
+    s = game_class("ultimatum_world_v4").from_config({"num_players": 3}).new_initial_state(Rng(5))
     first = s.current_player
     picks = []
     for _ in range(4):
@@ -114,7 +114,7 @@ def test_setup_four_nations_from_four_alliances_one_worldpower_then_one_at_a_tim
 
 
 def test_setup_never_offers_a_pick_that_cannot_be_completed():
-    s = game_class("ultimatum_world_v3").from_config({"num_players": 6}).new_initial_state(Rng(1))
+    s = game_class("ultimatum_world_v4").from_config({"num_players": 6}).new_initial_state(Rng(1))
     for _ in range(24):
         legal = s.legal_actions()
         assert legal
@@ -423,7 +423,7 @@ def test_revealing_windows_ask_only_a_defender_with_a_usable_card():
 
 def test_reaction_windows_takes_only_its_two_values():
     with pytest.raises(ConfigError, match="reaction_windows"):
-        game_class("ultimatum_world_v3").from_config({"reaction_windows": "never"})
+        game_class("ultimatum_world_v4").from_config({"reaction_windows": "never"})
 
 
 # -- navy ----------------------------------------------------------------------------------------------
@@ -702,7 +702,7 @@ def test_the_shaping_potential_is_zero_sum_and_orders_seats_as_the_round_cap_doe
     before = s.potentials()[1]
     s.sea_owner[sea(3)], s.bs[sea(3)] = 1, 2
     assert s.potentials()[1] > before, "a blockade counts, below a nation"
-    env = game_class("ultimatum_world_v3").from_config({"dense_reward": True})
+    env = game_class("ultimatum_world_v4").from_config({"dense_reward": True})
     assert env.supports_dense_reward
 
 

@@ -78,7 +78,7 @@ def _check(windows_rule: str, seeds: range) -> tuple[list[str], int]:
     """Differences found and windows met over turns from random positions of 3 and 4 players."""
     found, met = [], 0
     for seed in seeds:
-        game = game_class("ultimatum_world_v3").from_config(
+        game = game_class("ultimatum_world_v4").from_config(
             {"num_players": 3 + seed % 2, "setup": "dealt", "max_rounds": 6, "reaction_windows": windows_rule})
         s = game.new_initial_state(Rng(seed))
         pick = random.Random(seed)
