@@ -93,7 +93,7 @@ def test_a_draw_ends_with_equal_results() -> None:
 
 
 def test_a_game_cut_at_max_decisions_is_truncated_not_terminated_with_no_result() -> None:
-    env = batch("ultimatum_world_v3", 3, seed=1, max_decisions=40)
+    env = batch("ultimatum_world_v4", 3, seed=1, max_decisions=40)
     history = _play(env, 39)
     actions = _random_actions(history[-1][2], np.random.default_rng(5))
     *_, rewards, terminated, truncated, info = env.step(actions)

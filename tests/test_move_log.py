@@ -24,7 +24,7 @@ from ultimata.envs.ultimatum_world.content import world
 from .conquest_of_the_world.positions import c, fight, opening
 from .ultimatum_world.positions import BLACK, nation, position
 
-CONQUEST, WORLD = "conquest_of_the_world_v3", "ultimatum_world_v3"
+CONQUEST, WORLD = "conquest_of_the_world_v3", "ultimatum_world_v4"
 WORLD_CONFIG = {"num_players": 3, "max_rounds": 4}
 SENTENCE = re.compile(r"player_\d+ [a-z]+[ ,:]")
 """A table's sentence: the mover, then a verb ('player_2 attacks from Mexico'), never 'player_2: ...'."""

@@ -24,21 +24,22 @@ GAMES: dict[str, str] = {
     "ultimade_v2": "ultimata.envs.ultimade",
     "ultra_war_v4": "ultimata.envs.ultra_war",
     "conquest_of_the_world_v3": "ultimata.envs.conquest_of_the_world",
-    "ultimatum_world_v3": "ultimata.envs.ultimatum_world",
+    "ultimatum_world_v4": "ultimata.envs.ultimatum_world",
 }
 """Env name -> the game's package. Its `env` module defines `env` and `raw_env`, PettingZoo's pair; the env
 name is also a module, as in PettingZoo (`from ultimata.envs import ultra_war_v4`, `VersionedModules`)."""
 
 RETIRED: dict[str, tuple[str, str | None]] = {
     "conquest_of_the_world_v2": ("conquest_of_the_world_v3", "0.1.0"),
-    "ultimatum_world_v2": ("ultimatum_world_v3", "0.1.0"),
+    "ultimatum_world_v3": ("ultimatum_world_v4", "0.2.0"),
+    "ultimatum_world_v2": ("ultimatum_world_v4", "0.1.0"),
     **{f"ultimatum_cards_v{v}": ("ultimatum_cards_v2", None) for v in (0, 1)},
     "ultimade_v1": ("ultimade_v2", "0.1.0"),
     "ultimade_v0": ("ultimade_v2", None),
     "ultra_war_v3": ("ultra_war_v4", "0.1.0"),
     **{f"ultra_war_v{v}": ("ultra_war_v4", None) for v in (0, 1, 2)},
     **{f"conquest_of_the_world_v{v}": ("conquest_of_the_world_v3", None) for v in (0, 1)},
-    **{f"ultimatum_world_v{v}": ("ultimatum_world_v3", None) for v in (0, 1)},
+    **{f"ultimatum_world_v{v}": ("ultimatum_world_v4", None) for v in (0, 1)},
 }
 """Env versions no longer installed -> (the env that replaced them, the last ultimata release that has them, or
 None when none did). As in PettingZoo, a rule change bumps the version and the old one goes; a number measured

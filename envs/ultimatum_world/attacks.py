@@ -78,11 +78,11 @@ class AttackRules(_Base):
 
     def _next_roll(self, window_done: bool = False) -> None:
         """Book: defence cards are used 'any time ... when under an opponent's attack', so before every
-        roll a defender who holds something usable is asked first. A blitz rolls on until decided."""
+        roll the defender is asked first (`window_opens` says when). A blitz rolls on until decided."""
         while True:
             if not self._attack_goes_on():
                 return
-            if not window_done and self.window_verbs():
+            if not window_done and self.window_opens():
                 self.phase = WINDOW
                 return
             window_done = False

@@ -49,6 +49,13 @@ class WorldConfig(GameConfig):
     pieces: PieceSet | None = PieceSet()
     """Book: each player plays with one set of pieces (the default, the book's counts). None (ours):
     pieces are unlimited."""
+    reaction_windows: Literal["always", "revealing"] = "always"
+    """Book: defence cards are used 'any time ... when under an opponent's attack' and 'should not be
+    revealed to opponents until being used'. 'always': before every roll the defender is asked whenever
+    the table cannot rule out that it holds something usable (it holds any card while the attack allows
+    a defence card, or a laser it may fire), with DONE as its pass, so being asked reveals nothing.
+    'revealing' (ours, faster): asked only when it holds something usable, which tells the table that it
+    does (v3's rule)."""
     turn_money_kept: bool = False
     """Gap (ours): conquest and embargo money must be spent the turn it is earned (book); what is left is
     lost (False) or saved to the bank (True)."""

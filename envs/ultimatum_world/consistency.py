@@ -195,7 +195,7 @@ def _check_decision(s: WorldState) -> None:
     if s.phase == BUY and not any(busy):
         _need(bool(s.purchases()), "the purchases are over once nothing can be bought")
     if s.phase == WINDOW and not any(busy):
-        _need(bool(s.window_verbs()), "a defence window is open only while the defender has something to use")
+        _need(s.window_opens(), "a defence window is open only while the defender is asked (config reaction_windows)")
     if s.phase in (BATTLE, MOVE_IN, WINDOW):
         kind, attacker, defender, target, source = s.attack
         _need(s.owner_of(target) == defender != attacker, "the attack's target is the defender's")

@@ -17,7 +17,7 @@ from ultimata.envs.ultimatum_world.state import WorldState
 class WorldGame(Game[WorldConfig]):
     """Ultimatum (Bates Games, 1985): the world wargame; win with the Oil Alliance and one more."""
 
-    info = GameInfo(name="ultimatum_world_v3", title="Ultimatum (world wargame)", config=WorldConfig,
+    info = GameInfo(name="ultimatum_world_v4", title="Ultimatum (world wargame)", config=WorldConfig,
                     state=WorldState, players=seats_in_config, actions=NUM_ACTIONS, observation_size=OBS_SIZE,
                     observation_bounds=(0.0, np.inf), renderer="WorldRenderer", dense_reward=True)
     """Money and troops have no cap but the rounds."""

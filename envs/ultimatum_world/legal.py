@@ -4,7 +4,7 @@ written from the rules doc."""
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from typing import TYPE_CHECKING
 
 from ultimata.envs.ultimatum_world import actions as A
@@ -19,7 +19,7 @@ from ultimata.envs.ultimatum_world.cards import (
     OCEAN_MINE,
     REINFORCE,
 )
-from ultimata.envs.ultimatum_world.content import COMMUNIST, WESTERN, world
+from ultimata.envs.ultimatum_world.content import CARD_KINDS, COMMUNIST, WESTERN, world
 from ultimata.envs.ultimatum_world.phases import (
     ACT,
     BATTLE,
@@ -38,6 +38,9 @@ else:
 
 W = world()
 AMOUNTS = list(A.AMOUNTS)
+ANY_CARD = (1,) * len(CARD_KINDS)
+NO_CARD = (0,) * len(CARD_KINDS)
+"""Hands that hold one of every kind, or nothing: what the table can tell of a defender's hand from its size."""
 
 
 class LegalRules(_Base):
@@ -249,11 +252,25 @@ class LegalRules(_Base):
         return True
 
     def window_verbs(self) -> list[int]:
-        """What the defender may use before the next roll; the window opens only when this is not empty."""
+        """What the defender may use before the next roll (from its hand, its lasers and the attack)."""
+        return self._window_uses(self.hands[self.attack[2]])
+
+    def window_opens(self) -> bool:
+        """Whether the defender is asked before the next roll. 'always' (config `reaction_windows`): while
+        it holds any card of a kind the attack allows or a laser it may fire, which the table sees
+        (hand sizes, lasers and the attack are public), so being asked tells nobody what it holds.
+        'revealing': only while it holds something usable, which tells the table that it does."""
+        if self.cfg.reaction_windows == "revealing":
+            return bool(self.window_verbs())
+        d = self.attack[2]
+        return bool(self._window_uses(ANY_CARD if any(self.hands[d]) else NO_CARD))
+
+    def _window_uses(self, hand: Sequence[int]) -> list[int]:
+        """The defender's uses before the next roll if it held `hand` (a count per card kind)."""
         kind, attacker, d, target, source = self.attack
         if not self.roll_pending():
             return []
-        hand, out = self.hands[d], []
+        out = []
         if kind == TROOPS_ATTACK and hand[MINEFIELD] and self.troops[source] >= 2:
             out.append(A.CARD + MINEFIELD)
         if kind == NAVAL and hand[OCEAN_MINE] and target < NATIONS + BLOCKADES:

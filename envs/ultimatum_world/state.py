@@ -215,7 +215,7 @@ class WorldState(LegalRules, TurnRules, MoneyRules, PlacementRules, AttackRules,
             self.changed = CHOICE
         else:
             self._do(action, [])
-        if self.phase == WINDOW and not self.pending and not self.transferring() and not self.window_verbs():
+        if self.phase == WINDOW and not self.pending and not self.transferring() and not self.window_opens():
             self._close_window()
         busy = self.pending or self.placing_now() or self.transferring()
         if self.phase == BUY and not busy and not self.purchases():

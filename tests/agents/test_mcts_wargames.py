@@ -35,7 +35,7 @@ def test_attacks_iraq_from_iran_to_complete_the_oil_alliance_in_the_world_game()
     holdings["Iraq"], holdings["Iran"] = (1, 1), (0, 10)
     iran, iraq, turkey = place(nation("Iran")), place(nation("Iraq")), place(nation("Turkey"))
     s = position(n=3, nations=holdings, rolls=[BLACK[28], BLACK[2]])  # the real first roll wins
-    agent = MctsAgent("ultimatum_world_v3", MctsOptions(sims=400, time=30, **PLAIN), seed=0)
+    agent = MctsAgent("ultimatum_world_v4", MctsOptions(sims=400, time=30, **PLAIN), seed=0)
 
     assert s.legal_actions() == [A.ATTACK, A.DONE], "attack, or end the turn"
     assert _choose(agent, s) == A.ATTACK

@@ -15,8 +15,9 @@ test replays the record: the recorded moves of the other seats are applied as th
 of a bot seat is asked of today's loader and must be the recorded one. Re-record only on purpose (a
 retrained bot, or a rule change that changes what the bot sees). After a version bump an entry is renamed
 to the new env when its games still replay move for move under the new rules (Conquest v2 -> v3 and the
-world game v2 -> v3 did), and re-recorded with the data-only loader when they do not (Ultra War v4), or
-when a retrained bot ships (Ultra War's, trained on a GPU, 2026-11-27).
+world game v2 -> v3 did), and re-recorded with the data-only loader when they do not (Ultra War v4; the
+world game v4, whose defenders are asked where v3 asked nobody), or when a retrained bot ships (Ultra
+War's, trained on a GPU, 2026-11-27).
 """
 
 from __future__ import annotations

@@ -39,7 +39,7 @@ def position(n: int = 3, to_move: int = 0, nations: dict[str, tuple[int, int]] |
              hands: dict[int, dict[str, int]] | None = None, phase: int = ACT, **cfg: Any) -> WorldState:
     """`nations`: name -> (owner, troops); the rest belong to the last player with 1 troop.
     `seas`: blockade number or anchor tuple -> (owner, battleships, submarines)."""
-    game = game_class("ultimatum_world_v3").from_config({"num_players": n, "setup": "dealt", **cfg})
+    game = game_class("ultimatum_world_v4").from_config({"num_players": n, "setup": "dealt", **cfg})
     s = game.new_initial_state(Rng(0))
     s.owner = [n - 1] * A.NATIONS
     s.troops = [1] * A.NATIONS

@@ -30,13 +30,14 @@ TIGHT_PIECES = {"troop_discs": 30, "large_discs": 7, "battleships": 14, "submari
 
 
 def config(seed: int) -> dict[str, Any]:
-    """Every table size, both set-ups, both ways of keeping conquest money, short and long caps, and
-    the book's set of pieces, unlimited pieces and a tight set."""
+    """Every table size, both set-ups, both ways of keeping conquest money, short and long caps, both
+    kinds of defence windows, and the book's set of pieces, unlimited pieces and a tight set."""
     return {
         "num_players": 2 + seed % 5,
         "setup": "book" if seed % 4 == 1 else "dealt",
         "turn_money_kept": seed % 3 == 0,
         "max_rounds": 3 + seed % 4,
+        "reaction_windows": "revealing" if seed % 7 < 3 else "always",
         **({}, {"pieces": None}, {"pieces": TIGHT_PIECES})[seed // 5 % 3],
     }
 
@@ -90,7 +91,7 @@ def play(seed: int, rng: Rng | None = None) -> Iterator[tuple[WorldState, random
     pick, -1). Seats are random players, and in one game in four some are the scripted bot."""
     cfg = config(seed)
     pick = random.Random(seed)
-    s = game_class("ultimatum_world_v3").from_config(cfg).new_initial_state(rng or Rng(seed))
+    s = game_class("ultimatum_world_v4").from_config(cfg).new_initial_state(rng or Rng(seed))
     if rich(seed):
         if cfg["setup"] == "book":
             s._deal_setup()

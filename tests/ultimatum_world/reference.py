@@ -105,6 +105,7 @@ class Reference:
         self.rules = rules
         self.max_rounds = config.max_rounds
         self.keep_money = config.turn_money_kept
+        self.windows = config.reaction_windows
         self.pieces = config.pieces
         self.dice = Dice([])
 
@@ -361,12 +362,13 @@ class Reference:
             return g["aim"] >= 0 and g["force"][g["aim"] // 2] > 0
         return True
 
-    def defence_options(self) -> list[int]:
+    def defence_options(self, hand: list[int] | None = None) -> list[int]:
+        """What the defender may use now; with `hand`, what it could use if that were its hand."""
         g = self.g
         kind, attacker, d, target, source = g["attack"]
         if not self.next_roll_possible():
             return []
-        hand, out = g["hands"][d], []
+        hand, out = g["hands"][d] if hand is None else hand, []
         if kind == TROOPS and hand[KIND["minefield"]] and g["troops"][source] > 1:
             out.append(CARD0 + KIND["minefield"])
         if kind == NAVAL and hand[KIND["ocean_mine"]] and SEA0 <= target < SEA0 + N_BLOCKADES:
@@ -379,6 +381,15 @@ class Reference:
         if g["lasers"][d] > 0 and attacker_places and not (kind == LASERSHOT and g["laser_answered"]):
             out.append(LASER)
         return out
+
+    def defender_asked(self) -> bool:
+        """Doc, Defence windows: 'always' asks a defender holding any card (when the attack allows a card)
+        or a laser it may fire; 'revealing' only one holding something usable."""
+        if self.windows == "revealing":
+            return bool(self.defence_options())
+        d = self.g["attack"][2]
+        holds = 1 if sum(self.g["hands"][d]) else 0
+        return bool(self.defence_options([holds] * len(CARD_KINDS)))
 
     def battle_options(self) -> list[int]:
         g = self.g
@@ -477,7 +488,7 @@ class Reference:
         else:
             self.do(action, [])
         moving_on = g["transfer"][0] != -1
-        if g["phase"] == DEFENCE and not g["pending"] and not moving_on and not self.defence_options():
+        if g["phase"] == DEFENCE and not g["pending"] and not moving_on and not self.defender_asked():
             self.close_window()
         idle = not g["pending"] and g["placing"] == [0, 0, 0] and not moving_on
         if g["phase"] == PURCHASES and idle and not self.can_buy():
@@ -755,7 +766,7 @@ class Reference:
     def roll_on(self, window_seen: bool) -> None:
         g = self.g
         while self.can_go_on():
-            if not window_seen and self.defence_options():
+            if not window_seen and self.defender_asked():
                 g["phase"] = DEFENCE
                 return
             window_seen = False

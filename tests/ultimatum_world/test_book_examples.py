@@ -21,7 +21,7 @@ def at_sea(key) -> int:
 def test_book_starting_money_2_for_the_first_player_3_for_the_second_4_for_the_third():
     """'The first player to make attacks will receive $2 billion, the second player $3 billion, the
     third player $4 billion and so on.'"""
-    s = game_class("ultimatum_world_v3").from_config({"num_players": 5, "setup": "dealt"}).new_initial_state(Rng(3))
+    s = game_class("ultimatum_world_v4").from_config({"num_players": 5, "setup": "dealt"}).new_initial_state(Rng(3))
     first = s.player
     assert [s.bank[(first + k) % 5] for k in range(5)] == [2, 3, 4, 5, 6]
 

@@ -64,7 +64,7 @@ def test_a_bad_map_is_refused_naming_the_entry_and_field(edit, message):
 
 
 def test_the_deck_has_72_cards_and_bad_rules_data_is_named():
-    rules = game_class("ultimatum_world_v3").from_config({}).rules
+    rules = game_class("ultimatum_world_v4").from_config({}).rules
     assert len(rules.deck) == 72
     raw = copy.deepcopy(default_rules_raw())
     raw["cards"]["jet_bomber"]["count"] += 1
@@ -77,7 +77,7 @@ def test_the_deck_has_72_cards_and_bad_rules_data_is_named():
 
 
 def test_the_books_prices_troop_1_battleship_2_submarine_5_laser_10_are_the_rules_data():
-    prices = game_class("ultimatum_world_v3").from_config({}).rules.prices
+    prices = game_class("ultimatum_world_v4").from_config({}).rules.prices
     assert (prices.troop, prices.battleship, prices.submarine, prices.laser) == (1, 2, 5, 10)
     raw = copy.deepcopy(default_rules_raw())
     raw["prices"]["laser"] = 0
@@ -89,14 +89,14 @@ def test_the_books_prices_troop_1_battleship_2_submarine_5_laser_10_are_the_rule
 
 
 def test_config_overrides_dice_and_card_counts_and_refuses_unknown_kinds():
-    game = game_class("ultimatum_world_v3").from_config(
+    game = game_class("ultimatum_world_v4").from_config(
         {"dice": {"black": [1, 2, 3, 4, 5, 6], "red": [2], "green": ["WIN"]},
          "cards": {"jet_bomber": 12, "airlift": 6}})
     assert game.rules.red == (2,) and len(game.rules.deck) == 72
     with pytest.raises(ConfigError, match="unknown card kind"):
-        game_class("ultimatum_world_v3").from_config({"cards": {"nuke": 1}})
+        game_class("ultimatum_world_v4").from_config({"cards": {"nuke": 1}})
     with pytest.raises(ConfigError, match="max_rounds"):
-        game_class("ultimatum_world_v3").from_config({"max_rounds": 0})
+        game_class("ultimatum_world_v4").from_config({"max_rounds": 0})
 
 
 def test_the_rules_doc_states_the_action_and_observation_sizes_the_game_has():

@@ -19,7 +19,7 @@ from .random_play import play as fuzz_play
 
 
 def _random_game(seed: int, config: dict | None = None, steps: int | None = None):
-    state = game_class("ultimatum_world_v3").from_config(config or {}).new_initial_state(Rng(seed))
+    state = game_class("ultimatum_world_v4").from_config(config or {}).new_initial_state(Rng(seed))
     pick = random.Random(seed)
     while not state.is_terminal() and (steps is None or state.decisions < steps):
         yield state, pick
@@ -60,7 +60,7 @@ def test_random_games_keep_every_invariant_masks_are_exact_and_state_dicts_round
                 for legal in np.flatnonzero(mask):
                     state.clone().apply(int(legal))
             if state.decisions == 40 + seed % 60:
-                copy_of = game_class("ultimatum_world_v3").from_config(config(seed)).new_initial_state(Rng(1))
+                copy_of = game_class("ultimatum_world_v4").from_config(config(seed)).new_initial_state(Rng(1))
                 copy_of.load_state_dict(json.loads(json.dumps(state.state_dict())))
                 steps_left = 40
             if copy_of is not None:
@@ -76,7 +76,7 @@ def test_random_games_keep_every_invariant_masks_are_exact_and_state_dicts_round
 def test_state_dicts_round_trip_mid_game_and_play_on_identically():
     *_, (state, pick) = _random_game(5, steps=300)
     saved = state.state_dict()
-    other = game_class("ultimatum_world_v3").from_config({}).new_initial_state(Rng(99))
+    other = game_class("ultimatum_world_v4").from_config({}).new_initial_state(Rng(99))
     other.load_state_dict(saved)
     for _ in range(200):
         if state.is_terminal():

@@ -72,15 +72,15 @@ def test_a_saved_state_with_more_pieces_than_the_set_is_refused():
 
 def test_a_set_of_pieces_must_hold_the_set_up():
     with pytest.raises(ConfigError, match="pieces: at 2 players the set-up can give a player 100 troops"):
-        game_class("ultimatum_world_v3").from_config({"num_players": 2, "pieces": {"troop_discs": 20,
+        game_class("ultimatum_world_v4").from_config({"num_players": 2, "pieces": {"troop_discs": 20,
                                                                                    "large_discs": 7}})
     with pytest.raises(ConfigError, match="unknown key 'pieces.troops'"):
-        game_class("ultimatum_world_v3").from_config({"pieces": {"troops": 100}})
+        game_class("ultimatum_world_v4").from_config({"pieces": {"troops": 100}})
 
 
 # -- the world chooses sides -----------------------------------------------------------------------
 def test_setup_four_nations_from_four_alliances_one_worldpower_then_one_at_a_time_then_battleships():
-    s = game_class("ultimatum_world_v3").from_config({"num_players": 3}).new_initial_state(Rng(5))
+    s = game_class("ultimatum_world_v4").from_config({"num_players": 3}).new_initial_state(Rng(5))
     first = s.current_player
     picks = []
     for _ in range(4):
@@ -114,7 +114,7 @@ def test_setup_four_nations_from_four_alliances_one_worldpower_then_one_at_a_tim
 
 
 def test_setup_never_offers_a_pick_that_cannot_be_completed():
-    s = game_class("ultimatum_world_v3").from_config({"num_players": 6}).new_initial_state(Rng(1))
+    s = game_class("ultimatum_world_v4").from_config({"num_players": 6}).new_initial_state(Rng(1))
     for _ in range(24):
         legal = s.legal_actions()
         assert legal
@@ -243,7 +243,9 @@ def test_alliance_money_is_paid_each_time_the_alliance_is_regained():
     s._start_turn(1)
     s.phase, s._mask = P.ACT, None
     s.rng.rolls = [BLACK[28], BLACK[2]]
-    play(s, A.ATTACK, place(nation("India")), place(nation("China")), A.ROLL, A.AMOUNT_ONE, A.DONE)
+    play(s, A.ATTACK, place(nation("India")), place(nation("China")), A.ROLL)
+    assert s.phase == P.WINDOW, "player 0 holds the card its conquest earned: asked before the roll"
+    play(s, A.DONE, A.AMOUNT_ONE, A.DONE)
     assert s.owner[nation("China")] == 1
     s._start_turn(0)
     s.phase, s._mask = P.ACT, None
@@ -388,11 +390,40 @@ def test_defence_cards_can_be_used_before_any_roll_of_a_troop_battle():
     assert (s.troops[FR], s.troops[SPAIN], s.phase) == (15, 0, P.MOVE_IN), "the blitz rolls on after the mine"
 
 
-def test_no_window_for_a_defender_without_a_usable_card():
+def test_a_defender_holding_any_card_is_asked_before_every_roll_and_may_only_pass():
+    """Default `reaction_windows: always`: an Ocean Mine is no use against troops, but being asked or not
+    must not tell the table whether the card is one."""
     s = position(nations={"France": (0, 9), "Spain": (1, 3)}, hands={1: {"ocean_mine": 1}},
-                 rolls=[BLACK[10], BLACK[5]])
+                 rolls=[BLACK[10], BLACK[5]] * 2)
+    play(s, A.ATTACK, place(FR), place(SPAIN), A.BLITZ)
+    assert (s.phase, s.current_player, s.legal_actions()) == (P.WINDOW, 1, [A.DONE])
+    play(s, A.DONE)
+    assert s.phase == P.WINDOW and s.troops[SPAIN] == 2, "asked again before the blitz's next roll"
+    play(s, A.DONE, A.DONE)
+    assert s.phase == P.MOVE_IN and s.troops[SPAIN] == 0
+
+
+def test_a_defender_with_no_card_and_no_laser_is_not_asked():
+    """Hand sizes and lasers are public: a defender who holds neither is known to have nothing."""
+    s = position(nations={"France": (0, 9), "Spain": (1, 3)}, rolls=[BLACK[10], BLACK[5]])
     play(s, A.ATTACK, place(FR), place(SPAIN), A.ROLL)
     assert s.phase == P.BATTLE and s.troops[SPAIN] == 2
+
+
+def test_revealing_windows_ask_only_a_defender_with_a_usable_card():
+    s = position(nations={"France": (0, 9), "Spain": (1, 3)}, hands={1: {"ocean_mine": 1}},
+                 rolls=[BLACK[10], BLACK[5]], reaction_windows="revealing")
+    play(s, A.ATTACK, place(FR), place(SPAIN), A.ROLL)
+    assert s.phase == P.BATTLE and s.troops[SPAIN] == 2
+    s = position(nations={"France": (0, 9), "Spain": (1, 3)}, hands={1: {"minefield": 1}},
+                 rolls=[BLACK[10], BLACK[5]], reaction_windows="revealing")
+    play(s, A.ATTACK, place(FR), place(SPAIN), A.ROLL)
+    assert s.phase == P.WINDOW and s.current_player == 1
+
+
+def test_reaction_windows_takes_only_its_two_values():
+    with pytest.raises(ConfigError, match="reaction_windows"):
+        game_class("ultimatum_world_v4").from_config({"reaction_windows": "never"})
 
 
 # -- navy ----------------------------------------------------------------------------------------------
@@ -671,7 +702,7 @@ def test_the_shaping_potential_is_zero_sum_and_orders_seats_as_the_round_cap_doe
     before = s.potentials()[1]
     s.sea_owner[sea(3)], s.bs[sea(3)] = 1, 2
     assert s.potentials()[1] > before, "a blockade counts, below a nation"
-    env = game_class("ultimatum_world_v3").from_config({"dense_reward": True})
+    env = game_class("ultimatum_world_v4").from_config({"dense_reward": True})
     assert env.supports_dense_reward
 
 

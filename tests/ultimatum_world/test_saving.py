@@ -15,7 +15,7 @@ from ultimata.envs.ultimatum_world import phases as P
 
 
 def saved(decisions: int = 300, **config) -> tuple:
-    game = game_class("ultimatum_world_v3").from_config(config)
+    game = game_class("ultimatum_world_v4").from_config(config)
     state = game.new_initial_state(Rng(2))
     pick = random.Random(2)
     for _ in range(decisions):

@@ -13,7 +13,7 @@ from .positions import BLACK, nation, place, play, position, sea
 
 
 def test_text_view_says_unowned_and_keys_its_nation_and_sea_notation():
-    fresh = game_class("ultimatum_world_v3").from_config({"num_players": 3}).new_initial_state(Rng(1))
+    fresh = game_class("ultimatum_world_v4").from_config({"num_players": 3}).new_initial_state(Rng(1))
     text = fresh.render_text(0)
     assert "p-1" not in text and "Canada unowned" in text and "Seas: all vacant" in text
     s = position(nations={"France": (1, 10)}, seas={2: (1, 3, 2)})
@@ -50,7 +50,7 @@ def test_amount_choices_that_move_the_same_count_say_they_are_the_same_move():
 def test_no_decision_offers_two_moves_with_the_same_words():
     pick = random.Random(3)
     for config in ({"num_players": 2, "setup": "dealt"}, {"num_players": 5, "setup": "dealt", "max_rounds": 3}):
-        s = game_class("ultimatum_world_v3").from_config(config).new_initial_state(Rng(4))
+        s = game_class("ultimatum_world_v4").from_config(config).new_initial_state(Rng(4))
         while not s.is_terminal():
             words = labels(s)
             assert len(set(words)) == len(words), words

@@ -521,7 +521,7 @@ def long_replay(folder, seed=1, name="world-long.json"):
     from ultimata.envs.core.replay import Replay
     from ultimata.envs.core.rng import Rng
 
-    state = game_class("ultimatum_world_v3").from_config({}).new_initial_state(Rng(seed))
+    state = game_class("ultimatum_world_v4").from_config({}).new_initial_state(Rng(seed))
     pick, actions = random.Random(seed), []
     while not state.is_terminal():
         actions.append(pick.choice(state.legal_actions()))
@@ -538,10 +538,10 @@ def test_a_long_replay_comes_in_pages_that_match_the_game(client, tmp_path) -> N
     actions = long_replay(tmp_path / "replays")
     assert len(actions) > 500
     frames, moves = replay_frames(client, "world-long.json", count=37, perspective=2)
-    state = game_class("ultimatum_world_v3").from_config({}).new_initial_state(Rng(1))
+    state = game_class("ultimatum_world_v4").from_config({}).new_initial_state(Rng(1))
     expected_frames, expected_moves = [], []
     for action in [*actions, None]:
-        frame = seat_view("ultimatum_world_v3", state, 2)
+        frame = seat_view("ultimatum_world_v4", state, 2)
         expected_frames.append(json.loads(json.dumps(frame)))  # as JSON has it: no tuples
         expected_moves.append(None if action is None else state.narrate(action))
         if action is not None:
