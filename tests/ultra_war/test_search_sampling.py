@@ -40,7 +40,8 @@ def test_cards_are_named_to_their_player_and_to_the_table_only_once_they_land():
     from ultimata.envs.ultra_war import actions as A
     from ultimata.envs.ultra_war.phases import CARD_TARGET, FEAT_TARGET
 
-    state = game_class("ultra_war_v4").from_config({}).new_initial_state(Rng(3))
+    state = game_class("ultra_war_v4").from_config({"first_player": "player_0",
+                                                     "power_start": "scenario"}).new_initial_state(Rng(3))
     seat = state.current_player
     card = state.hands[seat][0]
     assert state.action_to_string(A.PLAY) == f"play {card}"
