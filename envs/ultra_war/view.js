@@ -21,7 +21,8 @@
     const card = v.cards.find((c) => c.name === v.playing);
     switch (v.phase) {
       case "draft": return "Draft your army: pick characters with the buttons above the map, then end turn.";
-      case "setup": return "Set-up: you may pay for equipment and enhancements by clicking cards in your hand; 'end turn' then draws your hand up to 5.";
+      case "setup": if (moves.some((m) => m.label === "go second")) return "You won the roll: choose to go first or second with the buttons above the map.";
+        return "Set-up: you may pay for equipment and enhancements by clicking cards in your hand; 'end turn' then draws your hand up to 5.";
       case "main": return "Your turn: click a character with a dashed yellow ring to activate it (move, attack, face), play a card from your hand, or end the turn.";
       case "activation": {
         const parts = [];
