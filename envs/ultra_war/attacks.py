@@ -298,9 +298,9 @@ class AttackRules(_Base):
             if EXPLOSIVE in spec.tags and self.board.breachable[f] and f not in self.breached:
                 self.breached.add(f)
                 self.log(f"{u.name} blasts a breach")
-            for g, ring in self._attacked(u, spec, f):  # every target is rolled against, even if the attacker
-                if self.phase == OVER:  # fell to a critical's die back meanwhile (the area attack is one attack)
-                    break
+            for g, ring in self._attacked(u, spec, f):  # every target is rolled against (Kamikaze comes after)
+                if self.phase == OVER or not u.on_map:  # (ours: an attacker felled by a critical's die back
+                    break  # mid-attack makes no more rolls: the rolls read where it stands)
                 x = self.unit_at(g)
                 if x is None and not self.token_at(g):
                     continue  # (fallen to an earlier roll of this attack)
