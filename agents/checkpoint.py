@@ -58,7 +58,7 @@ class CheckpointMeta:
     created: str = field(default_factory=lambda: time.strftime("%Y-%m-%dT%H:%M:%S"))
     extra: dict[str, Any] = field(default_factory=dict)
     also_fits: list[str] = field(default_factory=list)
-    """Later versions of the game (e.g. 'ultra_war_v4') this policy was checked to still play: the
+    """Later versions of the game (e.g. 'ultra_war_v5') this policy was checked to still play: the
     version bump changed rules but neither the spaces nor what the policy's inputs mean. A shipped bot
     keeps its training record and claims the new version here instead of being retrained at once."""
     policy: dict[str, Any] | None = None

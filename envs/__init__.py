@@ -31,7 +31,7 @@ register_all()
 
 def __getattr__(name: str) -> object:
     """Handed out on first use, so that importing the envs imports no game and never agents or training:
-    - `from ultimata.envs import ultra_war_v4`: a game's PettingZoo module by its env name, PettingZoo's
+    - `from ultimata.envs import ultra_war_v5`: a game's PettingZoo module by its env name, PettingZoo's
       versioned-module convention (registry.VersionedModules re-exports the game package's `env.py`);
     - `envs.single_agent`, training/single_agent.py's (it plays agents, so it lives above envs/)."""
     if name in GAMES:

@@ -22,12 +22,12 @@ from ultimata.envs.core.errors import ConfigError
 GAMES: dict[str, str] = {
     "ultimatum_cards_v2": "ultimata.envs.ultimatum_cards",
     "ultimade_v2": "ultimata.envs.ultimade",
-    "ultra_war_v4": "ultimata.envs.ultra_war",
+    "ultra_war_v5": "ultimata.envs.ultra_war",
     "conquest_of_the_world_v3": "ultimata.envs.conquest_of_the_world",
     "ultimatum_world_v4": "ultimata.envs.ultimatum_world",
 }
 """Env name -> the game's package. Its `env` module defines `env` and `raw_env`, PettingZoo's pair; the env
-name is also a module, as in PettingZoo (`from ultimata.envs import ultra_war_v4`, `VersionedModules`)."""
+name is also a module, as in PettingZoo (`from ultimata.envs import ultra_war_v5`, `VersionedModules`)."""
 
 RETIRED: dict[str, tuple[str, str | None]] = {
     "conquest_of_the_world_v2": ("conquest_of_the_world_v3", "0.1.0"),
@@ -36,8 +36,9 @@ RETIRED: dict[str, tuple[str, str | None]] = {
     **{f"ultimatum_cards_v{v}": ("ultimatum_cards_v2", None) for v in (0, 1)},
     "ultimade_v1": ("ultimade_v2", "0.1.0"),
     "ultimade_v0": ("ultimade_v2", None),
-    "ultra_war_v3": ("ultra_war_v4", "0.1.0"),
-    **{f"ultra_war_v{v}": ("ultra_war_v4", None) for v in (0, 1, 2)},
+    "ultra_war_v4": ("ultra_war_v5", "0.2.0"),
+    "ultra_war_v3": ("ultra_war_v5", "0.1.0"),
+    **{f"ultra_war_v{v}": ("ultra_war_v5", None) for v in (0, 1, 2)},
     **{f"conquest_of_the_world_v{v}": ("conquest_of_the_world_v3", None) for v in (0, 1)},
     **{f"ultimatum_world_v{v}": ("ultimatum_world_v4", None) for v in (0, 1)},
 }
@@ -102,7 +103,7 @@ def gymnasium_id(name: str) -> str:
 class VersionedModules(importlib.abc.MetaPathFinder, importlib.abc.Loader):
     """PettingZoo's versioned modules, made from the registry instead of written as files. PettingZoo's
     `classic/connect_four_v3.py` only re-exports `env` and `raw_env` from the game's package; here
-    `ultimata.envs.ultra_war_v4` re-exports envs/ultra_war/env.py's the same way, so `import` and `from`
+    `ultimata.envs.ultra_war_v5` re-exports envs/ultra_war/env.py's the same way, so `import` and `from`
     work with every registered name and a game needs no file outside its package. A retired name's import
     fails saying what replaced it, as `make` does."""
 
@@ -145,7 +146,7 @@ def game_base_name(game_name: str) -> str:
 
 
 def env_name(base: str) -> str:
-    """The registered env of a game by its name without version: 'ultra_war' -> 'ultra_war_v4'. Code
+    """The registered env of a game by its name without version: 'ultra_war' -> 'ultra_war_v5'. Code
     that means "this game, whatever its version" stays valid across version bumps."""
     found = [name for name in GAMES if game_base_name(name) == base]
     if not found:

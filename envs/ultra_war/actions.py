@@ -7,7 +7,8 @@ every seat plays "up" the board. Field-indexed verbs use the field as seen by th
     [720, 864)    USE the ability of the own power source at f (a token there, or the crystal its bearer there
                   is equipped with)
     [864, 1008)   TRANSFER one reserve point to the character at f (Magic / Energy Transfer)
-    1008 + s      SELECT army slot s (0..7) to activate; in the draft, draft roster character s
+    1008 + s      SELECT army slot s (0..7) to activate; in the draft, draft roster character s; in set-up, the
+                  roll's winner goes first (s = 0) or second (s = 1)
     1016 + d      FACE direction d (0..7, seat-relative) and end the activation
     1024          END the activation keeping the facing
     1025          CHARGE (declare before the first step)

@@ -298,22 +298,32 @@ class AttackRules(_Base):
             if EXPLOSIVE in spec.tags and self.board.breachable[f] and f not in self.breached:
                 self.breached.add(f)
                 self.log(f"{u.name} blasts a breach")
-            for g, ring in self._attacked(u, spec, f):
-                if self.phase == OVER or not u.on_map:
-                    break
+            for g, ring in self._attacked(u, spec, f):  # every target is rolled against (Kamikaze comes after)
+                if self.phase == OVER or not u.on_map:  # (ours: an attacker felled by a critical's die back
+                    break  # mid-attack makes no more rolls: the rolls read where it stands)
                 x = self.unit_at(g)
                 if x is None and not self.token_at(g):
                     continue  # (fallen to an earlier roll of this attack)
                 bonus = def_bonus.get(self.units.index(x), 0) if x is not None else 0
                 self.roll_attack(u, spec, slot, g, ring=ring, att_bonus=att_bonus, def_bonus=bonus)
+            self.spend_kamikaze(u, spec)
         else:
             x = self.unit_at(f)
             bonus = def_bonus.get(self.units.index(x), 0) if x is not None else 0
             dealt = self.roll_attack(u, spec, slot, f, att_bonus=att_bonus, def_bonus=bonus)
+            self.spend_kamikaze(u, spec)
             if dealt > 0 and self.phase != OVER and u.on_map and self.deviate_targets(u, slot, f):
                 self.phase, self.attack = DEVIATE, [self.units.index(u), slot, f, ATTACK]
                 return
         self._after_attack(u)
+
+    def spend_kamikaze(self, u: Unit, spec: Any) -> None:
+        """Glossary, Kamikaze: the character "is considered defeated, automatically after that Ability or Attack
+        is made": after the whole attack (every roll of an area attack; an Explosive attack at an empty blast is
+        an attack made too, so its thrower is spent as well)."""
+        if KAMIKAZE in spec.tags and u.on_map and self.phase != OVER:
+            self.log(f"{u.name} is spent (Kamikaze)")
+            self.defeat(u)
 
     def _after_attack(self, u: Unit) -> None:
         """After an attack: the activation goes on while the attacker can still attack (or is Empowered)."""
@@ -329,8 +339,11 @@ class AttackRules(_Base):
     def deviate_targets(self, u: Unit, slot: int, hit: int) -> list[int]:
         """Glossary, Deviate: a ranged attack that dealt damage may make another attack, if it can be paid
         for, at another character up to # spaces from the one it hit, with line of sight from there.
-        **Gap (ours):** it costs what the attack costs; any character but the attacker (the attacker's
-        choice); the deviated attack does not deviate again."""
+        "Up to # spaces" is counted as the book counts range ("normal movement from space to space (using
+        connected sides of grid squares)": orthogonal steps). **Gap (ours):** "in a single direction of
+        Attacker's choice" is read as one attack at one character the attacker chooses, anywhere within
+        that count (not along a line); it costs what the attack costs; any character but the attacker; the
+        deviated attack does not deviate again."""
         spec = combat.attack_spec(u, slot)
         if spec is None or spec.kind != "ranged" or DEVIATE_TAG not in spec.tags:
             return []
@@ -338,7 +351,7 @@ class AttackRules(_Base):
             return []
         reach = spec.tags[DEVIATE_TAG] or 0
         occ = self.occupied_map()
-        near = CHEBYSHEV[hit]
+        near = MANHATTAN[hit]
         return sorted(
             x.pos for x in self.units
             if x is not u and x.on_map and x.pos != hit and not x.imprisoned and near[x.pos] <= reach
@@ -374,6 +387,8 @@ class AttackRules(_Base):
         token = self.token_at(target_pos) if defender is None else None
         if defender is None and token is None:
             return 0
+        if self.ethereal(u):  # (a free strike and Strike Back are attacks too: "a free Attack")
+            u.ethereal_off = True
         adice = combat.attack_dice(u)
         a_total, a_dice = self.roll_pair(adice)
         score = combat.attack_score(self, u, spec, target_pos, defender, free_strike, ring) + att_bonus
@@ -393,6 +408,9 @@ class AttackRules(_Base):
                  f"{score} = {total} against {target}'s {combat.dice_shown(d_dice, ddice)} + defence "
                  f"{dscore - d_total} = {dscore}" + (f" ({'; '.join(notes)})" if notes else ""))
         damage = 0
+        exchange = combat.doubles(d_dice, 6) and a_crit
+        if exchange:  # "both Characters receive a bonus roll of one die of damage against each other": at once,
+            self._victory_held = True  # so both results stand before victory is decided (both Generals: a draw)
         if combat.doubles(d_dice, 6):
             if a_crit:
                 damage = self.rng.roll(6)
@@ -420,9 +438,9 @@ class AttackRules(_Base):
                 self.damage_token(token, damage)
             else:
                 self._take_hit(u, spec, defender, damage)
-        if KAMIKAZE in spec.tags and u.on_map:
-            self.log(f"{u.name} is spent (Kamikaze)")
-            self.defeat(u)
+        if exchange:
+            del self._victory_held
+            self._check_victory()
         if (defender is not None and defender.has(STRIKE_BACK) and not counter and SNEAK_ATTACK not in spec.tags
                 and defender.on_map and u.on_map and self.phase != OVER and self.can_strike(defender)
                 and chebyshev(defender.pos, u.pos) == 1):
@@ -452,7 +470,8 @@ class AttackRules(_Base):
             defender.burning = True
         if MOVEMENT_DEPRIVATION in tags:
             defender.deprived = 2
-        if DISARM in tags and (defender.weapon or defender.weapon2) and chebyshev(u.pos, defender.pos) == 1:
+        near = u.on_map and chebyshev(u.pos, defender.pos) == 1  # (u may have fallen to a critical's die back)
+        if DISARM in tags and (defender.weapon or defender.weapon2) and near:
             # "removes any Weapon Equipment": both weapons of a Dual Wield character
             defender.disarmed, defender.weapon = defender.weapon or defender.disarmed, ""
             defender.disarmed2, defender.weapon2 = defender.weapon2 or defender.disarmed2, ""

@@ -32,3 +32,8 @@ class UltraWarConfig(GameConfig):
     """Book: destroying an energy token makes "the owner's ability to generate Energy Reserve useless".
     'kept' (v4): it generates no more, and the points it stored still pay for cards; 'lost' (v3): they are
     lost with it."""
+    power_start: Literal["empty", "scenario"] = "empty"
+    """The book is in tension with itself (docs/games/ultra_war.md, Set-up step 4): 'empty' (v5), every power
+    source starts with no points ("If the Reserve is a Power Source, it starts with no energy in its reserve,
+    but builds like any other power source"); 'scenario' (v4), with the scenario's `power_start` points, so the
+    opening-hand step's "you may utilize the reserve from your Power Sources" has points to pay with."""

@@ -120,11 +120,12 @@ def _unit_facts(st: UltraWarState) -> None:
     """What a character's own fields must mean: counters in range, flags only where a rule sets them."""
     sc = st.game.scenario
     prisoner = st.units[-1] if sc.prisoner and st.units and st.units[-1].name == sc.prisoner else None
-    for u in st.units:
+    longest_void = max(c.void for f in sc.factions for c in content().decks[f].values())
+    for u in st.units:  # (the caster's deck sends a character to the Void, either side's: Void Rift on an enemy)
         deck = content().decks[u.ch.faction]
         if set(u.reserves) != set(u.ch.reserves):
             raise ValueError(f"{u.name}: reserves {sorted(u.reserves)} are not its card's {sorted(u.ch.reserves)}")
-        if u.void > max(c.void for c in deck.values()) + 1:
+        if u.void > longest_void + 1:
             raise ValueError(f"{u.name}: in the Void for longer than any card sends it")
         if not u.void and u.void_from != -1:
             raise ValueError(f"{u.name}: a space to return to from the Void while not in it")
@@ -184,6 +185,10 @@ def _sources(st: UltraWarState) -> None:
 def _phase(st: UltraWarState) -> None:
     if (st.phase == OVER) != (st.winner in (0, 1, 2)):
         raise ValueError("the winner does not fit the phase")
+    if st.choosing and (st.game.config.first_player != "roll" or st.phase not in (SETUP, DRAFT)
+                        or (st.phase == SETUP and st.setup_side != st.first)):
+        raise ValueError("who goes first is still to be chosen, outside the set-up of a rolled first player, "
+                         "or by a side that did not win the roll")
     if st._saved_phase not in (SETUP, MAIN, PAUSE):
         raise ValueError("the saved phase is none of set-up, main, pause")
     active_ok = 0 <= st.active < len(st.units) and st.units[st.active].on_map and st.units[st.active].side == st.turn

@@ -1,5 +1,5 @@
 """Ultra War for PettingZoo: `env()` and `raw_env`, PettingZoo's pair. The registry finds this module by the game's
-package, and `from ultimata.envs import ultra_war_v4` hands it out under the env name."""
+package, and `from ultimata.envs import ultra_war_v5` hands it out under the env name."""
 
 from __future__ import annotations
 
@@ -14,12 +14,12 @@ __all__ = ["env", "raw_env"]
 
 
 def env(**kwargs: Any) -> AECEnv:
-    """The wrapped ultra_war_v4 AEC env (TerminateIllegal, AssertOutOfBounds, OrderEnforcing)."""
+    """The wrapped ultra_war_v5 AEC env (TerminateIllegal, AssertOutOfBounds, OrderEnforcing)."""
     return wrap(raw_env(**kwargs))
 
 
 class raw_env(UltimataEnv):
-    """ultra_war_v4: Ultra War: two armies of character pawns on a 12 x 12 map (player_0 = the scenario's first
+    """ultra_war_v5: Ultra War: two armies of character pawns on a 12 x 12 map (player_0 = the scenario's first
     faction)."""
 
     game_class = UltraWarGame

@@ -15,7 +15,7 @@ from ultimata.envs.ultra_war.state import UltraWarState
 class UltraWarGame(Game[UltraWarConfig]):
     """Ultra War: two armies of character pawns on a 12 x 12 map (player_0 = the scenario's first faction)."""
 
-    info = GameInfo(name="ultra_war_v4", title="Ultra War", config=UltraWarConfig, state=UltraWarState, players=2,
+    info = GameInfo(name="ultra_war_v5", title="Ultra War", config=UltraWarConfig, state=UltraWarState, players=2,
                     actions=NUM_ACTIONS, observation_size=OBS_SIZE, observation_bounds=(0.0, 1.0),
                     observation_planes=(PLANES, SIZE, SIZE), renderer="UltraWarRenderer", dense_reward=True)
 

@@ -69,6 +69,8 @@ class LegalRules(_Base):
         out: list[int] = []
         if p == OVER:
             return out
+        if p == SETUP and self.choosing:  # the roll's winner: go first, or second
+            return [A.SELECT, A.SELECT + 1]
         if p in (SETUP, MAIN):
             if p == MAIN:
                 out += [A.SELECT + u.slot for u in self.units if u.side == seat and self.can_activate(u)]

@@ -191,7 +191,7 @@ def observe(state: UltraWarState, seat: int) -> np.ndarray:
     tail[at: at + 16] = (
         _capped(pools[seat], 20), _capped(pools[1 - seat], 20), len(state.decks[seat]) / 50,
         len(state.decks[1 - seat]) / 50, len(state.hands[seat]) / HAND_SLOTS, len(state.hands[1 - seat]) / HAND_SLOTS,
-        _capped(state.round, rules[4]), 1.0 if state.first == seat else 0.0, 1.0 if state.turn == seat else 0.0,
+        _capped(state.round, rules[4]), _first(state, seat), 1.0 if state.turn == seat else 0.0,
         _capped(state.hold[seat], 10), _capped(state.hold[1 - seat], 10), _capped(len(state.stack), 4),
         _budget(state, seat) if draft else 0.0, _budget(state, 1 - seat) if draft else 0.0,
         1.0 if window and units[window[0]].side == seat else 0.0, window[3] / 3 if window else 0.0)
@@ -203,6 +203,11 @@ def observe(state: UltraWarState, seat: int) -> np.ndarray:
             _capped(u.steps, 12), _CHARGE_SEEN[u.charging], _capped(u.attacks_made, 2), float(u.flew), float(u.paused))
     obs[PLANES * FIELDS:] = np.frombuffer(b"".join(slots) + _REST.pack(*tail), np.float32)
     return obs
+
+
+def _first(state: UltraWarState, seat: int) -> float:
+    """1 if the seat goes first, 0 if second, 0.5 while the roll's winner has still to decide."""
+    return 0.5 if state.choosing else 1.0 if state.first == seat else 0.0
 
 
 _CHARGE_SEEN = (0.0, 1.0, 0.5)

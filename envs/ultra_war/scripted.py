@@ -10,7 +10,7 @@ from typing import TYPE_CHECKING
 from ultimata.envs.ultra_war import actions as A
 from ultimata.envs.ultra_war import combat
 from ultimata.envs.ultra_war.geometry import FIELDS, chebyshev, direction, manhattan
-from ultimata.envs.ultra_war.phases import ACTIVE, DEVIATE, DRAFT
+from ultimata.envs.ultra_war.phases import ACTIVE, DEVIATE, DRAFT, SETUP
 
 if TYPE_CHECKING:
     from ultimata.envs.core.rng import Rng
@@ -121,6 +121,8 @@ def choose_action(state: UltraWarState, rng: Rng) -> int:
         return _activation(state, legal, seat)
     if state.phase == DRAFT:
         return _draft(state, legal, seat)
+    if state.phase == SETUP and state.choosing:  # the roll won: go first
+        return A.SELECT
     if state.phase == DEVIATE:  # the deviated shot: the best enemy, never a friend
         shots = [a for a in legal if A.ATTACK <= a < A.TARGET
                  and (x := state.unit_at(rel((a - A.ATTACK) % FIELDS))) is not None and x.side != seat]

@@ -100,6 +100,8 @@ class UltraWarState(LegalRules, TurnRules, MovementRules, AttackRules, CardRules
         self.discards = [0, 0]
         self.breached: set[int] = set()
         self.phase, self.turn, self.round, self.first = SETUP, 0, 1, 0
+        self.choosing = False
+        """The roll's winner (`first` until then) has still to decide who goes first (book: Player Turns)."""
         self.setup_side, self.active, self.pending, self.performer = 0, -1, -1, -1
         self.stack: list[list[Any]] = []
         """A quick window's stack, bottom first: [side, card name, -1] or [side, "", source index]."""
@@ -252,7 +254,9 @@ class UltraWarState(LegalRules, TurnRules, MovementRules, AttackRules, CardRules
             else:
                 self._end_turn()
         elif A.SELECT <= action < A.FACE:
-            if p == DRAFT:
+            if p == SETUP:
+                self._choose_first(seat, action - A.SELECT == 1)
+            elif p == DRAFT:
                 self._draft(seat, action - A.SELECT)
             else:
                 self._activate(seat, action - A.SELECT)
@@ -316,7 +320,7 @@ class UltraWarState(LegalRules, TurnRules, MovementRules, AttackRules, CardRules
     FIELDS = Fields(
         units=Records(Unit), sources=Records(Source), hands=_NAMES_PER_SIDE, decks=_NAMES_PER_SIDE,
         discards=ListOf(COUNT, size=2), breached=SetOf(Int(0, FIELDS - 1)), phase=Int(0, len(PHASES) - 1),
-        turn=SIDE, round=Int(1, last_round), first=SIDE, setup_side=SIDE, active=INDEX, pending=INDEX,
+        turn=SIDE, round=Int(1, last_round), first=SIDE, choosing=Bool(), setup_side=SIDE, active=INDEX, pending=INDEX,
         performer=INDEX, stack=ListOf(Row(("side", SIDE), ("card name", Str()), ("source index", INDEX))),
         attack=ListOf(INDEX, most=4), responder=Int(-1, 1), passes=Int(0, 1), strikes=ListOf(COUNT),
         lift=Bool(), disengaged=ListOf(COUNT), hold=ListOf(Int(0, hold_goal), size=2), winner=Int(-1, 2),

@@ -36,17 +36,25 @@ class TurnRules(_Base):
             self.hands[side] = [self.decks[side].pop() for _ in range(cfg.hand_limit)]
         if sc.prisoner and not draft:
             self._add_prisoner()
-        if cfg.first_player == "roll":
+        if cfg.first_player == "roll":  # "the winner decides who goes first": its first decision (_choose_first)
             while True:
                 a, b = self.rng.roll(6), self.rng.roll(6)
                 if a != b:
                     break
-            self.first = 0 if a > b else 1
+            self.first, self.choosing = (0 if a > b else 1), True
+            self.log(f"player_{self.first} wins the roll ({max(a, b)} against {min(a, b)}) and decides who goes first")
         else:
             self.first = int(cfg.first_player[-1])
         self.setup_side = self.first
         if draft:
             self.phase, self.setup_side = DRAFT, 0
+
+    def _choose_first(self, side: int, second: bool) -> None:
+        """The roll's winner goes first (SELECT 0) or second (SELECT 1); the opening-hand step follows, the
+        side to go first paying first."""
+        self.first, self.choosing = (1 - side if second else side), False
+        self.setup_side = self.first
+        self.log(f"player_{side} chooses to go {'second' if second else 'first'}")
 
     def start_spaces(self, side: int) -> list[int]:
         """The side's start spaces, nearest the map centre first (the game's)."""
@@ -66,12 +74,14 @@ class TurnRules(_Base):
 
     def _add_sources(self, side: int) -> None:
         """Gap (ours): crystals go to the first characters of the army; tokens on the start spaces farthest
-        from the centre; each source starts with the scenario's `power_start` points."""
+        from the centre. Each starts empty (book), or with the scenario's `power_start` points (`power_start:
+        scenario`, v4's reading)."""
         sc = self.game.scenario
+        start = sc.power_start if self.game.config.power_start == "scenario" else 0
         name = self.game.content.factions[sc.factions[side]].power
         mine = self.side_units(side)
         for k in range(sc.power_sources):
-            src = Source(side, name, sc.power_start)
+            src = Source(side, name, start)
             if src.token:
                 src.pos = self.start_spaces(side)[-1 - k]
             else:
@@ -264,10 +274,15 @@ class TurnRules(_Base):
         value times the fraction of its life lost; fair between armies of different totals."""
         return round(sum(u.ch.value * (u.ch.life - u.life) / u.ch.life for u in self.side_units(1 - side)), 6)
 
+    _victory_held = False
+    """True while both dice of a double-six exchange are applied (attacks.roll_attack): the defeats they cause
+    count together, decided once both stand; set only inside that call, never saved."""
+
     def _check_victory(self) -> None:
-        """A side with no character left (on the board or in the Void) loses; with `defeat_general`, one
-        with no General left; with `rescue`, player_0 when the prisoner falls, player_1 when it escapes."""
-        if self.phase in (OVER, DRAFT):
+        """A side with no character left (on the board or in the Void) loses (ours: the book names no such
+        rule; a side that cannot act can meet no objective); with `defeat_general`, one with no General left;
+        with `rescue`, player_0 when the prisoner falls, player_1 when it escapes. Both at once: a draw."""
+        if self.phase in (OVER, DRAFT) or self._victory_held:
             return
         sc = self.game.scenario
         lost = []

@@ -21,7 +21,8 @@
     const card = v.cards.find((c) => c.name === v.playing);
     switch (v.phase) {
       case "draft": return "Draft your army: pick characters with the buttons above the map, then end turn.";
-      case "setup": return "Set-up: you may pay for equipment and enhancements by clicking cards in your hand; 'end turn' then draws your hand up to 5.";
+      case "setup": if (moves.some((m) => m.label === "go second")) return "You won the roll: choose to go first or second with the buttons above the map.";
+        return "Set-up: you may pay for equipment and enhancements by clicking cards in your hand; 'end turn' then draws your hand up to 5.";
       case "main": return "Your turn: click a character with a dashed yellow ring to activate it (move, attack, face), play a card from your hand, or end the turn.";
       case "activation": {
         const parts = [];
@@ -76,15 +77,18 @@
       if (v.seat === null || v.seat === undefined) return `You are watching: ${v.factions[0]} (player_0, blue) against ${v.factions[1]} (player_1, red).`;
       return `You are player_${v.seat}: ${v.factions[v.seat]} (${v.seat ? "red" : "blue"}), playing up the map.`;
     },
+    pace: 50,  // ms per bot move: a bot turn is 8-11 moves (up to 30), so a turn shows in about a second
     help: {
-      rules: [
-        "Two armies of characters fight on a 12×12 map; each side wins by its scenario's objective (defeat the enemy Generals, hold the yellow objective squares, or free the prisoner and reach an escape square), or on points after the round cap.",
-        "Your turn: your power sources gain a point and you draw a card. Then activate your characters one at a time: click one and step it square by square (up to its movement); then either click an arrow to face that way and end, or attack. An attack turns the character to face its target and ends its activation (unless it can attack again): the book gives a turned character no more moves, so choose the facing by where you attack from.",
-        "An attack rolls two dice + the attack number (the character's offense, or its weapon's) against the defender's two dice + its defence; the difference is the damage. The log spells each roll out: '5+5 + attack 6 = 16 against 5+2 + defence 5 = 12' deals 4. Double six: a critical strike, +1d6 damage; the defender's double six makes the attack fail (and hits back with a die if it can reach); the attacker's double one is a miss. Back stabs, sneak attacks and free strikes get +2.",
-        "Melee needs an adjacent enemy; ranged needs range and line of sight. A flying character can be hit only by ranged attacks or by other flyers: an enemy flying next to you shows no red square, and the prompt says why.",
-        "Stepping from next to an enemy to a square outside its front and sides draws a free strike (+2, with its weapon) from it, once per engagement: survive it and you may go on. Charging doubles movement but the character turns (no attack) at the end; a Charge Attack character may instead move 2 more and still attack.",
-        "Cards cost power points: equipment and enhancements go on your characters, feats are performed by one of them, quick cards answer attacks in a quick window.",
-        "Turned characters are spent until their side's next turn (they still strike free strikes); stunned ones cannot act for one full round, until the turn of the side that stunned them; powered-down droids (out of their General's or a tripod's range) cannot act.",
+      sections: [
+        { title: "Winning", text: "Two armies fight on a 12×12 map. Each side wins by its scenario's objective: defeat the enemy Generals, hold the yellow objective squares, or free the prisoner and reach an escape square; or on points after the round cap." },
+        { title: "Set-up", text: "A die roll decides who goes first: its winner chooses to go first or second. Power sources start empty and gain a point at the start of each of your turns." },
+        { title: "Your turn", text: "Your sources gain a point and you draw a card. Then activate your characters one at a time: click one and step it square by square (up to its movement); then click an arrow to face that way and end, or attack. An attack turns the character to face its target and ends its activation (unless it can attack again), so choose the facing by where you attack from." },
+        { title: "Attacking", text: "An attack rolls two dice + the attack number (the character's offense, or its weapon's) against the defender's two dice + its defence; the difference is the damage: '5+5 + attack 6 = 16 against 5+2 + defence 5 = 12' deals 4. Back stabs, sneak attacks and free strikes get +2." },
+        { title: "Double six, double one", text: "An attacker's double six is a critical strike: +1d6 damage. A defender's double six makes the attack fail (and hits back with a die if it can reach). Both: each takes a die, at once. The attacker's double one is a miss." },
+        { title: "Reach and flying", text: "Melee needs an adjacent enemy; ranged needs range (counted square by square through the sides) and line of sight, ahead or beside. A flying character can be hit only by ranged attacks or by other flyers: an enemy flying next to you shows no red square, and the prompt says why." },
+        { title: "Free strikes and charging", text: "Stepping from next to an enemy to a square outside its front and sides draws a free strike (+2, with its weapon) from it, once per engagement: survive it and you may go on. Charging doubles movement but the character turns (no attack) at the end; a Charge Attack character may instead move 2 more and still attack." },
+        { title: "Cards", text: "Cards cost power points: equipment and enhancements go on your characters, feats are performed by one of them, quick cards answer attacks in a quick window." },
+        { title: "Turned, stunned, powered down", text: "Turned characters are spent until their side's next turn (they still strike free strikes); stunned ones cannot act for one full round, until the turn of the side that stunned them; powered-down droids (out of their General's or a tripod's range) cannot act." },
       ],
       legend(v) {
         return [

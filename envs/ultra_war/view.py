@@ -206,7 +206,7 @@ def moves(state: UltraWarState) -> list[dict[str, Any]]:
     """Each legal move with what a click means: a field (`kind` step / attack / target / use / transfer),
     a `unit` to activate, a `face` arrow, a `card` in hand (play or discard), or an `action` (end turn,
     end, charge, fly, pause, pass, drop, draft: buttons beside the map, where the activation is)."""
-    from ultimata.envs.ultra_war.phases import DRAFT
+    from ultimata.envs.ultra_war.phases import DRAFT, SETUP
 
     seat = state.current_player
     hand = state.hands[seat]
@@ -218,7 +218,7 @@ def moves(state: UltraWarState) -> list[dict[str, Any]]:
             kind = ("step" if action < A.ATTACK else "attack" if action < A.TARGET else "target" if action < A.USE
                     else "use" if action < A.TRANSFER else "transfer")
             move.update(target="field", kind=kind, **_spot(f))
-        elif action < A.FACE and state.phase != DRAFT:
+        elif action < A.FACE and state.phase not in (DRAFT, SETUP):
             u = next(u for u in state.units if u.side == seat and u.slot == action - A.SELECT)
             move.update(target="unit", kind="select", **_spot(u.pos))
         elif A.FACE <= action < A.END_ACT:

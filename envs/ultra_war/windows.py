@@ -175,10 +175,12 @@ class WindowRules(_Base):
             target = self.unit_at(f)
             self.roll_attack(u, spec, slot, f, free_strike=True, att_bonus=att_bonus,
                              def_bonus=def_bonus.get(self.units.index(target), 0) if target else 0)
+            self.spend_kamikaze(u, spec)
         elif mode == DEVIATED:
             target = self.unit_at(f)
             self.roll_attack(u, spec, slot, f, att_bonus=att_bonus,
                              def_bonus=def_bonus.get(self.units.index(target), 0) if target else 0)
+            self.spend_kamikaze(u, spec)
             self._after_attack(u)
         else:
             self._resolve_attack(u, slot, f, att_bonus, def_bonus)

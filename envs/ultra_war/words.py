@@ -67,6 +67,9 @@ def _words(state: UltraWarState, action: int) -> tuple[str, str]:
         return f"transfer a point to {there(state, f)}", f"{who} transfers a point to {there(state, f)}"
     if action < A.FACE:
         slot = action - A.SELECT
+        if phase == SETUP:
+            order = "second" if slot else "first"
+            return f"go {order}", f"{who} chooses to go {order}"
         if phase == DRAFT:
             drafted = state.roster(seat)[slot]
             return f"draft {drafted}", f"{who} drafts {drafted}"

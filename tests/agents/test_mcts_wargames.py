@@ -113,7 +113,7 @@ def test_strikes_down_the_enemy_general_in_ultra_war():
 
     # Plain UCB averages the 18 moves under "select Justice", most of them neutral: 200 simulations
     # sometimes preferred ending the turn; 800 find the strike.
-    agent = MctsAgent("ultra_war_v4", MctsOptions(sims=800, time=30, **PLAIN), seed=0)
+    agent = MctsAgent("ultra_war_v5", MctsOptions(sims=800, time=30, **PLAIN), seed=0)
     assert _choose(agent, st) == A.SELECT + justice.slot
     assert _choose(agent, st) == strike_vegron
     assert st.phase == OVER and st.returns() == [1.0, -1.0]

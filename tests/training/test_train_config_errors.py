@@ -80,5 +80,5 @@ def test_a_config_in_the_new_layout_loads_without_a_warning(tmp_path):
 
     with warnings.catch_warnings():
         warnings.simplefilter("error", ConfigWarning)
-        for game in ("ultimatum_cards_v2", "ultra_war_v4"):
+        for game in ("ultimatum_cards_v2", "ultra_war_v5"):
             load_train_config(game)

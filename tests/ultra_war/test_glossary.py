@@ -333,9 +333,11 @@ def test_a_gigantic_character_blocks_sight_while_another_passes_through_its_spac
 
 def test_kamikaze_defeats_the_attacker_after_the_attack():
     st, u, d = duel()
+    u.ch = u.ch.model_copy(update={"attacks": [with_tags(u.ch.attacks[0], Kamikaze=None), *u.ch.attacks[1:]]})
+    st.active = 0
     force(st, 1, 2, 1, 2)
-    st.roll_attack(u, with_tags(u.ch.attacks[0], Kamikaze=None), 0, d.pos)
-    assert not u.on_map
+    st._resolve_attack(u, 0, d.pos, 0, {})
+    assert not u.on_map and any("is spent (Kamikaze)" in e for e in st.events)
 
 
 def test_legacy_adds_magic_at_the_start_of_the_turn():

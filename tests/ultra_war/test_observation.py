@@ -150,7 +150,7 @@ def reference(state, seat: int) -> np.ndarray:
         len(state.hands[seat]) / HAND_SLOTS,
         len(state.hands[1 - seat]) / HAND_SLOTS,
         min(1.0, state.round / cap),
-        state.first == seat,
+        0.5 if state.choosing else state.first == seat,  # (undecided while the roll's winner chooses)
         state.turn == seat,
         min(1.0, state.hold[seat] / 10),
         min(1.0, state.hold[1 - seat] / 10),

@@ -26,11 +26,13 @@ def test_setup_deals_five_places_armies_in_start_areas_and_equips_crystals():
     for u in st.units:
         assert st.board.start[u.side][u.pos]
     crystals = [s for s in st.sources if s.kind == "crystal"]
-    assert len(crystals) == 4 and all(s.bearer >= 0 and s.points == 2 for s in crystals)
+    assert len(crystals) == 4 and all(s.bearer >= 0 and s.points == 0 for s in crystals)  # "starts with no energy"
+    scenario_start = UltraWarGame.from_config({"power_start": "scenario"}).new_initial_state(Rng(1))
+    assert all(s.points == 2 for s in scenario_start.sources)  # v4's reading: the scenario's power_start
 
 
 def test_opening_hand_pay_then_redraw_to_five():
-    st = UltraWarGame.from_config({"first_player": "player_0"}).new_initial_state(Rng(3))
+    st = UltraWarGame.from_config({"first_player": "player_0", "power_start": "scenario"}).new_initial_state(Rng(3))
     playable = [a for a in st.legal_actions() if A.PLAY <= a < A.DISCARD]
     assert playable, "seed 3 deals an affordable card"
     st.apply(playable[0])
@@ -45,8 +47,8 @@ def test_turn_starts_with_power_event_then_draw_event():
     st.apply(A.END_TURN)
     st.apply(A.END_TURN)
     assert st.phase == MAIN and st.turn == 0
-    # two crystals 2 -> 3 each, and Sir Gareth's Legacy 1 into the crystal he bears; one card drawn
-    assert st.pool(0) == 7 and len(st.hands[0]) == 6
+    # two crystals 0 -> 1 each (they start empty), and Sir Gareth's Legacy 1 into the crystal he bears; one card
+    assert st.pool(0) == 3 and len(st.hands[0]) == 6
 
 
 def test_power_sources_gain_one_a_round_up_to_their_maximum():

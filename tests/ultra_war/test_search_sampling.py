@@ -13,7 +13,7 @@ from ultimata.envs.core.rng import Rng
 
 @pytest.mark.parametrize("seed", range(4))
 def test_samples_keep_the_viewers_observation_and_stay_playable(seed):
-    state = game_class("ultra_war_v4").from_config({}).new_initial_state(Rng(seed))
+    state = game_class("ultra_war_v5").from_config({}).new_initial_state(Rng(seed))
     pick = random.Random(seed)
     for _ in range(pick.randrange(5, 60)):
         if state.is_terminal():
@@ -40,7 +40,8 @@ def test_cards_are_named_to_their_player_and_to_the_table_only_once_they_land():
     from ultimata.envs.ultra_war import actions as A
     from ultimata.envs.ultra_war.phases import CARD_TARGET, FEAT_TARGET
 
-    state = game_class("ultra_war_v4").from_config({}).new_initial_state(Rng(3))
+    state = game_class("ultra_war_v5").from_config({"first_player": "player_0",
+                                                     "power_start": "scenario"}).new_initial_state(Rng(3))
     seat = state.current_player
     card = state.hands[seat][0]
     assert state.action_to_string(A.PLAY) == f"play {card}"
@@ -59,7 +60,7 @@ def test_each_new_board_gets_its_own_map_planes():
 
     for round_ in range(3):
         for scenario in ("street_clash", "relay_hold", "rooftop_rescue"):
-            state = game_class("ultra_war_v4").from_config({"scenario": scenario}).new_initial_state(Rng(round_))
+            state = game_class("ultra_war_v5").from_config({"scenario": scenario}).new_initial_state(Rng(round_))
             walls = np.asarray(state.board.wall, dtype=np.float32)
             for seat in (0, 1):
                 plane = state.observation(seat)[: walls.size]

@@ -1,4 +1,4 @@
-"""The registered env name of a game family ('ultra_war' -> 'ultra_war_v4'): the web tests name games by
+"""The registered env name of a game family ('ultra_war' -> 'ultra_war_v5'): the web tests name games by
 family, so a version bump does not touch them."""
 
 from ultimata.envs.core.registry import GAMES

@@ -193,7 +193,7 @@ def test_the_page_loads_each_registered_games_drawing_by_the_games_own_name(clie
 
 def test_an_unknown_drawing_is_a_404_naming_the_drawings_and_no_path(client) -> None:
     drawings = ", ".join(dict.fromkeys(game_base_name(game) for game in GAMES))
-    for name in ("nim", "core", "ultra_war_v4"):
+    for name in ("nim", "core", "ultra_war_v5"):
         res = client.get(f"/views/{name}.js")
         assert res.status_code == 404 and res.json()["detail"] == f"no drawing named '{name}'; drawings: {drawings}"
     for path in ("/views/..%2Fenv.py", "/views/../app.js", "/views/ultra_war/env.py"):
@@ -431,7 +431,7 @@ def test_ultra_wars_log_tells_moves_in_words_naming_characters_not_slots(client)
     """The log read the action space's terms ('player_1: select slot 2', 'attack g2 with attack 1',
     'play X (hand card 4)') and never what the moves made happen; the other seat now speaks in the third
     person and names characters, and the rules' events come under the move that caused them."""
-    snap = new_game(client, "ultra_war_v4", human_seat=0, opponents={"1": "heuristic"})
+    snap = new_game(client, "ultra_war_v5", human_seat=0, opponents={"1": "heuristic"})
     pick, sid = random.Random(0), snap["id"]
     while not snap["over"] and snap["events_total"] < 150:
         if snap["waiting_for"] == "bot":

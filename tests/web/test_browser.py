@@ -156,8 +156,12 @@ def test_a_new_player_starts_reads_the_help_and_plays_fifteen_moves(url, browser
 
     help_box = page.locator("details.help")
     if not help_box.evaluate("d => d.open"):
-        help_box.locator("summary").click()
+        help_box.locator("summary").first.click()
     rules = help_box.inner_text()
+    for section in help_box.locator("details.help-section > summary").all():  # short sections, one open at a time
+        if not section.evaluate("s => s.parentElement.open"):
+            section.click()
+        rules += help_box.inner_text()
     assert all(word in rules for word in words), rules
     assert page.locator(".legend .legend-item").count() >= legend_entries
     assert who in page.locator(".you").inner_text()

@@ -85,6 +85,44 @@ def click(page, selector: str) -> None:
     page.wait_for_function("n => document.getElementById('main').dataset.moves !== n", arg=before)
 
 
+def read_rules(page) -> str:
+    """The rules panel's text, each short section opened in turn (only the open one shows its text)."""
+    help_box = page.locator("details.help")
+    if not help_box.evaluate("d => d.open"):
+        help_box.locator("summary").first.click()
+    text = []
+    for summary in help_box.locator("details.help-section > summary").all():
+        if not summary.evaluate("s => s.parentElement.open"):
+            summary.click()
+        text.append(help_box.inner_text())
+    return "\n".join(text)
+
+
+def test_the_rules_are_short_sections_that_open_one_at_a_time(page, site):
+    open_position(page, site, duel())
+    help_box = page.locator("details.help")
+    if not help_box.evaluate("d => d.open"):
+        help_box.locator("summary").first.click()
+    sections = help_box.locator("details.help-section")
+    assert sections.count() >= 6
+    opened = "() => [...document.querySelectorAll('details.help-section')].map((d) => d.open)"
+    assert page.evaluate(opened) == [True] + [False] * (sections.count() - 1)
+    sections.nth(3).locator("summary").click()
+    page.wait_for_function(f"() => ({opened})().filter(Boolean).length === 1")
+    assert page.evaluate(opened).index(True) == 3
+    assert "two dice + the attack number" in sections.nth(3).inner_text()
+    assert "two dice + the attack number" not in help_box.inner_text().replace(sections.nth(3).inner_text(), "")
+
+
+def test_ultra_war_bots_play_at_its_own_quicker_default_pace(page, site):
+    """A bot turn is 8-11 moves (up to 30): at the shared default of 700 ms a move one took 8-14 s to watch."""
+    open_position(page, site, duel())
+    assert page.locator("input[type=range]").input_value() == "50"
+    page.locator("input[type=range]").fill("300")
+    stored = page.evaluate("() => ['ultimataSpeed:ultra_war', 'ultimataSpeed'].map((k) => localStorage.getItem(k))")
+    assert stored == ["300", None]  # its own setting: the other games keep theirs
+
+
 def duel(*extra):
     return position([("Justice", 0, (6, 3), E), ("Maxian Trooper", 1, (6, 4), W), ("Vegron", 1, (0, 0), S),
                      *extra])
@@ -94,10 +132,7 @@ def test_an_attack_tells_its_dice_and_why_the_activation_ended(page, site):
     st = duel()
     force(st, 4, 3, 2, 1)
     open_position(page, site, st)
-    help_box = page.locator("details.help")
-    if not help_box.evaluate("d => d.open"):
-        help_box.locator("summary").click()
-    rules = help_box.inner_text()
+    rules = read_rules(page)
     assert "An attack turns the character to face its target and ends its activation" in rules
     assert "two dice + the attack number" in rules and "double six" in rules.lower()
     click(page, f".board [data-action='{A.SELECT}']")  # Justice's dashed ring

@@ -318,7 +318,7 @@ def test_settings_only_the_sb3_backend_applies_are_named():
     assert sb3_only_settings(mirrored) == ["pool.weights.mirror (0.5) is the sb3 batched sampler's; here those seats "
                                            "are league seats (main until the first snapshot, then the snapshots)"]
     assert league_pool({"mirror": 0.5, "snapshots": 0.2, "random": 0.3}) == {"mirror": 0.7, "random": 0.3}
-    notices = sb3_only_settings(load_train_config("ultra_war_v4"))  # its config sets imitation.critic_steps
+    notices = sb3_only_settings(load_train_config("ultra_war_v5"))  # its config sets imitation.critic_steps
     assert len(notices) == 1 and "imitation.critic_steps (40,000)" in notices[0]
     seats = load_train_config("ultimade_v2", overrides={"pool": {"learner_seats": [2, 1]}})
     assert sb3_only_settings(seats) == ["pool.learner_seats ([2.0, 1.0]) is applied by the sb3 backend only; here "

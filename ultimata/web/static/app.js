@@ -300,7 +300,8 @@ async function newGameForm(game) {
 }
 
 // -- the table ------------------------------------------------------------------------------------
-// Each game's module may carry `help` ({rules: [...], legend(view) -> items}) and `identity(view)`.
+// Each game's module may carry `help` ({rules: [...] or sections: [{title, text}], legend(view) -> items},
+// `identity(view)` and `pace` (its own default bot speed, ms per move, for games whose turns are many moves).
 function helpPanel(kind, view) {
   const module = VIEWS[kind] || {};
   const help = module.help;
@@ -310,13 +311,24 @@ function helpPanel(kind, view) {
   const legend = window.ULTIMATA_SVG.legend(typeof help.legend === "function" ? help.legend(view) : help.legend);
   return h("div", { class: "help-box" },
     h("details", { class: "help", open: seen ? null : "" }, h("summary", {}, "How to play"),
-      h("ul", {}, help.rules.map((r) => h("li", {}, r)))),
+      help.sections ? helpSections(help.sections) : h("ul", {}, help.rules.map((r) => h("li", {}, r)))),
     h("details", { class: "legend-box", open: "" }, h("summary", {}, "Legend"), legend));
+}
+
+// Short rule sections, one open at a time (opening one closes the others), the first open.
+function helpSections(sections) {
+  const items = sections.map((s, i) => h("details", { class: "help-section", open: i ? null : "" },
+    h("summary", {}, s.title), h("p", {}, s.text)));
+  for (const item of items) {
+    item.addEventListener("toggle", () => {
+      if (item.open) for (const other of items) if (other !== item) other.open = false;
+    });
+  }
+  return h("div", { class: "help-sections" }, ...items);
 }
 
 async function showGame(id) {
   const paint = painter();
-  let speed = Number(localStorage.getItem("ultimataSpeed") || 700);
   const res = await fetch(`/api/sessions/${id}`);
   if (res.status === 404) {
     forgetGame(id);
@@ -327,6 +339,10 @@ async function showGame(id) {
   }
   const first = await res.json();
   if (!res.ok) throw new Error(typeof first.detail === "string" ? first.detail : JSON.stringify(first));
+  // A game with its own pace (many moves a turn) keeps its own speed setting; the others share one.
+  const pace = (VIEWS[first.view && first.view.kind] || {}).pace;
+  const speedKey = pace ? `ultimataSpeed:${first.view.kind}` : "ultimataSpeed";
+  let speed = Number(localStorage.getItem(speedKey) || pace || 700);
   const board = h("div", { class: "board" });
   const status = h("div", { class: "status" });
   const you = h("div", { class: "you" });
@@ -357,7 +373,7 @@ async function showGame(id) {
   });
   speedInput.addEventListener("input", () => {
     speed = Number(speedInput.value);
-    localStorage.setItem("ultimataSpeed", String(speed));
+    localStorage.setItem(speedKey, String(speed));
   });
   if (!paint(
     h("div", { class: "layout" },
