@@ -114,6 +114,7 @@ def create_app(
     library = ReplayLibrary(games_record, replays)
     bots = Opponents(checkpoints, own_agents)
     app.state.store = store
+    app.state.opponents = bots
     app.state.record = games_record
     app.state.imported = library.sync(quiet=True)  # `serve` prints what it skipped
     level_of = {game: {lv["agent"]: lv["level"] for lv in levels.as_list()} for game, levels in difficulty.items()}
@@ -198,7 +199,8 @@ def create_app(
     def show(session_id: str, perspective: int | None = None, events_from: int = EventsFrom) -> dict[str, Any]:
         session = _session(session_id)
         _check_perspective(session, perspective)
-        return session.snapshot(perspective, events_from)
+        with session.lock:  # not while a move is half applied
+            return session.snapshot(perspective, events_from)
 
     @app.post("/api/sessions/{session_id}/move")
     def move(session_id: str, req: Move, events_from: int = EventsFrom) -> dict[str, Any]:

@@ -73,11 +73,15 @@ class GameSession:
     """Moves written to the record so far."""
     ended: str | None = None
     """How a game ended outside the rules: 'resigned'."""
+    stopped: str | None = None
+    """How the store ended the game ('finished', 'left', 'expired', ...), once it has (`_end`): a move
+    that was waiting for the lock while the game was closed finds it over, not half torn down."""
     lock: threading.Lock = field(default_factory=threading.Lock, repr=False)
+    """Held by every move, by the snapshot and by the game's end, so none sees another half done."""
 
     @property
     def over(self) -> bool:
-        return self.ended is not None or self.state.is_terminal()
+        return self.ended is not None or self.stopped is not None or self.state.is_terminal()
 
     @property
     def waiting_for(self) -> str | None:
@@ -127,7 +131,7 @@ class GameSession:
             "over": self.over,
             "ended": self.ended,
             "returns": returns,
-            "result": verdict(self.seats, self.human, returns, self.ended, view) if self.over else None,
+            "result": verdict(self.seats, self.human, returns, self.ended or self.stopped, view) if self.over else None,
             "replay": self.saved_as,
         }
 
@@ -347,7 +351,10 @@ class SessionStore:
             session.logged = n
 
     def _end(self, session: GameSession, ending: str) -> None:
-        """Record how the game ended (once); a game with a result is also saved to the replay folder."""
+        """Record how the game ended (once); a game with a result is also saved to the replay folder. Call
+        with the session's lock held (`settle`, `_abandon`): a move must not run while its bots are dropped."""
+        if session.stopped is None:
+            session.stopped = ending
         if session.saved_as is not None:
             return
         session.agents = {}
