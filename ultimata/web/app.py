@@ -43,6 +43,8 @@ class NewGame(BaseModel):
     opponents: dict[int, str] = {}
     """Spec per bot seat, from GET /api/games/{game}/opponents. Default heuristic."""
     seed: StrictInt | None = Field(None, ge=0, le=MAX_SEED)
+    """None (rated): the server draws the deal's seed and shows it only once the game is over. A seed the
+    client chooses replays a known deal: practice, recorded as unrated."""
     request_id: str | None = Field(None, min_length=1, max_length=64)
     """Any string the page picks per Start click: the same id again returns the same game (a double click
     or a retried request makes one game)."""
