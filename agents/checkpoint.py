@@ -8,8 +8,8 @@ silent nonsense.
 
 Playing a checkpoint never unpickles it (`load_policy`): the zip's weights are read as tensors only and
 the network is built from the sidecar's description (agents/policy_net.py). The zip stays SB3's own, so
-`MaskablePPO.load` still opens it for whoever trusts the file; ultimata does that only to resume a run
-from the run folder the user named (training/model.py).
+`MaskablePPO.load` still opens it for whoever trusts the file; ultimata never does, not even to resume a
+run (training/resume_state.py reads the optimizer state and counters as data too).
 """
 
 from __future__ import annotations
