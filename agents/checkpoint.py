@@ -8,8 +8,8 @@ silent nonsense.
 
 Playing a checkpoint never unpickles it (`load_policy`): the zip's weights are read as tensors only and
 the network is built from the sidecar's description (agents/policy_net.py). The zip stays SB3's own, so
-`MaskablePPO.load` still opens it for whoever trusts the file; ultimata does that only to resume a run
-from the run folder the user named (training/model.py).
+`MaskablePPO.load` still opens it for whoever trusts the file; ultimata never does, not even to resume a
+run (training/resume_state.py reads the optimizer state and counters as data too).
 """
 
 from __future__ import annotations
@@ -17,6 +17,7 @@ from __future__ import annotations
 import hashlib
 import io
 import json
+import re
 import time
 import zipfile
 from dataclasses import asdict, dataclass, field
@@ -38,6 +39,15 @@ FORMAT = "ultimata-checkpoint/2"
 """/2 added `policy`, the architecture and spaces the network is built from without unpickling."""
 FORMAT_V1 = "ultimata-checkpoint/1"
 """Still read: the description is then inferred from the weights (agents/policy_net.py)."""
+MAX_SIDECAR_BYTES = 1024 * 1024
+"""A sidecar is a few KB of JSON; one larger than this is refused after reading this much and no more."""
+MAX_CHECKPOINT_BYTES = 1024 * 1024 * 1024
+"""A checkpoint zip larger than this on disk is refused before it is read (a shipped bot is ~1 MB)."""
+MAX_MEMBERS = 64
+"""SB3 writes five members; a zip listing more than this is not one of its checkpoints."""
+MAX_MEMBER_BYTES = 512 * 1024 * 1024
+"""A member whose uncompressed size, as the zip's central directory declares it, is larger than this is
+refused before anything is decompressed; a member is never decompressed past its declared size."""
 NOT_RULES = ("max_decisions", "dense_reward")
 """Config keys a policy does not depend on, left out when a checkpoint is matched to the rules in play:
 `max_decisions` only cuts an episode short and `dense_reward` only adds a shaping reward; neither reaches
@@ -139,7 +149,12 @@ def read_meta(path: str | Path) -> CheckpointMeta:
     if not side.exists():
         raise CheckpointError(f"checkpoint {target} has no sidecar {side.name}; was it saved by ultimata?")
     try:
-        text = side.read_text()
+        with side.open("rb") as handle:
+            raw = handle.read(MAX_SIDECAR_BYTES + 1)  # never more: a huge sidecar costs this much at most
+        if len(raw) > MAX_SIDECAR_BYTES:
+            raise CheckpointError(f"checkpoint sidecar {side} is larger than {MAX_SIDECAR_BYTES:,} bytes; "
+                                  "a sidecar is a few KB of JSON")
+        text = raw.decode("utf-8")
         data = json.loads(text)
     except (OSError, UnicodeDecodeError, json.JSONDecodeError, RecursionError) as err:
         raise CheckpointError(f"checkpoint sidecar {side} is corrupt: {err}") from None
@@ -186,20 +201,42 @@ def check_compatible(meta: CheckpointMeta, game: Game, where: str) -> None:
 
 
 def verified_bytes(path: str | Path) -> tuple[bytes, CheckpointMeta]:
-    """The zip's bytes and sidecar, once the sha256 and the zip's own CRCs both check out."""
+    """The zip's bytes and sidecar, once the sidecar's sha256 (required) matches and the zip's own central
+    directory lists members within the caps (`checked_archive`). Nothing is decompressed here: the member
+    that is read later is checked against its CRC as it is read."""
     target = zip_path(path)
     meta = read_meta(target)
-    data = target.read_bytes()
-    if meta.sha256 and hashlib.sha256(data).hexdigest() != meta.sha256:
-        raise CheckpointError(f"checkpoint {target} is corrupt: its sha256 does not match the sidecar")
+    if not re.fullmatch(r"[0-9a-f]{64}", meta.sha256):
+        raise CheckpointError(f"checkpoint {target} is refused: its sidecar has no sha256 of the zip (64 hex "
+                              "digits) to check it against; save it again with ultimata")
     try:
-        with zipfile.ZipFile(io.BytesIO(data)) as archive:
-            bad = archive.testzip()
-    except (zipfile.BadZipFile, OSError, EOFError, RuntimeError, ValueError) as err:
-        raise CheckpointError(f"checkpoint {target} is corrupt: {err}") from None
-    if bad is not None:
-        raise CheckpointError(f"checkpoint {target} is corrupt: member {bad} fails its CRC")
+        size = target.stat().st_size
+        if size > MAX_CHECKPOINT_BYTES:
+            raise CheckpointError(f"checkpoint {target} is {size:,} bytes, over the {MAX_CHECKPOINT_BYTES:,} allowed")
+        data = target.read_bytes()
+    except OSError as err:
+        raise CheckpointError(f"checkpoint {target} cannot be read: {err.strerror or err}") from None
+    if hashlib.sha256(data).hexdigest() != meta.sha256:
+        raise CheckpointError(f"checkpoint {target} is corrupt: its sha256 does not match the sidecar")
+    checked_archive(data, f"checkpoint {target}")
     return data, meta
+
+
+def checked_archive(data: bytes, where: str) -> zipfile.ZipFile:
+    """The zip, opened from its central directory alone, once every member's declared size is within the
+    caps (`MAX_MEMBERS`, `MAX_MEMBER_BYTES`): a 4 GiB member is refused at once, not decompressed to test it."""
+    try:
+        archive = zipfile.ZipFile(io.BytesIO(data))
+        members = archive.infolist()
+    except (zipfile.BadZipFile, zipfile.LargeZipFile, OSError, EOFError, RuntimeError, ValueError) as err:
+        raise CheckpointError(f"{where} is corrupt: {err}") from None
+    if len(members) > MAX_MEMBERS:
+        raise CheckpointError(f"{where} lists {len(members):,} members, over the {MAX_MEMBERS} allowed")
+    for info in members:
+        if info.file_size > MAX_MEMBER_BYTES:
+            raise CheckpointError(f"{where}: its member {info.filename[:80]!r} is {info.file_size:,} bytes "
+                                  f"uncompressed, over the {MAX_MEMBER_BYTES:,} allowed")
+    return archive
 
 
 def load_policy(path: str | Path, game: Game) -> tuple[MaskableActorCriticPolicy, CheckpointMeta]:

@@ -132,27 +132,73 @@ def _bound(value: float) -> float | None:
 
 
 def read_weights(archive: bytes, where: str) -> dict[str, torch.Tensor]:
-    """The state dict in a checkpoint zip's `policy.pth`, read as tensors only (torch's weights_only)."""
-    try:
-        with zipfile.ZipFile(io.BytesIO(archive)) as zf:
+    """The state dict in a checkpoint zip's `policy.pth`, read as tensors only (torch's weights_only),
+    each a dense, finite floating-point tensor in memory (`check_tensors`)."""
+    from ultimata.agents.checkpoint import checked_archive
+
+    with checked_archive(archive, where) as zf:
+        try:
             info = zf.getinfo(WEIGHTS_MEMBER)
-            too_big = info.file_size > MAX_WEIGHTS_BYTES
-            raw = b"" if too_big else zf.read(info)
-    except KeyError:
-        raise CheckpointError(f"{where} has no {WEIGHTS_MEMBER}: it is not an SB3 policy checkpoint") from None
-    except (zipfile.BadZipFile, OSError, EOFError, RuntimeError, ValueError) as err:
-        raise CheckpointError(f"{where} is corrupt: {err}") from None
-    if too_big:
-        raise CheckpointError(f"{where}: its {WEIGHTS_MEMBER} is {info.file_size:,} bytes, over the "
-                              f"{MAX_WEIGHTS_BYTES:,} allowed")
-    try:
-        weights = torch.load(io.BytesIO(raw), map_location="cpu", weights_only=True)
-    except Exception as err:  # torch raises UnpicklingError, RuntimeError, ... on a hostile or damaged file
-        raise CheckpointError(f"{where}: its {WEIGHTS_MEMBER} is not plain weights, refused unread ({err})") from None
+        except KeyError:
+            raise CheckpointError(f"{where} has no {WEIGHTS_MEMBER}: it is not an SB3 policy checkpoint") from None
+        if info.file_size > MAX_WEIGHTS_BYTES:
+            raise CheckpointError(f"{where}: its {WEIGHTS_MEMBER} is {info.file_size:,} bytes, over the "
+                                  f"{MAX_WEIGHTS_BYTES:,} allowed")
+        try:
+            raw = zf.read(info)  # decompressed up to its declared size, then checked against its CRC
+        except (zipfile.BadZipFile, OSError, EOFError, RuntimeError, ValueError, NotImplementedError) as err:
+            raise CheckpointError(f"{where} is corrupt: {err}") from None
+    weights = load_tensors(raw, f"{where}: its {WEIGHTS_MEMBER}")
     if not isinstance(weights, dict) or not all(
             isinstance(k, str) and isinstance(v, torch.Tensor) for k, v in weights.items()):
         raise CheckpointError(f"{where}: its {WEIGHTS_MEMBER} is not a state dict of named tensors")
+    check_tensors(weights, f"{where}: its {WEIGHTS_MEMBER}")
     return weights
+
+
+def load_tensors(raw: bytes, what: str) -> Any:
+    """`raw` read by torch as data only (weights_only): tensors and plain containers, nothing unpickled.
+    A refusal says what torch found, without torch's advice to load the file unsafely."""
+    try:
+        return torch.load(io.BytesIO(raw), map_location="cpu", weights_only=True)
+    except Exception as err:  # torch raises UnpicklingError, RuntimeError, ... on a hostile or damaged file
+        raise CheckpointError(f"{what} is not plain weights, refused unread ({torch_reason(err)})") from None
+
+
+def torch_reason(err: BaseException) -> str:
+    """torch's reason for refusing a file, in one line: its 'WeightsUnpickler error' alone, never its
+    advice (re-running with weights_only=False, allow-listing globals) that would run the payload."""
+    text = str(err)
+    found = re.search(r"WeightsUnpickler error:\s*(.+?)(?:\s+was not an allowed global|\.\s|\n\s*\n|$)", text, re.S)
+    reason = found.group(1) if found else (text.strip().splitlines() or [""])[0]
+    reason = " ".join(reason.split())
+    if not reason or re.search(r"weights_only|safe_globals|trust|Weights only load failed", reason):
+        reason = type(err).__name__
+    return reason if len(reason) <= 160 else reason[:157] + "..."
+
+
+FLOAT_DTYPES = (torch.float16, torch.bfloat16, torch.float32, torch.float64)
+
+
+def check_tensors(tensors: dict[str, Any], what: str) -> None:
+    """Every value a plain tensor: dense (strided), in CPU memory (not meta), floating-point, finite. A
+    sparse or meta tensor would make torch fail later with a traceback, a NaN would play nonsense and
+    break sampling; each is refused here, naming the tensor."""
+    for name, value in tensors.items():
+        shown = repr(name[:60])
+        if type(value) not in (torch.Tensor, nn.Parameter):
+            raise CheckpointError(f"{what}: {shown} is not a tensor")
+        if value.layout is not torch.strided or value.is_sparse or value.is_quantized or value.is_nested:
+            raise CheckpointError(f"{what}: tensor {shown} is {str(value.layout).removeprefix('torch.')}; "
+                                  "only dense (strided) tensors are allowed")
+        if value.device.type != "cpu":
+            raise CheckpointError(f"{what}: tensor {shown} is on the {value.device.type} device and holds no "
+                                  "values; only tensors with their data are allowed")
+        if value.dtype not in FLOAT_DTYPES:
+            raise CheckpointError(f"{what}: tensor {shown} is {str(value.dtype).removeprefix('torch.')}; "
+                                  "weights must be floating-point: float16, bfloat16, float32 or float64")
+        if not bool(torch.isfinite(value).all()):
+            raise CheckpointError(f"{what}: tensor {shown} holds NaN or infinite values")
 
 
 def infer_spec(weights: dict[str, torch.Tensor], observation_shape: list[int], num_actions: int,
@@ -275,9 +321,11 @@ def build_policy(spec: PolicySpec, weights: dict[str, torch.Tensor], where: str)
                            for k in wrong[:5])]
         raise CheckpointError(f"{where}: its weights do not fit the architecture (the sidecar's description, or "
                               f"for an old sidecar the one its weights suggest): {'; '.join(s for s in shown if s)}")
-    if any(not v.is_floating_point() for v in weights.values()):
-        raise CheckpointError(f"{where}: its weights must be floating-point tensors")
+    check_tensors(weights, where)  # also for callers that did not read the weights with read_weights
     policy = _construct(spec)
-    policy.load_state_dict(weights, strict=True)  # copies into float32: float16 weights are cast, as SB3 did
+    try:
+        policy.load_state_dict(weights, strict=True)  # copies into float32: float16 weights are cast, as SB3 did
+    except (RuntimeError, ValueError, TypeError) as err:
+        raise CheckpointError(f"{where}: its weights do not load ({' '.join(str(err).split())[:200]})") from None
     policy.set_training_mode(False)
     return policy

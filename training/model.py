@@ -1,14 +1,13 @@
 """The MaskablePPO model of a run: built from the config, warm-started from a teacher, reloaded from the
 newest intact checkpoint, and frozen for the critic's first steps. Every training path uses these.
 
-Resuming is the one place ultimata unpickles a checkpoint (`MaskablePPO.load`, for the optimizer state
-and counters a data-only load lacks), and only a checkpoint the run folder's own progress.json names,
-inside the folder the user gave to `--resume` (training/run_dir.py refuses paths leading out of it).
-Pool snapshots are opponents: they are loaded as data, like any checkpoint that is played."""
+Resuming unpickles nothing: the model is built from the run's config.yaml and filled with the checkpoint's
+weights, optimizer state and counters read as data (training/resume_state.py), from a checkpoint the run
+folder's own progress.json names inside the folder given to `--resume` (training/run_dir.py refuses paths
+leading out of it). Pool snapshots are opponents: they are loaded as data, like any checkpoint played."""
 
 from __future__ import annotations
 
-import io
 from pathlib import Path
 from typing import Any
 
@@ -17,13 +16,14 @@ from rich.markup import escape
 from sb3_contrib import MaskablePPO
 from stable_baselines3.common.vec_env import VecEnv
 
-from ultimata.agents.checkpoint import load_policy, verified_bytes
+from ultimata.agents.checkpoint import check_compatible, load_policy
 from ultimata.agents.features import features_policy_kwargs
 from ultimata.agents.scripted_agent import has_scripted_bot
 from ultimata.envs.core.engine import Game
 from ultimata.envs.core.errors import CheckpointError, ConfigError
 from ultimata.envs.core.registry import game_class
-from ultimata.training.config import TrainConfig
+from ultimata.training.config import TrainConfig, load_train_config
+from ultimata.training.resume_state import load_resume_state
 from ultimata.training.run_dir import Progress as RunProgress
 from ultimata.training.run_dir import RunDir
 
@@ -63,15 +63,10 @@ def load_latest_good(run: RunDir, progress: RunProgress, venv: VecEnv, console: 
     for index in range(len(progress.checkpoints) - 1, -1, -1):
         rel = progress.checkpoints[index]
         try:
-            data, meta = verified_bytes(run.abs(rel))
-            model = MaskablePPO.load(io.BytesIO(data), env=venv, device=device)  # the run's own file: see above
-        except CheckpointError as err:
+            model, meta = load_resume_state(run.abs(rel), _run_model(run, progress.game, rel, venv, device))
+        except (CheckpointError, ConfigError) as err:
             console.print(f"[yellow]warning:[/] {escape(str(err))}; falling back to the previous checkpoint",
                           soft_wrap=True)
-            continue
-        except Exception as err:  # SB3 raises many kinds on a damaged zip
-            console.print(f"[yellow]warning:[/] checkpoint {escape(rel)} does not load ({escape(str(err))}); "
-                          "falling back", soft_wrap=True)
             continue
         if index < len(progress.checkpoints) - 1:
             kept = set(progress.checkpoints[: index + 1])
@@ -84,6 +79,17 @@ def load_latest_good(run: RunDir, progress: RunProgress, venv: VecEnv, console: 
         return model
     raise CheckpointError(f"{run.root}: none of its {len(progress.checkpoints)} checkpoints is intact; "
                           "start a fresh run with --out")
+
+
+def _run_model(run: RunDir, game_name: str, rel: str, venv: VecEnv, device: Any) -> Any:
+    """What a resumed model is built by: the run's config.yaml, as a fresh run is, checked against the
+    checkpoint's sidecar (game, rules, spaces) before anything is loaded into it."""
+    def build(meta: Any, n_steps: int) -> MaskablePPO:
+        cfg = load_train_config(game_name, run.config_path)
+        game = game_class(cfg.game).from_config(cfg.rules)
+        check_compatible(meta, game, rel)
+        return new_model(cfg, venv, run.tensorboard, game, n_steps=n_steps, device=device)
+    return build
 
 
 def keep_intact_snapshots(run: RunDir, progress: RunProgress, game: Game, console: Console) -> None:

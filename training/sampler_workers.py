@@ -10,9 +10,12 @@ the sampler runs in the trainer's process and there is no lag.
 
 from __future__ import annotations
 
+import ctypes
 import multiprocessing as mp
+import os
 import resource
 import signal
+import sys
 import time
 import traceback
 from dataclasses import dataclass, field
@@ -91,13 +94,48 @@ class InProcessSampler:
         pass
 
 
-def _worker(conn: Any, spec: SamplerSpec, policy: Any) -> None:
+PARENT_CHECK_SECONDS = 1.0
+"""How often a waiting worker looks whether its trainer is still there."""
+
+
+def die_with_parent(parent_pid: int) -> None:
+    """Ask Linux to SIGKILL this process when the trainer dies (prctl PR_SET_PDEATHSIG), so a trainer
+    killed with SIGKILL leaves no worker behind even mid-rollout. Elsewhere `_next_message`'s polling
+    is what notices; a trainer already gone before the request took effect is noticed here."""
+    if sys.platform.startswith("linux"):
+        try:
+            libc = ctypes.CDLL(None, use_errno=True)
+            libc.prctl(PR_SET_PDEATHSIG, signal.SIGKILL, 0, 0, 0)
+        except (OSError, AttributeError):
+            pass  # no prctl: the polling below still ends the worker
+    if os.getppid() != parent_pid:
+        os._exit(0)
+
+
+PR_SET_PDEATHSIG = 1
+
+
+def _next_message(conn: Any, parent_pid: int) -> Any:
+    """The trainer's next request; EOFError once the trainer is gone (its pipe closed, or the worker
+    re-parented: a trainer killed with SIGKILL closes nothing)."""
+    while not conn.poll(PARENT_CHECK_SECONDS):
+        if os.getppid() != parent_pid:
+            raise EOFError("the trainer is gone")
+    return conn.recv()
+
+
+def _worker(conn: Any, spec: SamplerSpec, policy: Any, parent_pid: int, inherited: list[Any]) -> None:
+    """One sampler worker. `inherited`: the trainer's ends of the pipes (this worker's and earlier ones'),
+    which fork copied here; closed at once, or the worker's own end never sees EOF when the trainer dies."""
+    for end in inherited:
+        end.close()
+    die_with_parent(parent_pid)
     torch.set_num_threads(1)
     signal.signal(signal.SIGINT, signal.SIG_IGN)  # Ctrl-C is the trainer's: it checkpoints, then stops us
     try:
         sampler = spec.build(policy)
         while True:
-            message = conn.recv()
+            message = _next_message(conn, parent_pid)
             if message[0] == "snapshot":
                 sampler.pool.add_snapshot(message[1])
                 continue
@@ -108,7 +146,7 @@ def _worker(conn: Any, spec: SamplerSpec, policy: Any) -> None:
             rollout = sampler.collect(samples)
             conn.send(Batch(rollout, sampler.take_episodes(), sampler.decisions - decisions,
                             time.process_time() - start, peak_rss_mb()))
-    except EOFError:  # the trainer is gone
+    except (EOFError, BrokenPipeError, ConnectionResetError):  # the trainer is gone
         return
     except Exception:  # the trainer raises it with the worker's traceback
         conn.send(("error", traceback.format_exc()))
@@ -125,7 +163,8 @@ class WorkerSamplers:
         self.conns, self.processes = [], []
         for spec in specs:
             parent, child = context.Pipe()
-            process = context.Process(target=_worker, args=(child, spec, policy), daemon=True)
+            inherited = [parent, *self.conns]
+            process = context.Process(target=_worker, args=(child, spec, policy, os.getpid(), inherited), daemon=True)
             process.start()
             child.close()
             self.conns.append(parent)

@@ -4,6 +4,7 @@ names and shapes show), and nothing in the zip is unpickled."""
 
 from __future__ import annotations
 
+import hashlib
 import io
 import pickle
 
@@ -73,8 +74,11 @@ def test_corrupt_zip_is_refused(tiny_checkpoint, tmp_path):
     path.write_bytes(path.read_bytes()[:500])
     with pytest.raises(CheckpointError, match="corrupt: its sha256 does not match"):
         load_policy(path, cards_game())
-    edit_sidecar(path, sha256="")  # no checksum to compare: the zip's own structure gives it away
+    edit_sidecar(path, sha256=hashlib.sha256(path.read_bytes()).hexdigest())  # the zip's structure gives it away
     with pytest.raises(CheckpointError, match="corrupt: File is not a zip file"):
+        load_policy(path, cards_game())
+    edit_sidecar(path, sha256="")  # no checksum to compare: refused, not skipped
+    with pytest.raises(CheckpointError, match="has no sha256"):
         load_policy(path, cards_game())
 
 

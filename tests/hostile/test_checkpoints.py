@@ -143,11 +143,16 @@ def test_the_arena_command(files):
     assert refused.exit_code == 2 and REFUSED in refused.output and "Traceback" not in refused.output
 
 
-def test_the_play_command(files):
-    refused = CliRunner().invoke(app, ["play", GAME, "--vs", str(files.evil_both), "--seed", "1"], input="quit\n")
+def test_the_play_command(files, tmp_path):
+    """`--record` in tmp_path: the default is the user's own record (runs/ultimata.db), never a test's."""
+    record = ["--record", str(tmp_path / "record.db")]
+    refused = CliRunner().invoke(app, ["play", GAME, "--vs", str(files.evil_both), "--seed", "1", *record],
+                                 input="quit\n")
     assert refused.exit_code == 2 and REFUSED in refused.output and "Traceback" not in refused.output
-    played = CliRunner().invoke(app, ["play", GAME, "--vs", str(files.evil_data), "--seed", "1"], input="quit\n")
+    played = CliRunner().invoke(app, ["play", GAME, "--vs", str(files.evil_data), "--seed", "1", *record],
+                                input="quit\n")
     assert "Traceback" not in played.output and REFUSED not in played.output
+    assert (tmp_path / "record.db").exists(), "the game went to the test's own record"
 
 
 def test_the_web_offers_and_plays_only_what_loads_as_data(files, tmp_path, caplog):

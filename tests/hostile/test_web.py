@@ -188,9 +188,9 @@ def test_the_operator_adds_host_names_and_the_bound_host_is_served(tmp_path) -> 
 
 
 @pytest.mark.parametrize("bad", ["http://games.example.org", "games.example.org/x", "", "a b", "[::1"])
-def test_a_bad_allow_host_stops_serve_with_one_line(bad, monkeypatch) -> None:
+def test_a_bad_allow_host_stops_serve_with_one_line(bad, monkeypatch, tmp_path) -> None:
     monkeypatch.setattr(server, "run", lambda *a, **k: pytest.fail("the server must not start"))
-    result = CliRunner().invoke(cli, ["serve", "--port", "0", "--allow-host", bad])
+    result = CliRunner().invoke(cli, ["serve", "--port", "0", "--allow-host", bad, *_own_files(tmp_path)])
     assert result.exit_code == 2 and "--allow-host takes a host name" in result.output
     assert "ultimata is at" not in result.output and "Traceback" not in result.output
 
@@ -321,13 +321,18 @@ def test_a_slow_but_complete_request_is_answered(tmp_path) -> None:
     assert json.loads(body)[0]["name"] in GAMES
 
 
-def test_serve_on_a_busy_port_fails_before_it_says_where_it_is(monkeypatch) -> None:
+def _own_files(folder) -> list[str]:
+    """`serve`'s record and replay folder in the test's own folder: the defaults are the user's (runs/)."""
+    return ["--record", str(folder / "record.db"), "--replays", str(folder / "replays")]
+
+
+def test_serve_on_a_busy_port_fails_before_it_says_where_it_is(monkeypatch, tmp_path) -> None:
     monkeypatch.setattr(server, "run", lambda *a, **k: pytest.fail("the server must not start"))
     with socket.socket() as taken:
         taken.bind(("127.0.0.1", 0))
         taken.listen(1)
         port = taken.getsockname()[1]
-        result = CliRunner().invoke(cli, ["serve", "--port", str(port)])
+        result = CliRunner().invoke(cli, ["serve", "--port", str(port), *_own_files(tmp_path)])
     assert result.exit_code == 2 and "Traceback" not in result.output
     assert f"cannot listen on 127.0.0.1:{port}: the port is in use" in result.output
     assert "ultimata is at" not in result.output

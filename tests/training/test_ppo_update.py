@@ -88,14 +88,15 @@ def test_the_bfloat16_update_learns_the_same_direction_on_a_conv_net():
             assert torch.nn.functional.cosine_similarity(step_full, step_half, dim=0) > 0.9
 
 
-def test_device_auto_is_the_cpu_here_and_cuda_without_cuda_is_one_clear_error():
+def test_device_auto_is_the_cpu_here_and_cuda_without_cuda_is_one_clear_error(tmp_path):
     if torch.cuda.is_available():
         assert resolve_device("auto").type == "cuda"
     else:
         assert resolve_device("auto").type == "cpu"
         with pytest.raises(ConfigError, match="no CUDA device"):
             resolve_device("cuda")
-        result = CliRunner().invoke(app, ["train", CARDS, "--device", "cuda", "--steps", "64"])
+        result = CliRunner().invoke(app, ["train", CARDS, "--device", "cuda", "--steps", "64",
+                                          "--out", str(tmp_path / "run")])
         assert result.exit_code == 2 and "no CUDA device" in result.output and "Traceback" not in result.output
     with pytest.raises(ConfigError, match="allowed: auto, cpu, cuda"):
         resolve_device("tpu")

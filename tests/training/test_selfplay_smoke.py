@@ -57,7 +57,8 @@ def test_scripted_play_game_against_checkpoint(tiny_run, tmp_path):
     save = tmp_path / "game.json"
     moves = "help\nnonsense\n" + "1\n" * 400  # always the first legal move
     result = runner.invoke(app, ["play", "ultimatum_cards_v2", "--vs", str(outcome.final), "--seat", "2",
-                                 "--seed", "5", "--save", str(save)], input=moves)
+                                 "--seed", "5", "--save", str(save), "--record", str(tmp_path / "record.db")],
+                           input=moves)
     assert result.exit_code == 0, result.output
     assert "you are player_2" in result.output
     assert "is not a legal move now" in result.output

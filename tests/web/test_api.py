@@ -501,7 +501,7 @@ def test_a_bad_difficulty_level_names_its_key(level, says) -> None:
     assert WHERE in str(err.value) and "ultimade" in str(err.value)
 
 
-def test_serve_with_a_bad_difficulty_file_is_one_error_line(monkeypatch) -> None:
+def test_serve_with_a_bad_difficulty_file_is_one_error_line(monkeypatch, tmp_path) -> None:
     from typer.testing import CliRunner
 
     import ultimata.web.app as web_app
@@ -509,7 +509,8 @@ def test_serve_with_a_bad_difficulty_file_is_one_error_line(monkeypatch) -> None
     from ultimata.web.difficulty import load_difficulty
 
     monkeypatch.setattr(web_app, "load_difficulty", lambda: load_difficulty("ultimade: {}"))
-    result = CliRunner().invoke(app, ["serve", "--port", "1"])
+    result = CliRunner().invoke(app, ["serve", "--port", "1", "--record", str(tmp_path / "record.db"),
+                                      "--replays", str(tmp_path / "replays")])
     assert result.exit_code == 2 and "games without levels" in result.output and "Traceback" not in result.output
 
 

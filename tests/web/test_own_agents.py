@@ -38,7 +38,8 @@ def test_a_browser_cannot_name_code_the_operator_did_not_offer(tmp_path):
     assert refused.status_code in (400, 422) and "unknown opponent" in refused.text
 
 
-def test_serve_refuses_an_agent_that_is_not_ones_own_code_or_plays_nothing():
+def test_serve_refuses_an_agent_that_is_not_ones_own_code_or_plays_nothing(tmp_path):
     for spec, said in (("heuristic", "takes your own agent"), ("tests.agents.own_agents:NotAnAgent", "plays none")):
-        result = CliRunner().invoke(app, ["serve", "--agent", spec, "--port", "1"])
+        result = CliRunner().invoke(app, ["serve", "--agent", spec, "--port", "1", "--record", str(tmp_path / "r.db"),
+                                          "--replays", str(tmp_path / "replays")])
         assert result.exit_code == 2 and said in result.output, result.output

@@ -50,9 +50,11 @@ def update(conn: sqlite3.Connection, family: str, opponent: str, human: int, end
 def rate_all(conn: sqlite3.Connection) -> None:
     """Recompute every rating from the recorded games, oldest first (a migration does this once)."""
     conn.execute("DELETE FROM ratings")
+    columns = {row[1] for row in conn.execute("PRAGMA table_info(games)")}
+    rated = " AND g.rated = 1" if "rated" in columns else ""  # a migration to v2 runs before v3 adds it
     rows = conn.execute(
         "SELECT g.family, g.opponent, g.human_seat, g.ending, g.returns, COUNT(s.seat) FROM games g "
         "JOIN seats s ON s.game_id = g.id WHERE g.outcome IS NOT NULL AND g.opponent IS NOT NULL "
-        "AND g.opponent != 'mixed' GROUP BY g.id ORDER BY g.ended_at, g.id").fetchall()
+        f"AND g.opponent != 'mixed'{rated} GROUP BY g.id ORDER BY g.ended_at, g.id").fetchall()
     for family, opponent, human, ending, returns, seats in rows:
         update(conn, family, opponent, human, ending, json.loads(returns) if returns else None, seats)

@@ -4,7 +4,9 @@ transaction, so a file is always at a version that exists: an interrupted migrat
 Version 1 kept a finished browser game per row with its replay inline. Version 2 is the record of every
 game, finished or not: where it was played, how it ended, the person's outcome and the bots' level, a
 move log while it is played (so a killed process leaves the game so far), replays in their own table
-(compressed), the files imported, and the person's rating against each opponent."""
+(compressed), the files imported, and the person's rating against each opponent. Version 3 marks each game
+rated or not: a game dealt from a seed its player chose is practice (they could work out every hand), and
+moves no rating; the games of older files keep counting, as they did."""
 
 from __future__ import annotations
 
@@ -16,7 +18,7 @@ from collections.abc import Callable
 from ultimata.agents.base import game_base_name
 from ultimata.envs.core.errors import UltimataError
 
-VERSION = 2
+VERSION = 3
 
 
 class RecordError(UltimataError):
@@ -156,7 +158,13 @@ def _to_v2(step: Step) -> None:
     rate_all(step.conn)
 
 
-MIGRATIONS: list[Callable[[Step], None]] = [_to_v1, _to_v2]
+def _to_v3(step: Step) -> None:
+    """`rated`: 0 for practice (a seed the player chose); the games already kept stay rated, so the
+    ratings an older install showed do not change."""
+    step.execute("ALTER TABLE games ADD COLUMN rated INTEGER NOT NULL DEFAULT 1")
+
+
+MIGRATIONS: list[Callable[[Step], None]] = [_to_v1, _to_v2, _to_v3]
 """MIGRATIONS[k] takes a file from version k to k + 1."""
 
 

@@ -53,7 +53,8 @@ def owner_here() -> str:
     return f"{socket.gethostname()}:{os.getpid()}"
 
 
-ENTRY = "id, name, game, family, human_seat, opponent, ending, outcome, result, moves, started_at, ended_at, source"
+ENTRY = ("id, name, game, family, human_seat, opponent, ending, outcome, result, moves, started_at, ended_at, source, "
+         "rated")
 """The columns of a game as the listings show it (`_entry`)."""
 
 
@@ -111,17 +112,19 @@ class GameRecord:
 
     # -- a game, from its start to its end ----------------------------------------------------------------
     def start(self, game: str, rules: dict[str, Any], seed: int, players: Sequence[str],
-              levels: Sequence[str | None], human: int | None, source: str, name: str | None = None) -> int:
+              levels: Sequence[str | None], human: int | None, source: str, name: str | None = None,
+              rated: bool = True) -> int:
         """A new game in play; returns its id. `players`: the spec playing each seat ('human' for the person),
-        `levels`: each seat's difficulty level where a level chose its bot."""
+        `levels`: each seat's difficulty level where a level chose its bot. `rated`: False for practice, a
+        game dealt from a seed the player chose (it moves no rating)."""
         now = time.time()
         name = name or f"{game}-{time.strftime('%Y%m%d-%H%M%S', time.localtime(now))}-{uuid.uuid4().hex[:6]}.json"
         with self._write() as conn:
             cursor = conn.execute(
                 "INSERT INTO games (name, game, family, rules, seed, source, human_seat, opponent, status, moves, "
-                "started_at, owner) VALUES (?, ?, ?, ?, ?, ?, ?, ?, 'playing', 0, ?, ?)",
+                "started_at, owner, rated) VALUES (?, ?, ?, ?, ?, ?, ?, ?, 'playing', 0, ?, ?, ?)",
                 (self._free_name(conn, name), game, game_base_name(game), json.dumps(rules, sort_keys=True), seed,
-                 source, human, opponent_of(players, human), now, owner_here()))
+                 source, human, opponent_of(players, human), now, owner_here(), int(rated)))
             game_id = cursor.lastrowid
             conn.executemany("INSERT INTO seats (game_id, seat, player, level) VALUES (?, ?, ?, ?)",
                              [(game_id, s, p, levels[s] if s < len(levels) else None) for s, p in enumerate(players)])
@@ -139,17 +142,18 @@ class GameRecord:
         if ending not in ENDINGS:
             raise ValueError(f"ending must be one of {', '.join(ENDINGS)}, got {ending!r}")
         with self._write() as conn:
-            row = conn.execute("SELECT name, family, human_seat, status FROM games WHERE id = ?", (game_id,)).fetchone()
+            row = conn.execute("SELECT name, family, human_seat, status, rated FROM games WHERE id = ?",
+                               (game_id,)).fetchone()
             if row is None:
                 raise RecordError(f"no game {game_id} in the record")
-            name, family, human, status = row
+            name, family, human, status, rated = row
             if status == "over":
                 return name
-            self._close(conn, game_id, family, human, replay, ending)
+            self._close(conn, game_id, family, human, replay, ending, bool(rated))
         return name
 
     def _close(self, conn: sqlite3.Connection, game_id: int, family: str, human: int | None, replay: Replay,
-               ending: str) -> None:
+               ending: str, rated: bool = True) -> None:
         returns = replay.returns if ending == "finished" else None
         told = describe(replay.players, human, ending, returns)
         conn.execute("UPDATE games SET status = 'over', ending = ?, outcome = ?, result = ?, returns = ?, moves = ?, "
@@ -158,7 +162,7 @@ class GameRecord:
                       len(replay.actions), time.time(), game_id))
         conn.execute("INSERT OR REPLACE INTO replays (game_id, data) VALUES (?, ?)", (game_id, pack(as_json(replay))))
         conn.execute("DELETE FROM moves WHERE game_id = ?", (game_id,))
-        if told.outcome is not None and told.opponent not in (None, "mixed"):
+        if rated and told.outcome is not None and told.opponent not in (None, "mixed"):
             rating.update(conn, family, told.opponent, human, ending, returns, len(replay.players))
 
     def add(self, replay: Replay, source: str, name: str, when: float, sha256: str | None = None) -> int:
@@ -218,11 +222,11 @@ class GameRecord:
 
     def _recover(self, game_id: int) -> None:
         with self._write() as conn:
-            row = conn.execute("SELECT game, rules, seed, family, human_seat, status FROM games WHERE id = ?",
+            row = conn.execute("SELECT game, rules, seed, family, human_seat, status, rated FROM games WHERE id = ?",
                                (game_id,)).fetchone()
             if row is None or row[5] != "playing":
                 return
-            game, rules, seed, family, human, _ = row
+            game, rules, seed, family, human, _, rated = row
             actions = [a for (a,) in conn.execute("SELECT action FROM moves WHERE game_id = ? ORDER BY n", (game_id,))]
             players = [p for (p,) in conn.execute("SELECT player FROM seats WHERE game_id = ? ORDER BY seat",
                                                   (game_id,))]
@@ -234,7 +238,7 @@ class GameRecord:
                 version = game_class(game).version if game in _games() else 0
                 replay = Replay(game=game, version=version, config=json.loads(rules), seed=seed, actions=actions)
             replay.players = players
-            self._close(conn, game_id, family, human, replay, "interrupted")
+            self._close(conn, game_id, family, human, replay, "interrupted", bool(rated))
 
     # -- reading ---------------------------------------------------------------------------------------------
     def listing(self, filters: Filters = Filters(), offset: int = 0, limit: int = PAGE) -> tuple[int, list[dict]]:
@@ -316,11 +320,11 @@ def as_json(replay: Replay) -> dict[str, Any]:
 
 
 def _entry(row: tuple, seats: list[tuple[str, str | None]]) -> dict[str, Any]:
-    (game_id, name, game, family, human, opponent, ending, outcome, result, moves, started, ended, source) = row
+    (game_id, name, game, family, human, opponent, ending, outcome, result, moves, started, ended, source, rated) = row
     return {
         "name": name, "game": game, "family": family, "players": [p for p, _ in seats],
         "levels": [lv for _, lv in seats], "human_seat": human, "opponent": opponent, "ending": ending,
-        "outcome": outcome, "result": result, "moves": moves, "source": source,
+        "outcome": outcome, "result": result, "moves": moves, "source": source, "rated": bool(rated),
         "date": time.strftime("%Y-%m-%d %H:%M", time.localtime(started)),
     }
 

@@ -43,6 +43,8 @@ class NewGame(BaseModel):
     opponents: dict[int, str] = {}
     """Spec per bot seat, from GET /api/games/{game}/opponents. Default heuristic."""
     seed: StrictInt | None = Field(None, ge=0, le=MAX_SEED)
+    """None (rated): the server draws the deal's seed and shows it only once the game is over. A seed the
+    client chooses replays a known deal: practice, recorded as unrated."""
     request_id: str | None = Field(None, min_length=1, max_length=64)
     """Any string the page picks per Start click: the same id again returns the same game (a double click
     or a retried request makes one game)."""
@@ -114,6 +116,7 @@ def create_app(
     library = ReplayLibrary(games_record, replays)
     bots = Opponents(checkpoints, own_agents)
     app.state.store = store
+    app.state.opponents = bots
     app.state.record = games_record
     app.state.imported = library.sync(quiet=True)  # `serve` prints what it skipped
     level_of = {game: {lv["agent"]: lv["level"] for lv in levels.as_list()} for game, levels in difficulty.items()}
@@ -198,7 +201,8 @@ def create_app(
     def show(session_id: str, perspective: int | None = None, events_from: int = EventsFrom) -> dict[str, Any]:
         session = _session(session_id)
         _check_perspective(session, perspective)
-        return session.snapshot(perspective, events_from)
+        with session.lock:  # not while a move is half applied
+            return session.snapshot(perspective, events_from)
 
     @app.post("/api/sessions/{session_id}/move")
     def move(session_id: str, req: Move, events_from: int = EventsFrom) -> dict[str, Any]:

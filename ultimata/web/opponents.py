@@ -7,6 +7,8 @@ from __future__ import annotations
 import json
 import logging
 import os
+import threading
+from collections import OrderedDict
 from functools import lru_cache
 from importlib import resources
 from pathlib import Path
@@ -16,6 +18,7 @@ from ultimata.agents.base import Agent
 from ultimata.envs.core.errors import UltimataError
 from ultimata.envs.core.registry import game_class
 from ultimata.inference import one_thread_per_forward
+from ultimata.web.loaded_bots import Identity, LoadedCheckpoints, file_identity
 
 BUILTIN = ("random", "heuristic", "mcts", "pretrained", "hard")
 """`hard` is each game's strongest quick agent (configs/hard.yaml), offered once this install has it."""
@@ -34,6 +37,10 @@ class Opponents:
         """Agent specs the operator chose to offer (`package.module:Name`, `file.py:Name`, with options)."""
         self.skipped: dict[str, dict[str, str]] = {}
         """Game -> checkpoint file name -> why it is not offered (a corrupt or refused file), no paths."""
+        self.loaded = LoadedCheckpoints()
+        """The checkpoints' policies, one copy per file and game shared by every game that plays it."""
+        self._verdicts: OrderedDict[tuple[str, str, Identity], str | None] = OrderedDict()
+        self._lock = threading.Lock()
 
     def offered(self, game: str, rules: dict[str, Any]) -> list[dict[str, str]]:
         """The built-in bots and the operator's agents that can play these rules, then this game's
@@ -56,8 +63,13 @@ class Opponents:
         from ultimata.agents.specs import load_agent
 
         self.check(spec, game)
-        path = str(self.checkpoints / spec.removeprefix(CHECKPOINT)) if spec.startswith(CHECKPOINT) else spec
-        agent = load_agent(path, game, rules, seed=seed)
+        if spec.startswith(CHECKPOINT) and self.checkpoints is not None:
+            from ultimata.agents.policy_agent import PolicyAgent
+
+            policy, meta = self.loaded.policy(self.checkpoints / spec.removeprefix(CHECKPOINT), game, rules)
+            agent: Agent = PolicyAgent(policy, seed=seed, spec=spec, meta=meta)  # shares the loaded copy
+        else:
+            agent = load_agent(spec, game, rules, seed=seed)
         one_thread_per_forward()  # a bot answers one position at a time (ultimata/inference.py)
         return agent
 
@@ -69,11 +81,7 @@ class Opponents:
             return []
         names = []
         for path in sorted(self.checkpoints.glob("*.zip")):
-            try:
-                version = tuple((s.st_size, s.st_mtime_ns) for s in (path.stat(), path.with_suffix(".json").stat()))
-            except OSError:
-                version = ()  # no sidecar: refused below, with the reason
-            problem = _checkpoint_problem(str(path), game, version)
+            problem = self._problem(path, game)
             if problem is None:
                 names.append(path.name)
             elif problem:  # "" is a checkpoint for another game: not this list's, and not an error
@@ -83,23 +91,34 @@ class Opponents:
                 skipped[path.name] = problem
         return names
 
+    def _problem(self, path: Path, game: str) -> str | None:
+        """Why the checkpoint at `path` cannot play `game` as trained: None if it loads, "" if it is another
+        game's, else the reason with the folder left out. Remembered by the file's identity (its and its
+        sidecar's inode, size and modification time), so a listing reads no file it has judged before."""
+        from ultimata.agents.checkpoint import read_meta
 
-@lru_cache(maxsize=1024)
-def _checkpoint_problem(path: str, game: str, version: tuple[tuple[int, int], ...]) -> str | None:
-    """Why the checkpoint at `path` cannot play `game` as trained: None if it loads, "" if it is another
-    game's, else the reason with the folder left out. Cached per `version` of the zip and its sidecar
-    (sizes and modification times), so a listing does not load every file again."""
-    from ultimata.agents.checkpoint import load_policy, read_meta
+        key = (str(path), game, file_identity(path))
+        with self._lock:
+            if key in self._verdicts:
+                self._verdicts.move_to_end(key)
+                return self._verdicts[key]
+        try:
+            meta = read_meta(path)
+            problem: str | None = ""
+            if game in (meta.game, *meta.also_fits):
+                self.loaded.policy(path, game)
+                problem = None
+        except UltimataError as err:
+            problem = str(err).replace(str(path.parent) + os.sep, "")
+        with self._lock:
+            self._verdicts[key] = problem
+            while len(self._verdicts) > MAX_VERDICTS:
+                self._verdicts.popitem(last=False)
+        return problem
 
-    folder = os.path.dirname(path) + os.sep
-    try:
-        meta = read_meta(path)
-        if game not in (meta.game, *meta.also_fits):
-            return ""
-        load_policy(path, game_class(game).from_config(meta.config))
-    except UltimataError as err:
-        return str(err).replace(folder, "")
-    return None
+
+MAX_VERDICTS = 4096
+"""Checkpoint files (each version of each, per game) whose verdict a server remembers."""
 
 
 @lru_cache(maxsize=256)

@@ -73,11 +73,18 @@ class GameSession:
     """Moves written to the record so far."""
     ended: str | None = None
     """How a game ended outside the rules: 'resigned'."""
+    stopped: str | None = None
+    """How the store ended the game ('finished', 'left', 'expired', ...), once it has (`_end`): a move
+    that was waiting for the lock while the game was closed finds it over, not half torn down."""
+    rated: bool = True
+    """Whether the game counts in the ratings: the server drew its seed, and keeps it from the client until
+    the game is over. A game from a seed the client chose is practice (its player can work out every hand)."""
     lock: threading.Lock = field(default_factory=threading.Lock, repr=False)
+    """Held by every move, by the snapshot and by the game's end, so none sees another half done."""
 
     @property
     def over(self) -> bool:
-        return self.ended is not None or self.state.is_terminal()
+        return self.ended is not None or self.stopped is not None or self.state.is_terminal()
 
     @property
     def waiting_for(self) -> str | None:
@@ -127,8 +134,10 @@ class GameSession:
             "over": self.over,
             "ended": self.ended,
             "returns": returns,
-            "result": verdict(self.seats, self.human, returns, self.ended, view) if self.over else None,
+            "result": verdict(self.seats, self.human, returns, self.ended or self.stopped, view) if self.over else None,
             "replay": self.saved_as,
+            "rated": self.rated,
+            "seed": self.seed if self.over else None,  # a rated game's deal is not to be worked out while it runs
         }
 
     def replay(self) -> Replay:
@@ -259,16 +268,18 @@ class SessionStore:
         try:
             seats, agents = build()
             game = game_class(game_name).from_config(config)
+            rated = seed is None  # a seed the client chose is practice: it could work out every hand
             seed = seed if seed is not None else random.SystemRandom().randrange(2**31)
             session = GameSession(
-                id=secrets.token_urlsafe(16), game_name=game_name, seed=seed,
+                id=secrets.token_urlsafe(16), game_name=game_name, seed=seed, rated=rated,
                 state=game.new_initial_state(Rng(seed)), seats=seats, agents=agents, human=human, client=client,
                 levels=list(levels) if levels is not None else [None] * len(seats),
             )
             for seat, agent in agents.items():
                 agent.reset(seat, seed + seat)
             session.record_id = self._recorded(lambda: self.record.start(
-                game_name, game.config.model_dump(mode="json"), seed, seats, session.levels, human, "web"))
+                game_name, game.config.model_dump(mode="json"), seed, seats, session.levels, human, "web",
+                rated=rated))
         except BaseException:
             with self._lock:
                 self._creating.remove(creation)
@@ -347,7 +358,10 @@ class SessionStore:
             session.logged = n
 
     def _end(self, session: GameSession, ending: str) -> None:
-        """Record how the game ended (once); a game with a result is also saved to the replay folder."""
+        """Record how the game ended (once); a game with a result is also saved to the replay folder. Call
+        with the session's lock held (`settle`, `_abandon`): a move must not run while its bots are dropped."""
+        if session.stopped is None:
+            session.stopped = ending
         if session.saved_as is not None:
             return
         session.agents = {}

@@ -290,7 +290,7 @@ async function newGameForm(game) {
   form.append(
     h("h2", {}, game.title), h("p", {}, game.summary, " ", h("code", {}, game.name)),
     h("details", {}, h("summary", {}, "rule variant"), fields,
-      h("label", { title: "the same seed, moves and bots replay the same game" }, h("span", {}, "seed"),
+      h("label", { title: "the same seed, moves and bots replay the same game; a seed you choose makes the game practice (unrated)" }, h("span", {}, "seed"),
         h("input", { type: "number", name: "seed", placeholder: "random" }))),
     difficultyRow, seatsBox, note,
     h("button", { class: "primary", type: "submit" }, "Start"),

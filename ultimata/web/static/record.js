@@ -63,7 +63,8 @@ async function showRecord(filters = {}, offset = 0) {
   };
   const row = (g) => h("tr", { "data-outcome": g.outcome || "none" },
     h("td", {}, g.date), h("td", {}, g.family), h("td", {}, against(g.family, g.opponent)),
-    h("td", {}, g.outcome ? OUTCOME[g.outcome] : g.ending === "resigned" ? "you resigned" : "unfinished"),
+    h("td", {}, g.outcome ? OUTCOME[g.outcome] : g.ending === "resigned" ? "you resigned" : "unfinished",
+      g.rated === false ? h("span", { class: "practice", title: "dealt from a seed you chose: it moves no rating" }, " (practice, unrated)") : ""),
     h("td", {}, g.result), h("td", {}, String(g.moves)), h("td", {}, replayLink(g.name, "replay")));
   const interval = (mu, sigma) => `${mu.toFixed(1)} (likely ${(mu - 2 * sigma).toFixed(1)} to ${(mu + 2 * sigma).toFixed(1)})`;
   const rating = (r) => h("tr", {}, h("td", {}, r.game), h("td", {}, against(r.game, r.opponent)),
@@ -80,6 +81,7 @@ async function showRecord(filters = {}, offset = 0) {
     data.ratings.length ? h("div", { class: "table-box" }, h("table", { class: "ratings" },
       h("tr", {}, ...["game", "against", "you", "the bot", "games"].map((t) => h("th", {}, t))), data.ratings.map(rating)))
       : h("p", {}, "Finish or resign a game against one kind of bot to get a rating."),
+    h("p", { class: "note" }, "Practice games (a seed you chose, so a deal you could know) are kept but move no rating."),
     h("p", { class: "note" }, "Ratings are openskill's: everyone starts at 25, a win against a stronger bot moves you more, and the range ",
       "(two standard deviations either side) narrows as you play. Games you leave unfinished are kept but not rated."),
   );
