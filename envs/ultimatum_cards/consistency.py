@@ -79,7 +79,7 @@ def check(s: UltimatumCardsState) -> None:
     seen = any(count for table in s.known for row in table for count in row)
     _need(not seen or s.discards[SWAP] > 0, "known: nobody sees into another hand before a Swap this round")
     if phase != OVER:
-        last = s.history[-1][1] if s.history and any(s.discards) else s.dealer
+        last = s.history[-1][1] if s.history and _a_play_ended_this_round(s) else s.dealer
         _need(s.actor == (last + 1) % s.n, "the player to play is left of the last one (of the dealer, first)")
     for v in range(n):
         _need(not any(s.known[v][v]), f"known[{v}][{v}]: a seat does not 'know' its own hand")
@@ -167,6 +167,14 @@ def _check_history(s: UltimatumCardsState) -> None:
             fits = chosen and giver_ok and moved <= cap and (outcome == RESOLVED or blockable)
         _need(fits and (outcome == RESOLVED or moved == 0), f"history[{i}] is not a play the rules allow: "
               f"{deck.NAMES[card]} by player_{actor} on {p1}, {p2}, {OUTCOMES[outcome]}, {moved} chips")
+
+
+def _a_play_ended_this_round(s: UltimatumCardsState) -> bool:
+    """Whether this round's discards hold more than the play in progress: its card and the Counters played
+    on it (a Block ends a play at once). Only then is the newest remembered play one of this round's; the
+    first play of a round, still in progress, follows a history that ends in an earlier round."""
+    in_progress = 0 if s.card < 0 else 1 + max(0, len(s.proposals) - 1)
+    return sum(s.discards) > in_progress
 
 
 def _holders_from(s: UltimatumCardsState, order: list[int], first: int, kind: int) -> list[int]:
