@@ -6,7 +6,7 @@ trainer's own are in training/seating.py). This is the shape of Pgx's and EnvPoo
 on Python engines: no AEC wrapper runs per step, so a loop over 64 games costs little more than the
 engines themselves.
 
-    env = batch("ultimatum_cards_v2", 64, seed=0)
+    env = batch("ultimatum_cards_v3", 64, seed=0)
     obs, mask, seat = env.reset()
     while ...:
         obs, mask, seat, rewards, done, info = env.step(actions)
@@ -174,7 +174,7 @@ class BatchEnv:
 
 def batch(game: str, num_games: int, *, seed: int = 0, ids: Sequence[int] | None = None, backend: str = "python",
           device: str | None = None, numpy: bool = False, **rules: Any) -> Any:
-    """`num_games` games of `game` (an env name such as 'ultimatum_cards_v2') under the rule variant
+    """`num_games` games of `game` (an env name such as 'ultimatum_cards_v3') under the rule variant
     `**rules` (validated as for `make`), stepped together; call `reset()` before `step`.
 
     `backend="python"` (the default) steps the rules engines, numpy in and out; `backend="array"` runs the

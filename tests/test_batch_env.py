@@ -66,7 +66,7 @@ def test_every_row_plays_the_game_the_aec_env_plays_from_its_seed(name: str) -> 
 
 
 def test_a_finished_game_restarts_by_itself_and_reports_how_it_ended() -> None:
-    env = batch("ultimatum_cards_v2", 8, seed=0)
+    env = batch("ultimatum_cards_v3", 8, seed=0)
     finished = 0
     for _, _, mask, _, rewards, done, info in _play(env, 400)[1:]:
         for row in np.flatnonzero(done):
@@ -84,7 +84,7 @@ def test_a_finished_game_restarts_by_itself_and_reports_how_it_ended() -> None:
 
 
 def test_a_draw_ends_with_equal_results() -> None:
-    env = batch("ultimatum_cards_v2", 32, seed=0)
+    env = batch("ultimatum_cards_v3", 32, seed=0)
     draws = [info["returns"][row] for *_, done, info in _play(env, 300)[1:] for row in np.flatnonzero(done)
              if not info["truncated"][row] and np.allclose(info["returns"][row], info["returns"][row][0])]
     assert draws, "no drawn game in 300 steps of 32 random card games"
@@ -127,7 +127,7 @@ def test_a_seed_fixes_every_game_and_reset_without_one_deals_the_next_games() ->
         for x, y in zip(a, b):
             if isinstance(x, np.ndarray):
                 np.testing.assert_array_equal(x, y)
-    env = batch("ultimatum_cards_v2", 4, seed=5)  # dealt hands: every game starts differently
+    env = batch("ultimatum_cards_v3", 4, seed=5)  # dealt hands: every game starts differently
     obs1, *_ = env.reset()
     obs2, *_ = env.reset()
     assert (env.episodes == 2).all() and not np.array_equal(obs1, obs2)
@@ -136,7 +136,7 @@ def test_a_seed_fixes_every_game_and_reset_without_one_deals_the_next_games() ->
 
 
 def test_an_illegal_action_names_its_row_and_moves_no_game() -> None:
-    env = batch("ultimatum_cards_v2", 3, seed=0)
+    env = batch("ultimatum_cards_v3", 3, seed=0)
     obs, mask, seat = env.reset()
     before = [s.state_dict() for s in env.states]
     actions = mask.argmax(axis=1)

@@ -15,7 +15,7 @@ def bot_move(state) -> str:
 
 
 def test_always_legal_over_many_games():
-    game = game_class("ultimatum_cards_v2").from_config({"num_players": 5, "blockers": "any"})
+    game = game_class("ultimatum_cards_v3").from_config({"num_players": 5, "blockers": "any"})
     for seed in range(30):
         state = game.new_initial_state(Rng(seed))
         pick = random.Random(seed)

@@ -34,7 +34,7 @@ def _play_out(state, viewer: int, seed: int) -> list:
 def _leaks(config: dict, games: int) -> int:
     """How many (position, viewer, re-deal) triples change the turn order or a seat's view of a play with a
     reaction window: every other hand re-dealt as `viewer` could believe it (same sizes)."""
-    game = game_class("ultimatum_cards_v2").from_config(config)
+    game = game_class("ultimatum_cards_v3").from_config(config)
     pick, leaks, checked = random.Random(7), 0, 0
     for seed in range(games):
         state = game.new_initial_state(Rng(seed))
@@ -99,11 +99,11 @@ def test_the_scripted_bot_passes_a_window_it_holds_no_card_for() -> None:
 
 def test_reaction_windows_is_validated_naming_what_is_allowed() -> None:
     with pytest.raises(UltimataError, match=r"reaction_windows.*'always' or 'revealing'.*got 'sometimes'"):
-        game_class("ultimatum_cards_v2").from_config({"reaction_windows": "sometimes"})
+        game_class("ultimatum_cards_v3").from_config({"reaction_windows": "sometimes"})
 
 
 def _window_state(config: dict) -> tuple:
-    game = game_class("ultimatum_cards_v2").from_config(config)
+    game = game_class("ultimatum_cards_v3").from_config(config)
     pick, state = random.Random(3), game.new_initial_state(Rng(3))
     while not (state.phase in WINDOWS and len(state.queue) > 1):
         state.apply(pick.choice(state.legal_actions()))

@@ -16,7 +16,7 @@ from .positions import do, legal_names, position
 
 
 def new_game(decks=(), rolls=(0,), **config):
-    game = game_class("ultimatum_cards_v2").from_config(config)
+    game = game_class("ultimatum_cards_v3").from_config(config)
     return game.new_initial_state(ScriptedRng(rolls=rolls, decks=decks))
 
 
@@ -220,12 +220,13 @@ def test_a_last_card_draw_on_yourself_refills_the_hand_unless_the_last_card_ends
     assert state.phase == OVER, "with nothing drawn back, the empty hand ends the round under both readings"
 
 
-def test_last_card_ends_round_is_saved_only_when_set_so_v2_saves_still_load() -> None:
-    default = game_class("ultimatum_cards_v2").from_config({})
-    assert "last_card_ends_round" not in default.config.model_dump(mode="json")
+def test_a_save_names_every_rule_key_and_loads_only_under_its_rules() -> None:
+    """v3 writes every key (v2 left `last_card_ends_round` out at its default, for 0.1.0's saves; v2's saves
+    are refused now, naming v3), so a save says exactly which rules it was played under."""
+    default = game_class("ultimatum_cards_v3").from_config({})
     saved = default.new_initial_state(ScriptedRng(rolls=[0], decks=[])).state_dict()
-    assert "last_card_ends_round" not in saved["config"]
-    variant = game_class("ultimatum_cards_v2").from_config({"last_card_ends_round": True})
+    assert saved["config"]["last_card_ends_round"] is False and saved["config"]["reaction_windows"] == "always"
+    variant = game_class("ultimatum_cards_v3").from_config({"last_card_ends_round": True})
     state = variant.new_initial_state(ScriptedRng(rolls=[0], decks=[]))
     assert variant.state_from_dict(state.state_dict()).game.config.last_card_ends_round
     with pytest.raises(UltimataError, match="another rule config"):
@@ -407,7 +408,7 @@ def test_dense_shaping_sums_to_the_final_standing(seed):
 
     import ultimata.envs as envs
 
-    env = envs.make_raw("ultimatum_cards_v2", dense_reward=True)
+    env = envs.make_raw("ultimatum_cards_v3", dense_reward=True)
     env.reset(seed=seed)
     totals = {a: 0.0 for a in env.possible_agents}
     pick = random.Random(seed)

@@ -14,7 +14,7 @@ from ultimata.envs.ultimatum_cards.phases import COUNTERS
 
 
 def saved(**config):
-    game = game_class("ultimatum_cards_v2").from_config(config)
+    game = game_class("ultimatum_cards_v3").from_config(config)
     state = game.new_initial_state(Rng(4))
     for _ in range(9):
         state.apply(state.legal_actions()[0])
@@ -44,7 +44,7 @@ def test_a_field_of_the_wrong_type_or_an_impossible_value_is_refused_by_name(whe
 
 
 def test_a_player_asked_to_counter_with_revealing_windows_holds_a_counter():
-    game = game_class("ultimatum_cards_v2").from_config({"reaction_windows": "revealing"})
+    game = game_class("ultimatum_cards_v3").from_config({"reaction_windows": "revealing"})
     pick = random.Random(0)
     state = game.new_initial_state(Rng(0))
     while state.phase != COUNTERS:
@@ -81,7 +81,7 @@ def test_every_position_of_long_match_games_loads_back_and_plays_on_identically(
     plays on as the original did."""
     from ultimata.envs.ultimatum_cards.scripted import choose_action
 
-    game = game_class("ultimatum_cards_v2").from_config({"mode": "match", **config})
+    game = game_class("ultimatum_cards_v3").from_config({"mode": "match", **config})
     scripted = LONG_GAMES.index(config) % 2
     state, pick = game.new_initial_state(Rng(11)), random.Random(11)
     actions, saved, first_plays_of_later_rounds = [], [], 0
