@@ -48,7 +48,7 @@ PY
 grep -q pretrained "$work/arena.txt"
 "$work/venv/bin/ultimata" replay "$work/arena/game_00000.json" --no-pause < /dev/null > "$work/replay.txt"
 "$work/venv/bin/ultimata" bench --steps 2000 --game ultimade_v2 --json > "$work/bench.json"
-"$work/venv/bin/ultimata" train ultimatum_cards_v2 --preset quick --steps 256 --out "$work/run" > "$work/train.txt"
+"$work/venv/bin/ultimata" train ultimatum_cards_v3 --preset quick --steps 256 --out "$work/run" > "$work/train.txt"
 test -f "$work/run/final.zip"
 echo "wheel runs the README's commands: arena, replay, bench, train"
 port=$(python -c "import socket; s=socket.socket(); s.bind(('127.0.0.1', 0)); print(s.getsockname()[1])")

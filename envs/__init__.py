@@ -1,7 +1,7 @@
-"""ultimata's games as PettingZoo AEC environments: `envs.make("ultimatum_cards_v2")`; one seat of any
-game as a gymnasium env against bots: `envs.single_agent("ultimatum_cards_v2", ["heuristic"])`; many games
-stepped together with numpy arrays in and out: `envs.batch("ultimatum_cards_v2", 64)`; one seat of each of
-many games as a `gymnasium.vector.VectorEnv`: `envs.vector("ultimatum_cards_v2", 64)`."""
+"""ultimata's games as PettingZoo AEC environments: `envs.make("ultimatum_cards_v3")`; one seat of any
+game as a gymnasium env against bots: `envs.single_agent("ultimatum_cards_v3", ["heuristic"])`; many games
+stepped together with numpy arrays in and out: `envs.batch("ultimatum_cards_v3", 64)`; one seat of each of
+many games as a `gymnasium.vector.VectorEnv`: `envs.vector("ultimatum_cards_v3", 64)`."""
 
 import importlib
 

@@ -7,7 +7,7 @@ on Python engines: no AEC wrapper runs per step, so a loop over 64 games costs l
 engines themselves. For one learning seat against a given policy, envs/vector.py is a
 `gymnasium.vector.VectorEnv` over it.
 
-    env = batch("ultimatum_cards_v2", 64, seed=0)
+    env = batch("ultimatum_cards_v3", 64, seed=0)
     obs, mask, seat = env.reset()
     while ...:
         obs, mask, seat, rewards, terminated, truncated, info = env.step(actions)
@@ -243,7 +243,7 @@ class BatchEnv(VectorAttributes):
 def batch(game: str, num_games: int, *, seed: int | None = None, ids: Sequence[int] | None = None,
           on_illegal: str = "raise", backend: str = "python", device: str | None = None, numpy: bool = False,
           **rules: Any) -> Any:
-    """`num_games` games of `game` (an env name such as 'ultimatum_cards_v2') under the rule variant
+    """`num_games` games of `game` (an env name such as 'ultimatum_cards_v3') under the rule variant
     `**rules` (validated as for `make`), stepped together; call `reset()` before `step`.
 
     `seed=None` draws the run seed from fresh entropy (read it back as `env.seed`); `on_illegal="terminate"`

@@ -1,7 +1,7 @@
 """Enter your own rule-based agent in the arena, straight from this file.
 
     python examples/own_agent_arena.py                 # 200 games against the scripted bot
-    ultimata arena ultimatum_cards_v2 examples/own_agent_arena.py:LowestFirst:greed=0.9 heuristic
+    ultimata arena ultimatum_cards_v3 examples/own_agent_arena.py:LowestFirst:greed=0.9 heuristic
 
 Any class or factory keeping the agent protocol works: `reset(seat, seed)` at the start of a game and
 `act(observation, action_mask, state=None) -> int` for each decision (docs/api.md#agents). Options after

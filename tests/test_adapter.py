@@ -29,7 +29,7 @@ def play_out(env, seed=0, pick=None):
 
 def test_every_seat_sees_its_final_reward_whoever_ended_the_game() -> None:
     for seed in range(20):
-        env = envs.make("ultimatum_cards_v2")
+        env = envs.make("ultimatum_cards_v3")
         final, _ = play_out(env, seed)
         returns = env.unwrapped.state.returns()
         assert final == {f"player_{i}": r for i, r in enumerate(returns)}
@@ -37,7 +37,7 @@ def test_every_seat_sees_its_final_reward_whoever_ended_the_game() -> None:
 
 
 def test_off_turn_masks_are_all_zero() -> None:
-    env = envs.make("ultimatum_cards_v2")
+    env = envs.make("ultimatum_cards_v3")
     env.reset(seed=4)
     for agent in env.possible_agents:
         mask = env.observe(agent)["action_mask"]
@@ -45,14 +45,14 @@ def test_off_turn_masks_are_all_zero() -> None:
 
 
 def test_truncation_cap_ends_the_episode() -> None:
-    env = envs.make("ultimatum_cards_v2", mode="match", max_decisions=10)
+    env = envs.make("ultimatum_cards_v3", mode="match", max_decisions=10)
     final, steps = play_out(env, 1)
     assert steps == 10 and set(final) == set(env.possible_agents)
     assert all(v == 0 for v in final.values())
 
 
 def test_dense_reward_is_zero_sum_and_off_by_default() -> None:
-    env = envs.make_raw("ultimatum_cards_v2", dense_reward=True)
+    env = envs.make_raw("ultimatum_cards_v3", dense_reward=True)
     env.reset(seed=2)
     seen_nonzero = False
     while not all(env.terminations.values()):
@@ -61,14 +61,14 @@ def test_dense_reward_is_zero_sum_and_off_by_default() -> None:
         assert abs(sum(env.rewards.values())) < 1e-9
         seen_nonzero |= any(env.rewards.values())
     assert seen_nonzero
-    env = envs.make_raw("ultimatum_cards_v2")
+    env = envs.make_raw("ultimatum_cards_v3")
     env.reset(seed=2)
     env.step(int(np.flatnonzero(env.observe(env.agent_selection)["action_mask"])[0]))
     assert not any(env.rewards.values()) or all(env.terminations.values())
 
 
 def test_raw_env_raises_on_an_illegal_action_and_changes_nothing() -> None:
-    env = envs.make_raw("ultimatum_cards_v2")
+    env = envs.make_raw("ultimatum_cards_v3")
     env.reset(seed=0)
     before = env.state_dict()
     illegal = int(np.flatnonzero(env.observe(env.agent_selection)["action_mask"] == 0)[0])
@@ -78,7 +78,7 @@ def test_raw_env_raises_on_an_illegal_action_and_changes_nothing() -> None:
 
 
 def test_wrapped_env_ends_the_game_with_minus_one_for_an_illegal_action() -> None:
-    env = envs.make("ultimatum_cards_v2")
+    env = envs.make("ultimatum_cards_v3")
     env.reset(seed=0)
     agent = env.agent_selection
     illegal = int(np.flatnonzero(env.last()[0]["action_mask"] == 0)[0])
@@ -87,7 +87,7 @@ def test_wrapped_env_ends_the_game_with_minus_one_for_an_illegal_action() -> Non
 
 
 def test_wrapped_env_keeps_pettingzoos_order_checks() -> None:
-    env = envs.make("ultimatum_cards_v2")
+    env = envs.make("ultimatum_cards_v3")
     with pytest.raises(AttributeError, match="before reset"):
         _ = env.agent_selection
 
@@ -95,7 +95,7 @@ def test_wrapped_env_keeps_pettingzoos_order_checks() -> None:
 def test_raw_env_pickles_with_its_config() -> None:
     import pickle
 
-    env = envs.make_raw("ultimatum_cards_v2", num_players=5)
+    env = envs.make_raw("ultimatum_cards_v3", num_players=5)
     clone = pickle.loads(pickle.dumps(env))
     clone.reset(seed=0)
     assert clone.num_agents == 5

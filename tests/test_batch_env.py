@@ -67,7 +67,7 @@ def test_every_row_plays_the_game_the_aec_env_plays_from_its_seed(name: str) -> 
 
 
 def test_a_finished_game_restarts_by_itself_and_reports_how_it_ended() -> None:
-    env = batch("ultimatum_cards_v2", 8, seed=0)
+    env = batch("ultimatum_cards_v3", 8, seed=0)
     finished = 0
     for _, _, mask, _, rewards, done, info in _play(env, 400)[1:]:
         for row in np.flatnonzero(done):
@@ -85,7 +85,7 @@ def test_a_finished_game_restarts_by_itself_and_reports_how_it_ended() -> None:
 
 
 def test_a_draw_ends_with_equal_results() -> None:
-    env = batch("ultimatum_cards_v2", 32, seed=0)
+    env = batch("ultimatum_cards_v3", 32, seed=0)
     draws = [info["returns"][row] for *_, done, info in _play(env, 300)[1:] for row in np.flatnonzero(done)
              if not info["truncated"][row] and np.allclose(info["returns"][row], info["returns"][row][0])]
     assert draws, "no drawn game in 300 steps of 32 random card games"
@@ -130,7 +130,7 @@ def test_a_seed_fixes_every_game_and_reset_without_one_deals_the_next_games() ->
         for x, y in zip(a, b):
             if isinstance(x, np.ndarray):
                 np.testing.assert_array_equal(x, y)
-    env = batch("ultimatum_cards_v2", 4, seed=5)  # dealt hands: every game starts differently
+    env = batch("ultimatum_cards_v3", 4, seed=5)  # dealt hands: every game starts differently
     obs1, *_ = env.reset()
     obs2, *_ = env.reset()
     assert (env.episodes == 2).all() and not np.array_equal(obs1, obs2)
@@ -139,7 +139,7 @@ def test_a_seed_fixes_every_game_and_reset_without_one_deals_the_next_games() ->
 
 
 def test_an_illegal_action_names_its_row_and_moves_no_game() -> None:
-    env = batch("ultimatum_cards_v2", 3, seed=0)
+    env = batch("ultimatum_cards_v3", 3, seed=0)
     obs, mask, seat = env.reset()
     before = [s.state_dict() for s in env.states]
     actions = mask.argmax(axis=1)
@@ -172,7 +172,7 @@ def test_the_python_backend_declares_same_step_autoreset_and_gymnasiums_vector_a
     from gymnasium.vector import AutoresetMode
     from gymnasium.vector.utils import batch_space
 
-    env = batch("ultimatum_cards_v2", 5, seed=0)
+    env = batch("ultimatum_cards_v3", 5, seed=0)
     with pytest.raises(Exception, match="reset"):
         env.step(np.zeros(5, np.int64))  # nothing dealt yet
     assert env.metadata["autoreset_mode"] == AutoresetMode.SAME_STEP and env.num_envs == 5
@@ -188,7 +188,7 @@ def test_the_python_backend_declares_same_step_autoreset_and_gymnasiums_vector_a
 
 
 def test_the_step_that_ends_a_game_returns_every_seats_final_view_and_info() -> None:
-    env = batch("ultimatum_cards_v2", 6, seed=2, max_decisions=60)
+    env = batch("ultimatum_cards_v3", 6, seed=2, max_decisions=60)
     rng = np.random.default_rng(1)
     _, mask, _ = env.reset()
     seen = {"terminated": 0, "truncated": 0}
@@ -215,7 +215,7 @@ def test_the_step_that_ends_a_game_returns_every_seats_final_view_and_info() -> 
 
 
 def test_apply_keeps_its_contract_for_the_trainers_tables() -> None:
-    env = batch("ultimatum_cards_v2", 4, seed=3)
+    env = batch("ultimatum_cards_v3", 4, seed=3)
     _, mask, _ = env.reset()
     rng = np.random.default_rng(0)
     ended = 0
@@ -229,7 +229,7 @@ def test_apply_keeps_its_contract_for_the_trainers_tables() -> None:
 
 
 def test_an_illegal_action_can_end_its_game_alone_with_minus_one_for_the_offender() -> None:
-    env = batch("ultimatum_cards_v2", 3, seed=0, on_illegal="terminate")
+    env = batch("ultimatum_cards_v3", 3, seed=0, on_illegal="terminate")
     obs, mask, seat = env.reset()
     before = [s.decisions for s in env.states]
     actions = mask.argmax(axis=1)
@@ -245,16 +245,16 @@ def test_an_illegal_action_can_end_its_game_alone_with_minus_one_for_the_offende
     assert env.episodes.tolist() == [1, 2, 1]  # only that row was dealt again
     assert [env.states[r].decisions for r in (0, 2)] == [before[0] + 1, before[2] + 1]  # the others moved
     with pytest.raises(Exception, match="on_illegal"):
-        batch("ultimatum_cards_v2", 3, on_illegal="ignore")
+        batch("ultimatum_cards_v3", 3, on_illegal="ignore")
 
 
 def test_without_a_seed_each_batch_draws_its_own_and_it_replays_the_run() -> None:
-    first, second = batch("ultimatum_cards_v2", 3), batch("ultimatum_cards_v2", 3)
+    first, second = batch("ultimatum_cards_v3", 3), batch("ultimatum_cards_v3", 3)
     assert first.seed != second.seed
     assert not np.array_equal(first.reset()[0], second.reset()[0])
-    unseeded = batch("ultimatum_cards_v2", 3)
+    unseeded = batch("ultimatum_cards_v3", 3)
     played = _play(unseeded, 40)
-    for a, b in zip(played, _play(batch("ultimatum_cards_v2", 3, seed=unseeded.seed), 40)):
+    for a, b in zip(played, _play(batch("ultimatum_cards_v3", 3, seed=unseeded.seed), 40)):
         for x, y in zip(a, b):
             if isinstance(x, np.ndarray):
                 np.testing.assert_array_equal(x, y)

@@ -25,7 +25,7 @@ def test_bad_arguments_are_one_clear_error(args, says):
 
 
 def test_replay_viewer_outside_the_seats_names_the_range(tmp_path):
-    game, entries = spec_entries(["random"], "ultimatum_cards_v2")
+    game, entries = spec_entries(["random"], "ultimatum_cards_v3")
     run_arena(game, entries, 1, replay_dir=tmp_path)
     replay = next(tmp_path.glob("*.json"))
     result = CliRunner().invoke(app, ["replay", str(replay), "--viewer", "7", "--no-pause"])
@@ -36,7 +36,7 @@ def test_piped_tables_are_not_cut_at_80_columns(tmp_path):
     import subprocess
     import sys
 
-    out = subprocess.run([sys.executable, "-m", "ultimata", "arena", "ultimatum_cards_v2", "heuristic", "random",
+    out = subprocess.run([sys.executable, "-m", "ultimata", "arena", "ultimatum_cards_v3", "heuristic", "random",
                           "--games", "4"], capture_output=True, text=True, timeout=300, cwd=tmp_path)
     assert out.returncode == 0, out.stderr
     assert "openskill μ±σ" in out.stdout and "…" not in out.stdout

@@ -21,19 +21,19 @@ def test_invalid_value_names_the_key(name: str) -> None:
 
 
 def test_unknown_game_lists_the_registered_ones() -> None:
-    with pytest.raises(ConfigError, match="ultimatum_cards_v2"):
+    with pytest.raises(ConfigError, match="ultimatum_cards_v3"):
         envs.make("chess_v9")
 
 
 def test_unsupported_render_mode_is_refused() -> None:
     with pytest.raises(ConfigError, match="allowed"):
-        envs.make_raw("ultimatum_cards_v2", render_mode="vr")
+        envs.make_raw("ultimatum_cards_v3", render_mode="vr")
 
 
 def test_card_game_limits() -> None:
     with pytest.raises(ConfigError, match="num_players"):
-        envs.make("ultimatum_cards_v2", num_players=7)
+        envs.make("ultimatum_cards_v3", num_players=7)
     with pytest.raises(ConfigError, match="48 cards"):
-        envs.make("ultimatum_cards_v2", num_players=6, hand_size=10)
+        envs.make("ultimatum_cards_v3", num_players=6, hand_size=10)
     with pytest.raises(ConfigError, match="mode"):
-        envs.make("ultimatum_cards_v2", mode="forever")
+        envs.make("ultimatum_cards_v3", mode="forever")

@@ -1,7 +1,7 @@
 """Golden playthroughs: a seeded game's actions and final state, replayed. They catch unintended rule
 changes. Regenerate one only when a rule changes on purpose (and bump the env version):
 
-    python tests/test_golden.py ultimatum_cards_v2 '{"mode": "match"}'
+    python tests/test_golden.py ultimatum_cards_v3 '{"mode": "match"}'
 
 A bumped version's golden file stays, as the record of its rules: tests/golden/ holds one for every env
 version there has been. A retired one replays exactly in the release that has it (`RETIRED` names it;

@@ -13,7 +13,7 @@ from ultimata.exploit import ExploitResult, ExploitRun
 from ultimata.leaderboard import BEGIN, END, load_results, render, write
 from ultimata.train_seeds import SeedRun, summary
 
-GAME = "ultimatum_cards_v2"
+GAME = "ultimatum_cards_v3"
 DOCS = Path(__file__).parents[1] / "docs"
 
 
@@ -66,7 +66,7 @@ def test_writing_replaces_the_generated_part_and_keeps_the_rest(tmp_path):
 def test_a_file_that_is_no_result_is_refused_by_name(tmp_path):
     folder = tmp_path / GAME
     folder.mkdir()
-    (folder / "notes.json").write_text('{"game": "ultimatum_cards_v2"}')
+    (folder / "notes.json").write_text('{"game": "ultimatum_cards_v3"}')
     with pytest.raises(ConfigError, match="notes.json is not an arena, exploit or train --seeds result"):
         load_results(tmp_path)
     with pytest.raises(ConfigError, match="no results folder"):

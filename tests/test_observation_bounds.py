@@ -13,7 +13,7 @@ import ultimata.envs as envs
 from ultimata.envs.core.rng import Rng
 
 PLAYS = [(name, {}, 6) for name in envs.GAMES] + [
-    ("ultimatum_cards_v2", {"mode": "point", "target_score": 2000, "max_rounds": 2, "num_players": 3}, 3),
+    ("ultimatum_cards_v3", {"mode": "point", "target_score": 2000, "max_rounds": 2, "num_players": 3}, 3),
 ]
 
 
@@ -41,7 +41,7 @@ def test_random_play_stays_inside_the_declared_bounds(name, rules, games):
 
 
 def test_the_card_games_bound_follows_the_rules():
-    cards = envs.game_class("ultimatum_cards_v2")
+    cards = envs.game_class("ultimatum_cards_v3")
     assert cards.from_config({}).observation_bounds == (0.0, 48.0)  # the deck: a hand can hold every card
     longest = cards.from_config({"mode": "match", "match_rounds": 100, "num_players": 6})
     assert longest.observation_bounds == (0.0, 600.0)  # a score: every chip in play, every round

@@ -65,7 +65,7 @@ def test_gymnasium_makes_the_single_agent_view(name):
 
 
 def test_gymnasium_ids_read_as_gymnasium_names_them():
-    assert envs.gymnasium_id("ultimatum_cards_v2") == "ultimata/UltimatumCards-v2"
+    assert envs.gymnasium_id("ultimatum_cards_v3") == "ultimata/UltimatumCards-v3"
     assert envs.gymnasium_id("conquest_of_the_world_v3") == "ultimata/ConquestOfTheWorld-v3"
-    env = gymnasium.make("ultimata/UltimatumCards-v2", opponents="heuristic", num_players=3)
+    env = gymnasium.make("ultimata/UltimatumCards-v3", opponents="heuristic", num_players=3)
     assert env.unwrapped.game.num_players == 3

@@ -11,7 +11,7 @@ from ultimata.envs.core.replay import Replay, record
 
 
 def test_saved_replay_reproduces_the_game(tmp_path) -> None:
-    replay = record(7, "ultimatum_cards_v2", {"num_players": 3}, [])
+    replay = record(7, "ultimatum_cards_v3", {"num_players": 3}, [])
     state = replay.final()
     actions = []
     pick = random.Random(7)
@@ -19,7 +19,7 @@ def test_saved_replay_reproduces_the_game(tmp_path) -> None:
         action = pick.choice(state.legal_actions())
         state.apply(action)
         actions.append(action)
-    full = record(7, "ultimatum_cards_v2", {"num_players": 3}, actions)
+    full = record(7, "ultimatum_cards_v3", {"num_players": 3}, actions)
     full.save(tmp_path / "game.json")
     loaded = Replay.load(tmp_path / "game.json")
     assert loaded.final().state_dict() == state.state_dict()
@@ -30,9 +30,9 @@ def test_saved_replay_reproduces_the_game(tmp_path) -> None:
     [
         ("not json", "cannot read"),
         ("[]", "not an ultimata replay"),
-        (json.dumps({"format": "ultimata-replay/1", "game": "ultimatum_cards_v2"}), "version"),
+        (json.dumps({"format": "ultimata-replay/1", "game": "ultimatum_cards_v3"}), "version"),
         (
-            json.dumps({"format": "ultimata-replay/1", "game": "ultimatum_cards_v2", "version": 0,
+            json.dumps({"format": "ultimata-replay/1", "game": "ultimatum_cards_v3", "version": 0,
                         "config": {}, "seed": 1, "actions": ["x"]}),
             "list of integers",
         ),
@@ -42,32 +42,32 @@ def test_saved_replay_reproduces_the_game(tmp_path) -> None:
             "unknown game",
         ),
         (
-            json.dumps({"format": "ultimata-replay/1", "game": "ultimatum_cards_v2", "version": 2,
+            json.dumps({"format": "ultimata-replay/1", "game": "ultimatum_cards_v3", "version": 3,
                         "config": {"bogus": 1}, "seed": 1, "actions": []}),
             "bogus",
         ),
         (
-            json.dumps({"format": "ultimata-replay/1", "game": "ultimatum_cards_v2", "version": 2,
+            json.dumps({"format": "ultimata-replay/1", "game": "ultimatum_cards_v3", "version": 3,
                         "config": {}, "seed": 1, "actions": [9999]}),
             "action #0 does not apply",
         ),
         (
-            json.dumps({"format": "ultimata-replay/1", "game": "ultimatum_cards_v2", "version": 2,
+            json.dumps({"format": "ultimata-replay/1", "game": "ultimatum_cards_v3", "version": 3,
                         "config": {}, "seed": 1, "actions": [], "returns": [1, "a"]}),
             "'returns' must be a list of numbers",
         ),
         (
-            json.dumps({"format": "ultimata-replay/1", "game": "ultimatum_cards_v2", "version": 2,
+            json.dumps({"format": "ultimata-replay/1", "game": "ultimatum_cards_v3", "version": 3,
                         "config": {}, "seed": -5, "actions": []}),
             r"'seed' must be an integer 0\.\.",
         ),
         (
-            json.dumps({"format": "ultimata-replay/1", "game": "ultimatum_cards_v2", "version": 2,
+            json.dumps({"format": "ultimata-replay/1", "game": "ultimatum_cards_v3", "version": 3,
                         "config": {}, "seed": 1, "actions": [], "players": 3}),
             "'players' must be a list",
         ),
         (
-            json.dumps({"format": "ultimata-replay/1", "game": "ultimatum_cards_v2", "version": 2,
+            json.dumps({"format": "ultimata-replay/1", "game": "ultimatum_cards_v3", "version": 3,
                         "config": {}, "seed": 1, "actions": [], "final_state": [1]}),
             "'final_state' must be a state",
         ),
@@ -81,7 +81,7 @@ def test_malformed_replay_is_refused(tmp_path, content: str, message: str) -> No
 
 
 def test_replay_with_a_different_final_state_is_refused(tmp_path) -> None:
-    replay = record(3, "ultimatum_cards_v2", {}, [])
+    replay = record(3, "ultimatum_cards_v3", {}, [])
     replay.final_state = {"tampered": True}
     with pytest.raises(ReplayError, match="final state"):
         replay.final()
@@ -104,7 +104,7 @@ def test_saved_files_follow_the_umask_not_mkstemps_private_mode(tmp_path) -> Non
 def test_arena_replays_record_the_result_and_the_final_state(tmp_path) -> None:
     from ultimata.training.arena import run_arena, spec_entries
 
-    game, entries = spec_entries(["heuristic", "random"], "ultimatum_cards_v2")
+    game, entries = spec_entries(["heuristic", "random"], "ultimatum_cards_v3")
     run_arena(game, entries, 4, replay_dir=tmp_path)
     for path in sorted(tmp_path.glob("*.json")):
         replay = Replay.load(path)
@@ -118,7 +118,7 @@ def test_play_save_records_the_result_and_the_final_state(tmp_path) -> None:
 
     from ultimata.play import play_session
 
-    returns = play_session("ultimatum_cards_v2", "random", seed=3, read=lambda prompt: "1",
+    returns = play_session("ultimatum_cards_v3", "random", seed=3, read=lambda prompt: "1",
                            console=Console(file=io.StringIO()), save=tmp_path / "game.json")
     replay = Replay.load(tmp_path / "game.json")
     assert replay.returns == returns and replay.final().state_dict() == replay.final_state
@@ -131,7 +131,7 @@ def test_a_game_left_early_is_saved_as_unfinished(tmp_path) -> None:
     from ultimata.play import play_session
 
     answers = iter(["1", "quit"])
-    play_session("ultimatum_cards_v2", "random", seed=3, read=lambda prompt: next(answers),
+    play_session("ultimatum_cards_v3", "random", seed=3, read=lambda prompt: next(answers),
                  console=Console(file=io.StringIO()), save=tmp_path / "game.json")
     replay = Replay.load(tmp_path / "game.json")
     assert replay.returns is None and replay.final_state is not None and replay.result == "unfinished"
@@ -139,6 +139,6 @@ def test_a_game_left_early_is_saved_as_unfinished(tmp_path) -> None:
 
 
 def test_a_replay_saved_before_results_were_recorded_says_so() -> None:
-    old = Replay.from_dict({"format": "ultimata-replay/1", "game": "ultimatum_cards_v2", "version": 2, "config": {},
+    old = Replay.from_dict({"format": "ultimata-replay/1", "game": "ultimatum_cards_v3", "version": 3, "config": {},
                             "seed": 1, "actions": []})
     assert old.result == "not recorded"

@@ -10,7 +10,7 @@ import ultimata.envs as envs
 from ultimata.agents import policy_agent
 from ultimata.envs import ConfigError
 
-CARDS = "ultimatum_cards_v2"
+CARDS = "ultimatum_cards_v3"
 
 
 def _first_observations(env, resets: int, seed: int) -> list[np.ndarray]:

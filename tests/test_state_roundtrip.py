@@ -34,6 +34,9 @@ CASES: dict[str, list[dict[str, Any]]] = {
         *({"num_players": n} for n in (3, 4, 5, 6)),
         {"num_players": 4, "blockers": "any", "target_blocks_own_counter": False, "give_to_self": True,
          "last_card_ends_round": True, "draw_count": 0},
+        {"num_players": 3, "mode": "match", "match_rounds": 3},
+        {"num_players": 5, "mode": "match", "match_rounds": 2, "chips_carry_over": True},
+        {"num_players": 4, "mode": "point", "target_score": 20},
     ],
     "ultimade": [
         {},
@@ -65,16 +68,6 @@ CASES: dict[str, list[dict[str, Any]]] = {
 }
 """Rule options per game's package name, each a config the game's own tests and docs name."""
 
-AWAITING_FIX: dict[str, list[dict[str, Any]]] = {
-    "ultimatum_cards": [
-        {"num_players": 3, "mode": "match", "match_rounds": 3},
-        {"num_players": 5, "mode": "match", "match_rounds": 2, "chips_carry_over": True},
-        {"num_players": 4, "mode": "point", "target_score": 20},
-    ],
-}
-"""Cases that find a loader bug being fixed on another branch (issue 50: ultimatum_cards_v2 refuses
-positions of match and point play, 'the player to play is left of the last one'); they join CASES when
-that fix is merged."""
 
 Policy = Callable[[State, Rng], int]
 

@@ -17,7 +17,7 @@ from ultimata.envs.array_batch import ArrayBatchEnv
 from ultimata.envs.core.errors import ConfigError
 from ultimata.envs.vector import SeatVectorEnv
 
-GAME = "ultimatum_cards_v2"
+GAME = "ultimatum_cards_v3"
 
 
 def _toy_view(num_envs: int = 8, **kwargs: Any) -> SeatVectorEnv:

@@ -167,7 +167,7 @@ def _rules(game: str, config: str | None) -> dict:
 
 @app.command()
 def train(
-    game: str = typer.Argument(..., help="Env name, e.g. ultimatum_cards_v2."),
+    game: str = typer.Argument(..., help="Env name, e.g. ultimatum_cards_v3."),
     config: str = typer.Option(None, "--config", help="Training YAML; default configs/<game>.yaml."),
     preset: str = typer.Option(None, "--preset", help="A preset from the config, e.g. 'quick'."),
     resume: str = typer.Option(None, "--resume", help="Continue the interrupted run in this folder."),
@@ -299,7 +299,7 @@ def _train_seeds(game: str, out, seeds: int, config: str | None, preset: str | N
 
 @app.command()
 def exploit(
-    game: str = typer.Argument(..., help="Env name, e.g. ultimatum_cards_v2."),
+    game: str = typer.Argument(..., help="Env name, e.g. ultimatum_cards_v3."),
     agent: str = typer.Argument(..., help="The agent to exploit, frozen in every other seat: random, heuristic, "
                                 "pretrained, mcts, hard, a checkpoint .zip, or your own as package.module:Name or "
                                 "file.py:Name."),

@@ -31,7 +31,7 @@ class Game(Generic[ConfigT]):
 
     info: ClassVar[GameInfo]
     name: ClassVar[str]
-    """PettingZoo-style name, e.g. 'ultimatum_cards_v2'."""
+    """PettingZoo-style name, e.g. 'ultimatum_cards_v3'."""
     title: ClassVar[str] = ""
     """What people call the game, for menus and tables."""
     version: ClassVar[int]

@@ -25,7 +25,7 @@ class GameInfo:
     """What a rule variant of a game is, for PettingZoo, training, search, the web and the tests."""
 
     name: str
-    """PettingZoo-style name carrying the version, e.g. 'ultimatum_cards_v2'; `Game.version` is its number."""
+    """PettingZoo-style name carrying the version, e.g. 'ultimatum_cards_v3'; `Game.version` is its number."""
     title: str
     """What people call the game, for menus and tables."""
     config: type[GameConfig]

@@ -20,7 +20,7 @@ from ultimata.envs.core.engine import Game
 from ultimata.envs.core.errors import ConfigError
 
 GAMES: dict[str, str] = {
-    "ultimatum_cards_v2": "ultimata.envs.ultimatum_cards",
+    "ultimatum_cards_v3": "ultimata.envs.ultimatum_cards",
     "ultimade_v2": "ultimata.envs.ultimade",
     "ultra_war_v5": "ultimata.envs.ultra_war",
     "conquest_of_the_world_v3": "ultimata.envs.conquest_of_the_world",
@@ -33,7 +33,8 @@ RETIRED: dict[str, tuple[str, str | None]] = {
     "conquest_of_the_world_v2": ("conquest_of_the_world_v3", "0.1.0"),
     "ultimatum_world_v3": ("ultimatum_world_v4", "0.2.0"),
     "ultimatum_world_v2": ("ultimatum_world_v4", "0.1.0"),
-    **{f"ultimatum_cards_v{v}": ("ultimatum_cards_v2", None) for v in (0, 1)},
+    "ultimatum_cards_v2": ("ultimatum_cards_v3", "0.2.0"),
+    **{f"ultimatum_cards_v{v}": ("ultimatum_cards_v3", None) for v in (0, 1)},
     "ultimade_v1": ("ultimade_v2", "0.1.0"),
     "ultimade_v0": ("ultimade_v2", None),
     "ultra_war_v4": ("ultra_war_v5", "0.2.0"),

@@ -3,18 +3,15 @@
 
 from __future__ import annotations
 
-from typing import Any, Literal
+from typing import Literal
 
-from pydantic import Field, SerializerFunctionWrapHandler, model_serializer, model_validator
+from pydantic import Field, model_validator
 
 from ultimata.envs.core.config import GameConfig
 from ultimata.envs.ultimatum_cards.deck import DECK
 
 RESERVE = 8
 """Cards left in the draw pile when 4 players are dealt 10 each; kept for 5-6 players (gap choice)."""
-ADDED_IN_V2 = {"last_card_ends_round": False}
-"""Keys added after ultimatum_cards_v2 shipped, each with the default that plays as v2 did. A dump leaves a
-key out while it is at that default, so v2's saved games, replays and checkpoints load as before."""
 
 
 class UltimatumCardsConfig(GameConfig):
@@ -31,6 +28,11 @@ class UltimatumCardsConfig(GameConfig):
     draw_count: int = Field(2, ge=0, le=10)
     blockers: Literal["target", "any"] = "target"
     """Who may block a Swap, Steal or Ultimatum: its target only (default), or any player in turn."""
+    reaction_windows: Literal["always", "revealing"] = "always"
+    """Who is asked in a Counter or Block window. "always" (default, the book's "all players other than the
+    responder have the opportunity"): every eligible seat in turn, a seat holding none of the card may only
+    pass, so being asked shows nothing. "revealing" (faster, fewer decisions): only seats holding the card
+    are asked, so who is asked tells the table who holds one."""
     target_blocks_own_counter: bool = True
     """May the Ultimatum's target Block after the responder accepted the target's own counter? The book
     lets the target block once the responder has chosen, with no exception; false skips the target then."""
@@ -55,14 +57,6 @@ class UltimatumCardsConfig(GameConfig):
         if self.first_dealer is not None and self.first_dealer >= self.num_players:
             raise ValueError(f"first_dealer must be a seat 0..{self.num_players - 1}")
         return self
-
-    @model_serializer(mode="wrap")
-    def _without_later_keys_at_default(self, handler: SerializerFunctionWrapHandler) -> dict[str, Any]:
-        data = handler(self)
-        for key, default in ADDED_IN_V2.items():
-            if data.get(key) == default:
-                del data[key]
-        return data
 
     @property
     def cards_per_hand(self) -> int:

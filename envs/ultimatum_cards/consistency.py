@@ -1,8 +1,9 @@
 """What a loaded card-game state must satisfy (issue 40) beyond each field's type, size and range (which
 `UltimatumCardsState.FIELDS` declares and the engine checks first): the position is one the rules can reach -
 the deck and the chips all somewhere, scores that add up to the rounds played, a card in play exactly while
-its phase resolves one, the players that phase needs, and a reaction queue of players who hold the card they
-are asked for. Each refusal is a ValueError naming the field."""
+its phase resolves one, the players that phase needs, and a reaction queue of the players still to be asked
+(with `reaction_windows: revealing`, only those who hold the card they are asked for). Each refusal is a
+ValueError naming the field."""
 
 from __future__ import annotations
 
@@ -68,6 +69,8 @@ def check(s: UltimatumCardsState) -> None:
     _check_players(s)
     _check_reactions(s)
     _check_history(s)
+    _need(cfg.reaction_windows == "revealing" or not any(map(any, s.showed)),
+          "showed: being asked shows no card unless reaction_windows is revealing")
     asked = {BLOCK: any(s.discards[k] for k in (SWAP, STEAL, ULTIMATUM)), COUNTER: s.discards[ULTIMATUM] > 0}
     for q in range(n):
         for flag, kind in zip(s.showed[q], (BLOCK, COUNTER)):
@@ -76,7 +79,7 @@ def check(s: UltimatumCardsState) -> None:
     seen = any(count for table in s.known for row in table for count in row)
     _need(not seen or s.discards[SWAP] > 0, "known: nobody sees into another hand before a Swap this round")
     if phase != OVER:
-        last = s.history[-1][1] if s.history and any(s.discards) else s.dealer
+        last = s.history[-1][1] if s.history and _a_play_ended_this_round(s) else s.dealer
         _need(s.actor == (last + 1) % s.n, "the player to play is left of the last one (of the dealer, first)")
     for v in range(n):
         _need(not any(s.known[v][v]), f"known[{v}][{v}]: a seat does not 'know' its own hand")
@@ -131,8 +134,8 @@ def _check_reactions(s: UltimatumCardsState) -> None:
     if phase == COUNTERS:
         order = [q for q in ((s.p2 + k) % n for k in range(1, n)) if q != s.p1] + [s.p2]
         _need(s.queue[0] in order and s.queue == _holders_from(s, order, s.queue[0], COUNTER),
-              "the counter queue is the Counter holders still to be asked, from the left of the target, "
-              "the responder skipped and the target last")
+              f"the counter queue is the players (reaction_windows: {cfg.reaction_windows}) still to be asked, "
+              "from the left of the target, the responder skipped and the target last")
         _need(not set(s.queue) & {p for p, _ in s.proposals[1:]}, "a player counters once")
     if phase == BLOCKS:
         target = s.p2 if s.card == ULTIMATUM else s.p1
@@ -144,7 +147,8 @@ def _check_reactions(s: UltimatumCardsState) -> None:
         if s.card == ULTIMATUM and s.proposals[s.accepted][0] == target and not cfg.target_blocks_own_counter:
             order.remove(target)
         _need(s.queue[0] in order and s.queue == _holders_from(s, order, s.queue[0], BLOCK),
-              f"the block queue is the Block holders still to be asked (blockers: {cfg.blockers})")
+              f"the block queue is the players still to be asked (blockers: {cfg.blockers}, "
+              f"reaction_windows: {cfg.reaction_windows})")
 
 
 def _check_history(s: UltimatumCardsState) -> None:
@@ -165,6 +169,16 @@ def _check_history(s: UltimatumCardsState) -> None:
               f"{deck.NAMES[card]} by player_{actor} on {p1}, {p2}, {OUTCOMES[outcome]}, {moved} chips")
 
 
+def _a_play_ended_this_round(s: UltimatumCardsState) -> bool:
+    """Whether this round's discards hold more than the play in progress: its card and the Counters played
+    on it (a Block ends a play at once). Only then is the newest remembered play one of this round's; the
+    first play of a round, still in progress, follows a history that ends in an earlier round."""
+    in_progress = 0 if s.card < 0 else 1 + max(0, len(s.proposals) - 1)
+    return sum(s.discards) > in_progress
+
+
 def _holders_from(s: UltimatumCardsState, order: list[int], first: int, kind: int) -> list[int]:
-    """The players of `order` from `first` on who hold a card of `kind`: who is still to be asked."""
-    return [q for q in order[order.index(first):] if s.hands[q][kind]]
+    """The players of `order` from `first` on still to be asked: all of them (`reaction_windows: always`),
+    or those who hold a card of `kind` (`revealing`)."""
+    rest = order[order.index(first):]
+    return rest if s.game.config.reaction_windows == "always" else [q for q in rest if s.hands[q][kind]]

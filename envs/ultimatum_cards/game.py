@@ -15,7 +15,7 @@ from ultimata.envs.ultimatum_cards.state import UltimatumCardsState
 class UltimatumCardsGame(Game[UltimatumCardsConfig]):
     """Ultimatum, the card game of steal, swap, give, take and negotiate."""
 
-    info = GameInfo(name="ultimatum_cards_v2", title="Ultimatum (card game)", config=UltimatumCardsConfig,
+    info = GameInfo(name="ultimatum_cards_v3", title="Ultimatum (card game)", config=UltimatumCardsConfig,
                     state=UltimatumCardsState, players=seats_in_config, actions=attrgetter("layout.size"),
                     observation_size=attrgetter("obs_layout.size"), observation_bounds=observation_bounds,
                     dense_reward=True)

@@ -24,12 +24,12 @@ from ultimata.envs.core.rng import Rng
 
 
 def cards_game(**config):
-    return game_class("ultimatum_cards_v2").from_config(config)
+    return game_class("ultimatum_cards_v3").from_config(config)
 
 
 def test_checkpoint_loads_as_an_agent(tiny_checkpoint):
-    agent = load_agent(str(tiny_checkpoint), "ultimatum_cards_v2")
-    assert isinstance(agent, PolicyAgent) and agent.meta.game == "ultimatum_cards_v2"
+    agent = load_agent(str(tiny_checkpoint), "ultimatum_cards_v3")
+    assert isinstance(agent, PolicyAgent) and agent.meta.game == "ultimatum_cards_v3"
     state = cards_game().new_initial_state(Rng(0))
     agent.reset(state.current_player, seed=0)
     mask = state.legal_action_mask()
@@ -47,26 +47,26 @@ def test_sidecar_records_what_the_policy_was_trained_for(tiny_checkpoint):
 def test_wrong_game_is_refused(tiny_checkpoint, tmp_path):
     path = copy(tiny_checkpoint, tmp_path)
     edit_sidecar(path, game="ultimade_v2")
-    with pytest.raises(CheckpointError, match="trained for ultimade_v2, not ultimatum_cards_v2"):
+    with pytest.raises(CheckpointError, match="trained for ultimade_v2, not ultimatum_cards_v3"):
         load_policy(path, cards_game())
 
 
 @pytest.mark.skipif("ultimade_v2" not in GAMES, reason="ultimade not registered")
 def test_a_card_game_checkpoint_is_refused_by_another_game(tiny_checkpoint):
-    with pytest.raises(CheckpointError, match="trained for ultimatum_cards_v2, not ultimade_v2"):
+    with pytest.raises(CheckpointError, match="trained for ultimatum_cards_v3, not ultimade_v2"):
         load_agent(str(tiny_checkpoint), "ultimade_v2")
 
 
 def test_wrong_version_is_refused(tiny_checkpoint, tmp_path):
     path = copy(tiny_checkpoint, tmp_path)
     edit_sidecar(path, version=99)
-    with pytest.raises(CheckpointError, match="v99; this install has v2"):
+    with pytest.raises(CheckpointError, match="v99; this install has v3"):
         load_policy(path, cards_game())
 
 
 def test_other_rule_config_is_refused(tiny_checkpoint):
     with pytest.raises(CheckpointError, match="another rule config.*num_players: checkpoint 4 vs now 3"):
-        load_agent(str(tiny_checkpoint), "ultimatum_cards_v2", {"num_players": 3})
+        load_agent(str(tiny_checkpoint), "ultimatum_cards_v3", {"num_players": 3})
 
 
 def test_corrupt_zip_is_refused(tiny_checkpoint, tmp_path):
@@ -96,11 +96,11 @@ def test_corrupt_or_missing_sidecar_is_refused(tiny_checkpoint, tmp_path):
 
 def test_unknown_spec_lists_the_allowed_forms():
     with pytest.raises(ConfigError, match="unknown agent spec 'greedy'.*'random'.*'heuristic'.*'pretrained'.*\\.zip"):
-        load_agent("greedy", "ultimatum_cards_v2")
+        load_agent("greedy", "ultimatum_cards_v3")
 
 
 def test_stochastic_policy_only_picks_legal_moves(tiny_checkpoint):
-    agent = load_agent(str(tiny_checkpoint), "ultimatum_cards_v2", deterministic=False, seed=1)
+    agent = load_agent(str(tiny_checkpoint), "ultimatum_cards_v3", deterministic=False, seed=1)
     mask = np.zeros(cards_game().num_actions, dtype=np.int8)
     mask[[3, 40]] = 1
     picks = {agent.act(np.zeros(cards_game().observation_shape, np.float32), mask) for _ in range(50)}
@@ -112,18 +112,18 @@ def test_a_later_version_the_sidecar_claims_loads(tiny_checkpoint, tmp_path):
     trained-for version and claims the new one in `also_fits`."""
     path = copy(tiny_checkpoint, tmp_path)
     edit_sidecar(path, game="ultimatum_cards_v0", version=0)
-    with pytest.raises(CheckpointError, match="trained for ultimatum_cards_v0 .*this install has ultimatum_cards_v2"):
+    with pytest.raises(CheckpointError, match="trained for ultimatum_cards_v0 .*this install has ultimatum_cards_v3"):
         load_policy(path, cards_game())
-    edit_sidecar(path, also_fits=["ultimatum_cards_v2"])
+    edit_sidecar(path, also_fits=["ultimatum_cards_v3"])
     policy, meta = load_policy(path, cards_game())
-    assert meta.also_fits == ["ultimatum_cards_v2"] and policy.action_space.n == cards_game().num_actions
+    assert meta.also_fits == ["ultimatum_cards_v3"] and policy.action_space.n == cards_game().num_actions
 
 
 def test_a_claimed_version_accepts_a_new_rule_key_only_at_its_default(tiny_checkpoint, tmp_path):
     path = copy(tiny_checkpoint, tmp_path)
     config = read_meta(path).config
     del config["give_to_self"]  # as if the key came with the new version
-    edit_sidecar(path, game="ultimatum_cards_v0", version=0, also_fits=["ultimatum_cards_v2"], config=config)
+    edit_sidecar(path, game="ultimatum_cards_v0", version=0, also_fits=["ultimatum_cards_v3"], config=config)
     load_policy(path, cards_game())
     with pytest.raises(CheckpointError, match="give_to_self: checkpoint"):
         load_policy(path, cards_game(give_to_self=True))
@@ -150,7 +150,7 @@ def test_playing_a_checkpoint_unpickles_nothing(tiny_checkpoint, monkeypatch):
         monkeypatch.setattr(module, name, refuse)
     monkeypatch.setattr(pickle, "Unpickler", refuse)
     monkeypatch.setattr(MaskablePPO, "load", refuse)
-    agent = load_agent(str(tiny_checkpoint), "ultimatum_cards_v2")
+    agent = load_agent(str(tiny_checkpoint), "ultimatum_cards_v3")
     state = cards_game().new_initial_state(Rng(3))
     assert state.legal_action_mask()[agent.act(state.observation(state.current_player), state.legal_action_mask())]
 
@@ -248,7 +248,7 @@ def test_a_sidecar_field_of_the_wrong_type_is_refused_naming_it(tiny_checkpoint,
     path = copy(tiny_checkpoint, tmp_path)
     edit_sidecar(path, **change)
     with pytest.raises(CheckpointError, match=f"is invalid \\({field}:"):
-        load_agent(str(path), "ultimatum_cards_v2")
+        load_agent(str(path), "ultimatum_cards_v3")
 
 
 def test_an_old_sidecar_whose_network_cannot_be_inferred_says_what_to_do(tiny_checkpoint, tmp_path):

@@ -52,7 +52,7 @@ def test_random_agent_is_legal_and_seeded():
 
 
 def test_scripted_agent_needs_the_state():
-    agent = ScriptedAgent("ultimatum_cards_v2")
+    agent = ScriptedAgent("ultimatum_cards_v3")
     with pytest.raises(ValueError, match="pass state="):
         agent.act(np.zeros(2), np.ones(2, dtype=np.int8))
 

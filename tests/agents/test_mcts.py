@@ -46,7 +46,7 @@ def test_plays_the_round_card_while_ahead_in_the_card_game():
                       3: ["Steal", "Swap"]}, chips=[12, 10, 10, 8])
     assert len(state.legal_actions()) == 3
     for seed in range(3):
-        agent = MctsAgent("ultimatum_cards_v2", MctsOptions(sims=200, time=5), seed=seed)
+        agent = MctsAgent("ultimatum_cards_v3", MctsOptions(sims=200, time=5), seed=seed)
         assert state.action_to_string(agent.act(None, state.legal_action_mask(), state)) == "play Round"
 
 
@@ -85,7 +85,7 @@ def _cards_midgame(seed: int):
 
     from ultimata.envs import game_class
 
-    state = game_class("ultimatum_cards_v2").from_config({}).new_initial_state(Rng(seed))
+    state = game_class("ultimatum_cards_v3").from_config({}).new_initial_state(Rng(seed))
     pick = random.Random(seed)
     for _ in range(pick.randrange(0, 12)):
         if state.is_terminal():
@@ -131,7 +131,7 @@ def test_mcts_serves_as_a_self_play_opponent():
 
     from ultimata.training.selfplay_env import SelfPlayEnv
 
-    env = SelfPlayEnv("ultimatum_cards_v2", pool_weights={"mcts:sims=4,depth=5": 1.0}, seed=0)
+    env = SelfPlayEnv("ultimatum_cards_v3", pool_weights={"mcts:sims=4,depth=5": 1.0}, seed=0)
     env.reset(seed=0)
     rng = np.random.default_rng(0)
     for _ in range(500):
@@ -148,7 +148,7 @@ def test_a_games_defaults_come_from_the_data_file():
     assert load_agent("mcts", "ultimade_v2").options.guide == "pretrained"
     assert load_agent("mcts:guide=heuristic", "ultimade_v2").options.guide == "heuristic"
     assert load_agent("mcts", "ultimade_v2", {"points_to_win": 5}).options.guide == "auto"
-    cards = load_agent("mcts", "ultimatum_cards_v2").options
+    cards = load_agent("mcts", "ultimatum_cards_v3").options
     assert (cards.opponents, cards.guide) == ("rollout", "none")
     with pytest.raises(CheckpointError, match="rule config"):  # asked for by name, it must load
         load_agent("mcts:guide=pretrained", "ultimade_v2", {"points_to_win": 5})
@@ -177,7 +177,7 @@ def test_with_modelled_opponents_the_tree_branches_on_own_moves_only(opponents, 
 
     state = UltimatumCardsGame.from_config({}).new_initial_state(Rng(4))
     options = MctsOptions(sims=300, time=30, opponents=opponents, guide="none")
-    agent = MctsAgent("ultimatum_cards_v2", options, seed=0)
+    agent = MctsAgent("ultimatum_cards_v3", options, seed=0)
     movers = []
     select = agent._ucb
     agent._ucb = lambda node, legal, mover: movers.append(mover) or select(node, legal, mover)
@@ -194,7 +194,7 @@ def test_the_time_budget_stops_before_a_simulation_would_overrun_it(monkeypatch)
 
     clock = [0.0]
     monkeypatch.setattr(mcts, "time", types.SimpleNamespace(perf_counter=lambda: clock[0]))
-    agent = MctsAgent("ultimatum_cards_v2", MctsOptions(sims=1000, time=0.2, guide="none"), seed=0)
+    agent = MctsAgent("ultimatum_cards_v3", MctsOptions(sims=1000, time=0.2, guide="none"), seed=0)
     real = agent._simulate
 
     def timed(*args):

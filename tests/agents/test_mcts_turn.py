@@ -88,7 +88,7 @@ def fake_clock(monkeypatch):
 
 
 def searching_agent(monkeypatch, clock, **options) -> MctsAgent:
-    agent = MctsAgent("ultimatum_cards_v2", MctsOptions(sims=100_000, guide="none", **options), seed=0)
+    agent = MctsAgent("ultimatum_cards_v3", MctsOptions(sims=100_000, guide="none", **options), seed=0)
     agent.reset(0, 0)
     real = agent._simulate
 
@@ -152,7 +152,7 @@ def test_once_a_turns_time_is_spent_the_guide_answers_without_search(monkeypatch
     """Simulations dearer than a long turn can afford (a slow game on a busy machine): the floor overspends
     the first shares, and from the decision that finds the turn's time gone the guide plays alone, so the
     turn ends within its seconds and one decision's floor."""
-    agent = MctsAgent("ultimatum_cards_v2", MctsOptions(sims=100_000, guide="heuristic", turn_time=1.0), seed=0)
+    agent = MctsAgent("ultimatum_cards_v3", MctsOptions(sims=100_000, guide="heuristic", turn_time=1.0), seed=0)
     agent.reset(0, 0)
     real = agent._simulate
 

@@ -63,4 +63,4 @@ def test_pretrained_and_hard_stay_available_when_only_non_rule_keys_change(name)
 
 
 def test_a_checkpoint_trained_with_a_shaping_reward_plays_without_it(tiny_checkpoint):
-    load_agent(str(tiny_checkpoint), "ultimatum_cards_v2", {"dense_reward": True, "max_decisions": 50})
+    load_agent(str(tiny_checkpoint), "ultimatum_cards_v3", {"dense_reward": True, "max_decisions": 50})

@@ -67,8 +67,8 @@ def test_pretrained_for_a_game_without_one_is_a_clear_error(monkeypatch, tmp_pat
     import ultimata.agents.specs as specs
 
     monkeypatch.setattr(specs, "pretrained_path", lambda name: tmp_path / f"{name}.zip")
-    with pytest.raises(CheckpointError, match="no pretrained bot ships for ultimatum_cards_v2"):
-        load_agent("pretrained", "ultimatum_cards_v2")
+    with pytest.raises(CheckpointError, match="no pretrained bot ships for ultimatum_cards_v3"):
+        load_agent("pretrained", "ultimatum_cards_v3")
 
 
 FILES = sorted(Path(pretrained_path(SHIPPED[0])).parent.glob("*.zip"))
@@ -119,10 +119,10 @@ def test_the_data_only_bot_computes_what_sb3_computes_from_the_same_file(name):
 def test_pretrained_plays_only_a_version_the_sidecar_names(monkeypatch, tmp_path):
     import ultimata.agents.specs as specs
 
-    path = copy_checkpoint(pretrained_path("ultimatum_cards_v2"), tmp_path, "ultimatum_cards")
+    path = copy_checkpoint(pretrained_path("ultimatum_cards_v3"), tmp_path, "ultimatum_cards")
     monkeypatch.setattr(specs, "pretrained_path", lambda name: path)
-    load_agent("pretrained", "ultimatum_cards_v2", load_train_config("ultimatum_cards_v2").rules)
+    load_agent("pretrained", "ultimatum_cards_v3", load_train_config("ultimatum_cards_v3").rules)
     edit_sidecar(path, also_fits=[])
-    with pytest.raises(CheckpointError, match="ultimatum_cards.zip plays ultimatum_cards_v1, not ultimatum_cards_v2: "
+    with pytest.raises(CheckpointError, match="ultimatum_cards.zip plays ultimatum_cards_v1, not ultimatum_cards_v3: "
                                               "retrain it, or .* list it in also_fits in ultimatum_cards.json"):
-        load_agent("pretrained", "ultimatum_cards_v2")
+        load_agent("pretrained", "ultimatum_cards_v3")

@@ -11,7 +11,7 @@ from ultimata.play import play_session
 
 def test_bots_are_narrated_in_the_third_person_and_automatic_events_are_printed():
     console = Console(record=True, width=200, highlight=False)
-    returns = play_session("ultimatum_cards_v2", "random", seat=0, seed=3, read=lambda prompt: "1", console=console)
+    returns = play_session("ultimatum_cards_v3", "random", seat=0, seed=3, read=lambda prompt: "1", console=console)
     text = console.export_text()
     assert returns is not None
     others = [line for line in text.splitlines() if line.strip().startswith("(random) player_")]

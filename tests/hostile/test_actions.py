@@ -93,7 +93,7 @@ def test_a_seed_that_is_not_a_non_negative_integer_is_refused(seed) -> None:
     for make in (Rng, lambda s: ScriptedRng(seed=s)):
         with pytest.raises(ConfigError, match="seed"):
             make(seed)
-    env = envs.make("ultimatum_cards_v2")
+    env = envs.make("ultimatum_cards_v3")
     with pytest.raises(ConfigError, match="seed"):
         env.reset(seed=seed)
 
@@ -108,7 +108,7 @@ def test_derived_seeds_refuse_a_seed_that_is_no_integer(seed) -> None:
 
 def test_the_single_agent_env_refuses_seed_true() -> None:
     """gymnasium's own seeding refuses 1.5 and "1" but takes True as 1; the game's seed refuses it."""
-    env = envs.single_agent("ultimatum_cards_v2", opponents=["random"])
+    env = envs.single_agent("ultimatum_cards_v3", opponents=["random"])
     with pytest.raises(ConfigError, match="seed"):
         env.reset(seed=True)
 

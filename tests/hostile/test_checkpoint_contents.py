@@ -25,7 +25,7 @@ from ultimata.training.pool import OpponentPool
 from ultimata.web.app import create_app
 from ultimata.web.loaded_bots import LoadedCheckpoints
 
-GAME = "ultimatum_cards_v2"
+GAME = "ultimatum_cards_v3"
 LAYER = "mlp_extractor.policy_net.0.weight"
 pytestmark = pytest.mark.filterwarnings("ignore:Sparse CSR tensor support is in beta")
 

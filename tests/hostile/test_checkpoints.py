@@ -33,7 +33,7 @@ from ultimata.envs.core.rng import Rng
 from ultimata.training.pool import OpponentPool
 from ultimata.web.app import create_app
 
-GAME = "ultimatum_cards_v2"
+GAME = "ultimatum_cards_v3"
 REFUSED = "is not plain weights, refused unread"
 
 

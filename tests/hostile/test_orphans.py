@@ -62,7 +62,7 @@ def test_a_killed_training_run_leaves_no_worker(tmp_path):
     config = tmp_path / "tiny.yaml"
     config.write_text(yaml.safe_dump(CONFIG))
     run = subprocess.Popen(
-        [sys.executable, "-m", "ultimata", "train", "ultimatum_cards_v2", "--config", str(config),
+        [sys.executable, "-m", "ultimata", "train", "ultimatum_cards_v3", "--config", str(config),
          "--out", str(tmp_path / "run")],
         cwd=tmp_path, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, start_new_session=True,
     )

@@ -13,7 +13,7 @@ import pytest
 from tests.web.client import local_client
 from ultimata.web.app import create_app
 
-GAME = "ultimatum_cards_v2"
+GAME = "ultimatum_cards_v3"
 ROUNDS = 12
 """Games closed under each route: bounded, so the test's length does not depend on the machine."""
 SLOW_BOT = "mcts:sims=8"

@@ -15,7 +15,7 @@ from ultimata.record import Filters, GameRecord
 from ultimata.record.schema import MIGRATIONS, VERSION, Step
 from ultimata.web.app import create_app
 
-GAME = "ultimatum_cards_v2"
+GAME = "ultimatum_cards_v3"
 SMALL = {"num_players": 3}
 
 

@@ -19,7 +19,7 @@ from ultimata.web.app import create_app
 
 from ..web.client import local_client
 
-CARDS = "ultimatum_cards_v2"
+CARDS = "ultimatum_cards_v3"
 MARKUP = "[link=https://evil.example]x[/link]"
 """A player name that Rich would turn into a terminal hyperlink if it were printed as markup."""
 
@@ -67,7 +67,7 @@ HOSTILE = {
     "player-not-text": (text_with(players=[{"a": 1}]), "'players' must be a list of agent names"),
     "game-unknown": (text_with(game="chess_v9"), "field 'game': unknown game"),
     "game-not-text": (text_with(game=["x"]), "field 'game' must be a game name"),
-    "version-other": (text_with(version=1), "field 'version': the replay is for ultimatum_cards_v2 v1"),
+    "version-other": (text_with(version=1), "field 'version': the replay is for ultimatum_cards_v3 v1"),
     "version-true": (text_with(version=True), "field 'version' must be an integer"),
     "config-list": (text_with(config=[]), "field 'config' must be a mapping of rules"),
     "config-unknown-key": (text_with(config={"bogus": 1}), "unknown key 'bogus'"),

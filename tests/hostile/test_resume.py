@@ -17,7 +17,7 @@ from ultimata.cli import app
 from ultimata.training.resume_state import load_resume_state
 from ultimata.training.trainer import prepare_run, train
 
-GAME = "ultimatum_cards_v2"
+GAME = "ultimatum_cards_v3"
 
 
 def test_a_crafted_data_pickle_in_a_run_folder_is_never_run(tmp_path, monkeypatch, capsys):

@@ -21,7 +21,7 @@ from ultimata.web.app import create_app
 from ..web.browser import running_server
 from ..web.client import local_client
 
-CARDS = "ultimatum_cards_v2"
+CARDS = "ultimatum_cards_v3"
 LOCAL = "localhost"
 
 
@@ -79,19 +79,19 @@ BAD_BODIES = {
     "not JSON": b'{"game": ',
     "not UTF-8": b"\xff\xfe{}",
     "a list": b"[1, 2]",
-    "a string": b'"ultimatum_cards_v2"',
-    "NaN seed": b'{"game": "ultimatum_cards_v2", "seed": NaN}',
-    "10,000-deep config": b'{"game": "ultimatum_cards_v2", "config": ' + b'{"a":' * 10_000 + b"1" + b"}" * 10_001,
-    "300-deep config": b'{"game": "ultimatum_cards_v2", "config": ' + b'{"a":' * 300 + b"1" + b"}" * 301,
-    "20,000-deep list": b'{"game": "ultimatum_cards_v2", "config": {"a": ' + b"[" * 20_000 + b"]" * 20_000 + b"}}",
+    "a string": b'"ultimatum_cards_v3"',
+    "NaN seed": b'{"game": "ultimatum_cards_v3", "seed": NaN}',
+    "10,000-deep config": b'{"game": "ultimatum_cards_v3", "config": ' + b'{"a":' * 10_000 + b"1" + b"}" * 10_001,
+    "300-deep config": b'{"game": "ultimatum_cards_v3", "config": ' + b'{"a":' * 300 + b"1" + b"}" * 301,
+    "20,000-deep list": b'{"game": "ultimatum_cards_v3", "config": {"a": ' + b"[" * 20_000 + b"]" * 20_000 + b"}}",
     "unknown game": b'{"game": "chess_v9"}',
     "a 10,000-character game": b'{"game": "' + b"x" * 10_000 + b'"}',
-    "a 30,000-character opponent": b'{"game": "ultimatum_cards_v2", "opponents": {"1": "' + b"y" * 30_000 + b'"}}',
-    "an opponent seat that is no number": b'{"game": "ultimatum_cards_v2", "opponents": {"one": "random"}}',
-    "an opponent seat of 40 digits": b'{"game": "ultimatum_cards_v2", "opponents": {"' + b"9" * 40 + b'": "random"}}',
-    "a config value of 40,000 characters": b'{"game": "ultimatum_cards_v2", "config": {"num_players": "'
+    "a 30,000-character opponent": b'{"game": "ultimatum_cards_v3", "opponents": {"1": "' + b"y" * 30_000 + b'"}}',
+    "an opponent seat that is no number": b'{"game": "ultimatum_cards_v3", "opponents": {"one": "random"}}',
+    "an opponent seat of 40 digits": b'{"game": "ultimatum_cards_v3", "opponents": {"' + b"9" * 40 + b'": "random"}}',
+    "a config value of 40,000 characters": b'{"game": "ultimatum_cards_v3", "config": {"num_players": "'
                                            + b"z" * 40_000 + b'"}}',
-    "an unknown field": b'{"game": "ultimatum_cards_v2", "admin": true}',
+    "an unknown field": b'{"game": "ultimatum_cards_v3", "admin": true}',
 }
 
 
@@ -280,7 +280,7 @@ def test_the_header_time_limit_restarts_for_each_request_on_a_connection(tmp_pat
         assert read_until_closed(conn) == b""
 
 
-NEW_GAME = b'{"game": "ultimatum_cards_v2", "seed": 1}'
+NEW_GAME = b'{"game": "ultimatum_cards_v3", "seed": 1}'
 POST_HEAD = (b"POST /api/sessions HTTP/1.1\r\nHost: localhost\r\nContent-Type: application/json\r\n"
              b"Connection: close\r\nContent-Length: " + str(len(NEW_GAME)).encode() + b"\r\n\r\n")
 

@@ -24,10 +24,10 @@ def tiny_overrides(**extra) -> dict:
 
 @pytest.fixture(scope="session")
 def tiny_run(tmp_path_factory: pytest.TempPathFactory):
-    """(run folder, outcome) of a finished smoke run of ultimatum_cards_v2."""
+    """(run folder, outcome) of a finished smoke run of ultimatum_cards_v3."""
     from ultimata.training.trainer import prepare_run, train
 
     run_dir = tmp_path_factory.mktemp("tiny_run")
-    cfg, progress = prepare_run("ultimatum_cards_v2", run_dir, overrides=tiny_overrides())
+    cfg, progress = prepare_run("ultimatum_cards_v3", run_dir, overrides=tiny_overrides())
     outcome = train(cfg, run_dir, progress, show_bar=False)
     return Path(run_dir), outcome

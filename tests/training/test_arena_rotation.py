@@ -29,7 +29,7 @@ def test_games_round_up_to_whole_rotations():
 
 
 def test_every_agent_plays_every_seat_equally():
-    game, entries = spec_entries(["heuristic", "random", "random", "heuristic"], "ultimatum_cards_v2")
+    game, entries = spec_entries(["heuristic", "random", "random", "heuristic"], "ultimatum_cards_v3")
     result = run_arena(game, entries, games=8)
     assert result.games == 8
     for agent in result.agents:
@@ -38,7 +38,7 @@ def test_every_agent_plays_every_seat_equally():
 
 
 def test_filler_seats_share_one_entry():
-    game, entries = spec_entries(["heuristic", "random"], "ultimatum_cards_v2")
+    game, entries = spec_entries(["heuristic", "random"], "ultimatum_cards_v3")
     result = run_arena(game, entries, games=4)
     heuristic, rand = result.agents
     assert heuristic.seat_counts == [1, 1, 1, 1] and rand.seat_counts == [3, 3, 3, 3]
@@ -66,7 +66,7 @@ def test_wilson_interval_contains_the_rate():
 
 
 def test_arena_json_lists_agents_in_the_order_given(tmp_path):
-    result = runner.invoke(app, ["arena", "ultimatum_cards_v2", "random", "heuristic", "--games", "6", "--seed",
+    result = runner.invoke(app, ["arena", "ultimatum_cards_v3", "random", "heuristic", "--games", "6", "--seed",
                                  "4", "--json", "--replays", str(tmp_path)])
     assert result.exit_code == 0, result.output
     data = json.loads(result.output)
@@ -81,9 +81,9 @@ def test_arena_json_lists_agents_in_the_order_given(tmp_path):
 
 
 def test_arena_table_and_bad_spec():
-    result = runner.invoke(app, ["arena", "ultimatum_cards_v2", "heuristic", "random", "--games", "4"])
+    result = runner.invoke(app, ["arena", "ultimatum_cards_v3", "heuristic", "random", "--games", "4"])
     assert result.exit_code == 0 and "win rate" in result.output
-    bad = runner.invoke(app, ["arena", "ultimatum_cards_v2", "alphazero", "random"])
+    bad = runner.invoke(app, ["arena", "ultimatum_cards_v3", "alphazero", "random"])
     assert bad.exit_code == 2
     assert "unknown agent spec 'alphazero'" in bad.output and "heuristic" in bad.output
 
@@ -104,7 +104,7 @@ def test_neighbouring_arena_seeds_share_no_deal(tmp_path):
 
 
 def test_neighbouring_training_seeds_imitate_different_games():
-    game = game_class("ultimatum_cards_v2").from_config({})
+    game = game_class("ultimatum_cards_v3").from_config({})
     first, second = teacher_samples(game, 200, seed=0)[0], teacher_samples(game, 200, seed=1)[0]
     assert not {row.tobytes() for row in first} & {row.tobytes() for row in second}
 
@@ -129,5 +129,5 @@ def test_the_agent_loaded_to_check_a_spec_is_one_that_plays(monkeypatch):
         return agent
 
     monkeypatch.setattr(arena_module, "load_agent", load_and_watch)
-    arena_module.run("ultimatum_cards_v2", ["heuristic", "random"], games=4, seed=1)
+    arena_module.run("ultimatum_cards_v3", ["heuristic", "random"], games=4, seed=1)
     assert made and all(id(agent) in seated for agent in made), f"{len(made) - len(seated)} loaded but never played"

@@ -20,7 +20,7 @@ from ultimata.training.model import new_model
 from ultimata.training.pool import OpponentPool
 from ultimata.training.sampler import BatchedSampler, sample_masked
 
-CARDS = "ultimatum_cards_v2"
+CARDS = "ultimatum_cards_v3"
 
 
 class RaceToFour(Game):

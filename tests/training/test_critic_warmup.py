@@ -26,7 +26,7 @@ def _policy_after(tmp_path, monkeypatch, critic_steps: int) -> tuple[dict, dict]
         monkeypatch.setattr(path, "warm_start", recording)
     overrides = tiny_overrides(imitation={"samples": 300, "epochs": 1, "critic_steps": critic_steps},
                                eval={"every": 10_000, "games": 4, "final_games": 4})
-    cfg, progress = trainer.prepare_run("ultimatum_cards_v2", tmp_path, overrides=overrides)
+    cfg, progress = trainer.prepare_run("ultimatum_cards_v3", tmp_path, overrides=overrides)
     outcome = trainer.train(cfg, tmp_path, progress, show_bar=False)
     data, _ = verified_bytes(outcome.final)
     return warm, MaskablePPO.load(io.BytesIO(data), device="cpu").policy.state_dict()

@@ -35,6 +35,6 @@ def test_plot_overlays_two_runs_and_refuses_a_folder_without_evaluations(tiny_ru
     assert out.read_bytes().startswith(PNG)
     empty = tmp_path / "empty"
     empty.mkdir()
-    (empty / "progress.json").write_text(json.dumps({"game": "ultimatum_cards_v2"}))
+    (empty / "progress.json").write_text(json.dumps({"game": "ultimatum_cards_v3"}))
     result = CliRunner().invoke(app, ["plot", str(empty)])
     assert result.exit_code == 2 and "no evaluations yet" in result.output

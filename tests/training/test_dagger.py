@@ -15,7 +15,7 @@ from ultimata.envs.core.rng import Rng, derived_seed
 from ultimata.training.config import load_train_config
 from ultimata.training.imitation import DaggerPlan, imitate, student_samples
 
-GAME = "ultimatum_cards_v2"
+GAME = "ultimatum_cards_v3"
 
 
 class Lowest:

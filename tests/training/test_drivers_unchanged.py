@@ -21,7 +21,7 @@ from ultimata.training.model import new_model
 from ultimata.training.pool import OpponentPool
 from ultimata.training.sampler import BatchedSampler
 
-CARDS = "ultimatum_cards_v2"
+CARDS = "ultimatum_cards_v3"
 BEFORE = {
     "rollout": "6047e2fca2870702",
     "episodes": [[1, -0.333333, 3, [[0, "heuristic"], [2, "random"], [3, "heuristic"]]],

@@ -33,20 +33,20 @@ def _scripted_agreement(game, obs, actions, seed: int) -> float:
 
 
 def test_the_default_teacher_is_the_scripted_bot_move_for_move():
-    game = game_class("ultimatum_cards_v2").from_config({})
+    game = game_class("ultimatum_cards_v3").from_config({})
     obs, masks, actions, returns = teacher_samples(game, 60, seed=3)
     assert all(masks[k][a] for k, a in enumerate(actions)) and len(returns) == len(actions)
     assert _scripted_agreement(game, obs, actions, seed=3) == 1.0
 
 
 def test_another_teacher_is_the_one_learned_from():
-    game = game_class("ultimatum_cards_v2").from_config({})
+    game = game_class("ultimatum_cards_v3").from_config({})
     obs, _, actions, _ = teacher_samples(game, 60, seed=3, teacher="random")
     assert _scripted_agreement(game, obs, actions, seed=3) < 0.9
 
 
 def test_an_mcts_teacher_plays_legal_moves_and_reports_progress():
-    game = game_class("ultimatum_cards_v2").from_config({})
+    game = game_class("ultimatum_cards_v3").from_config({})
     seen: list[int] = []
     obs, masks, actions, _ = teacher_samples(game, 12, seed=0, teacher="mcts:sims=4,time=1", progress=seen.append)
     assert len(actions) >= 12 and seen == list(range(1, len(actions) + 1))
@@ -60,7 +60,7 @@ def test_an_mcts_teacher_plays_legal_moves_and_reports_progress():
 ])
 def test_a_bad_teacher_is_refused_up_front(teacher, message):
     with pytest.raises(ConfigError, match=message):
-        load_train_config("ultimatum_cards_v2", overrides={"imitation": {"teacher": teacher}})
+        load_train_config("ultimatum_cards_v3", overrides={"imitation": {"teacher": teacher}})
 
 
 def test_an_mcts_teacher_config_loads():
@@ -76,7 +76,7 @@ def test_the_reported_accuracy_is_the_share_of_teacher_moves_the_policy_picks():
 
     from ultimata.training.imitation import imitate
 
-    game = game_class("ultimatum_cards_v2").from_config({})
+    game = game_class("ultimatum_cards_v3").from_config({})
     space = spaces.Box(-np.inf, np.inf, game.observation_shape, np.float32)
     policy = MaskableActorCriticPolicy(space, spaces.Discrete(game.num_actions), lambda _: 1e-3, net_arch=[16])
     result = imitate(policy, game, samples=50, epochs=1, seed=5, batch_size=7)

@@ -27,9 +27,9 @@ def test_by_default_the_learner_takes_every_seat_in_turn():
 
 
 def test_the_learner_holds_the_seats_as_weighted():
-    only = SelfPlayEnv("ultimatum_cards_v2", pool_weights={"random": 1.0}, seed=4, learner_seats=[0, 0, 1, 0])
+    only = SelfPlayEnv("ultimatum_cards_v3", pool_weights={"random": 1.0}, seed=4, learner_seats=[0, 0, 1, 0])
     assert set(_seats(only, 20)) == {2}
-    env = SelfPlayEnv("ultimatum_cards_v2", pool_weights={"random": 1.0}, seed=4, learner_seats=[3, 1, 0, 0])
+    env = SelfPlayEnv("ultimatum_cards_v3", pool_weights={"random": 1.0}, seed=4, learner_seats=[3, 1, 0, 0])
     counts = Counter(_seats(env, 400))
     assert set(counts) == {0, 1} and 0.68 < counts[0] / 400 < 0.82
 
@@ -45,7 +45,7 @@ def test_the_trainers_envs_get_the_weights(tmp_path):
 
 
 @pytest.mark.parametrize("weights, message", [
-    ("[1, 1]", "gives 2 weights; ultimatum_cards_v2 with these rules has 4 seats, so give 4"),
+    ("[1, 1]", "gives 2 weights; ultimatum_cards_v3 with these rules has 4 seats, so give 4"),
     ("[1, -1, 1, 1]", "non-negative weights with a positive sum"),
     ("[0, 0, 0, 0]", "non-negative weights with a positive sum"),
 ])
@@ -53,7 +53,7 @@ def test_bad_weights_are_refused_naming_what_is_allowed(tmp_path, weights, messa
     path = tmp_path / "cfg.yaml"
     path.write_text(f"pool: {{learner_seats: {weights}}}\n")
     with pytest.raises(ConfigError, match=message):
-        load_train_config("ultimatum_cards_v2", path)
+        load_train_config("ultimatum_cards_v3", path)
 
 
 @pytest.mark.parametrize("bad", [[1, 1, 1], [0, 0], [2, -1]])

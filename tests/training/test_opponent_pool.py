@@ -14,7 +14,7 @@ from ultimata.training.selfplay_env import SelfPlayEnv
 
 @pytest.fixture
 def game():
-    return game_class("ultimatum_cards_v2").from_config({})
+    return game_class("ultimatum_cards_v3").from_config({})
 
 
 def test_snapshot_weight_goes_to_the_others_until_a_snapshot_exists(game):
@@ -44,7 +44,7 @@ def test_sampling_follows_the_weights(game):
 
 
 def test_each_opponent_seat_draws_its_own_kind():
-    env = SelfPlayEnv("ultimatum_cards_v2", pool_weights={"heuristic": 0.5, "random": 0.5}, seed=1)
+    env = SelfPlayEnv("ultimatum_cards_v3", pool_weights={"heuristic": 0.5, "random": 0.5}, seed=1)
     mixed = 0
     for _ in range(40):
         env.reset()

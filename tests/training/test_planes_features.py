@@ -83,8 +83,8 @@ def test_planes_refused_for_a_game_without_planes(tmp_path):
     path = tmp_path / "cfg.yaml"
     path.write_text("ppo: {features: planes}\n")
     with pytest.raises(ConfigError, match="declares none"):
-        load_train_config("ultimatum_cards_v2", path)
-    game = game_class("ultimatum_cards_v2").from_config({})
+        load_train_config("ultimatum_cards_v3", path)
+    game = game_class("ultimatum_cards_v3").from_config({})
     with pytest.raises(ConfigError, match="observation_planes is None"):
         features_policy_kwargs("planes", game, [8], 2)
 

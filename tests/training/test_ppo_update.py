@@ -24,7 +24,7 @@ from ultimata.training.model import new_model
 from ultimata.training.ppo_update import UpdateSettings, channels_last, ppo_update
 from ultimata.training.sampler import Rollout
 
-CARDS = "ultimatum_cards_v2"
+CARDS = "ultimatum_cards_v3"
 
 
 def _model(game_name: str = CARDS, device: str = "cpu", **ppo):

@@ -18,7 +18,7 @@ from ultimata.training.trainer import prepare_run, train
 def test_ctrl_c_saves_a_checkpoint_and_resume_finishes_the_run(tmp_path, monkeypatch):
     run_dir = tmp_path / "run"
     overrides = tiny_overrides(total_timesteps=512, eval={"every": 10**6, "games": 4, "final_games": 4})
-    cfg, progress = prepare_run("ultimatum_cards_v2", run_dir, overrides=overrides)
+    cfg, progress = prepare_run("ultimatum_cards_v3", run_dir, overrides=overrides)
 
     original = RunLoop.save_checkpoint
     pressed = []
@@ -38,8 +38,8 @@ def test_ctrl_c_saves_a_checkpoint_and_resume_finishes_the_run(tmp_path, monkeyp
     assert saved["steps"] == first.steps and not saved["finished"]
 
     with pytest.raises(CheckpointError, match="--resume"):
-        prepare_run("ultimatum_cards_v2", run_dir)  # a fresh start would overwrite the run
-    cfg2, progress2 = prepare_run("ultimatum_cards_v2", run_dir, resume=True)
+        prepare_run("ultimatum_cards_v3", run_dir)  # a fresh start would overwrite the run
+    cfg2, progress2 = prepare_run("ultimatum_cards_v3", run_dir, resume=True)
     assert cfg2 == cfg and progress2.steps == first.steps
     second = train(cfg2, run_dir, progress2, show_bar=False)
     assert not second.interrupted and second.steps >= 512
@@ -51,7 +51,7 @@ def test_ctrl_c_saves_a_checkpoint_and_resume_finishes_the_run(tmp_path, monkeyp
 
 def test_resume_refuses_a_folder_without_a_run(tmp_path):
     with pytest.raises(CheckpointError, match="not a training run"):
-        prepare_run("ultimatum_cards_v2", tmp_path, resume=True)
+        prepare_run("ultimatum_cards_v3", tmp_path, resume=True)
 
 
 def _interrupted_run(tmp_path, monkeypatch, checkpoints: int):
@@ -59,7 +59,7 @@ def _interrupted_run(tmp_path, monkeypatch, checkpoints: int):
     run_dir = tmp_path / "run"
     overrides = tiny_overrides(total_timesteps=4096, checkpoint_every=256,
                                eval={"every": 10**6, "games": 4, "final_games": 4})
-    cfg, progress = prepare_run("ultimatum_cards_v2", run_dir, overrides=overrides)
+    cfg, progress = prepare_run("ultimatum_cards_v3", run_dir, overrides=overrides)
     original = RunLoop.save_checkpoint
 
     def save_then_stop(self, model, steps):
@@ -83,7 +83,7 @@ def test_resume_skips_a_damaged_latest_checkpoint_and_removes_temp_files(tmp_pat
     orphan = run_dir / "checkpoints" / ".step_000000999.zip.abc123"
     orphan.write_bytes(b"half a file")
 
-    cfg, progress = prepare_run("ultimatum_cards_v2", run_dir, resume=True)
+    cfg, progress = prepare_run("ultimatum_cards_v3", run_dir, resume=True)
     outcome = train(cfg, run_dir, progress, show_bar=False)
     printed = capsys.readouterr().out
     assert latest in printed and "sha256" in printed, "the warning names the bad file and why"
@@ -98,7 +98,7 @@ def test_resume_skips_a_damaged_latest_checkpoint_and_removes_temp_files(tmp_pat
 def test_resume_with_no_intact_checkpoint_is_one_clear_error(tmp_path, monkeypatch):
     run_dir, saved = _interrupted_run(tmp_path, monkeypatch, checkpoints=1)
     (run_dir / saved["checkpoints"][0]).write_bytes(b"not a zip")
-    cfg, progress = prepare_run("ultimatum_cards_v2", run_dir, resume=True)
+    cfg, progress = prepare_run("ultimatum_cards_v3", run_dir, resume=True)
     with pytest.raises(CheckpointError, match="none of its 1 checkpoints is intact"):
         train(cfg, run_dir, progress, show_bar=False)
 
@@ -115,7 +115,7 @@ def test_resume_hands_the_saved_pool_to_the_batched_sampler(tmp_path, monkeypatc
         return original(cfg, snapshots, plan)
 
     monkeypatch.setattr(batched_trainer, "sampler_specs", recording)
-    cfg, progress = prepare_run("ultimatum_cards_v2", run_dir, resume=True)
+    cfg, progress = prepare_run("ultimatum_cards_v3", run_dir, resume=True)
     assert cfg.sampler.kind == "batched"
     outcome = train(cfg, run_dir, progress, show_bar=False)
     assert seen == [[str(run_dir / rel) for rel in saved["snapshots"]]]

@@ -13,7 +13,7 @@ from ultimata.cli import app
 from ultimata.envs.core.errors import CheckpointError
 from ultimata.training.trainer import prepare_run, train
 
-GAME = "ultimatum_cards_v2"
+GAME = "ultimatum_cards_v3"
 
 
 def test_a_damaged_older_snapshot_is_left_out_and_the_run_goes_on(tmp_path, monkeypatch, capsys):

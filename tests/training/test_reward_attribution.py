@@ -27,7 +27,7 @@ class RoundPlayer:
 
 def test_learner_gets_its_reward_when_an_opponent_ends_the_game():
     ender = RoundPlayer()
-    env = SelfPlayEnv("ultimatum_cards_v2", pool_weights={"ender": 1.0}, agents={"ender": ender}, seed=11)
+    env = SelfPlayEnv("ultimatum_cards_v3", pool_weights={"ender": 1.0}, agents={"ender": ender}, seed=11)
     checked = nonzero = 0
     for episode in range(60):
         env.reset(seed=100 + episode)
@@ -51,7 +51,7 @@ def test_learner_gets_its_reward_when_an_opponent_ends_the_game():
 
 
 def test_rewards_sum_to_the_seat_return_and_seats_rotate():
-    env = SelfPlayEnv("ultimatum_cards_v2", pool_weights={"random": 1.0}, seed=2)
+    env = SelfPlayEnv("ultimatum_cards_v3", pool_weights={"random": 1.0}, seed=2)
     rng = np.random.default_rng(0)
     seats = set()
     for _ in range(12):

@@ -12,7 +12,7 @@ from ultimata.cli import app
 from ultimata.envs.core.errors import CheckpointError
 from ultimata.training.trainer import prepare_run
 
-GAME = "ultimatum_cards_v2"
+GAME = "ultimatum_cards_v3"
 
 
 def test_a_new_run_refuses_a_folder_holding_other_files(tmp_path):

@@ -18,7 +18,7 @@ from .conftest import tiny_overrides
 
 
 def test_a_worker_plays_the_weights_it_is_sent_as_numpy_arrays() -> None:
-    cfg = load_train_config("ultimatum_cards_v2", overrides=tiny_overrides(pool={"weights": {"random": 1.0}}))
+    cfg = load_train_config("ultimatum_cards_v3", overrides=tiny_overrides(pool={"weights": {"random": 1.0}}))
     game = game_class(cfg.game).from_config(cfg.rules)
     model = new_model(cfg, DummyVecEnv([lambda: SpacesEnv(game)]), None, game, n_steps=64)
     workers = WorkerSamplers(sampler_specs(cfg, [], SamplingPlan(workers=2, games=4)), model.policy)

@@ -22,7 +22,7 @@ def test_smoke_run_writes_checkpoints_and_final(tiny_run):
     assert len(progress["snapshots"]) == 2  # pool keep = 2
     assert progress["evals"], "evaluation ran during training"
     meta = read_meta(outcome.final)
-    assert meta.game == "ultimatum_cards_v2" and meta.steps == outcome.steps
+    assert meta.game == "ultimatum_cards_v3" and meta.steps == outcome.steps
     assert set(meta.rating) == {"random", "heuristic"}
     assert set(outcome.results) == {"random", "heuristic"}
     assert (run_dir / "tb").is_dir()
@@ -30,7 +30,7 @@ def test_smoke_run_writes_checkpoints_and_final(tiny_run):
 
 def test_checkpoint_plays_as_pool_opponent(tiny_run):
     _, outcome = tiny_run
-    env = SelfPlayEnv("ultimatum_cards_v2", pool_weights={"snapshots": 1.0}, seed=3)
+    env = SelfPlayEnv("ultimatum_cards_v3", pool_weights={"snapshots": 1.0}, seed=3)
     env.add_snapshot(str(outcome.final))
     assert env.pool.probabilities() == {str(outcome.final): 1.0}
     obs, _ = env.reset(seed=3)
@@ -45,7 +45,7 @@ def test_checkpoint_plays_as_pool_opponent(tiny_run):
 
 def test_checkpoint_in_arena_json(tiny_run):
     _, outcome = tiny_run
-    result = runner.invoke(app, ["arena", "ultimatum_cards_v2", str(outcome.final), "random", "--games", "4",
+    result = runner.invoke(app, ["arena", "ultimatum_cards_v3", str(outcome.final), "random", "--games", "4",
                                  "--json"])
     assert result.exit_code == 0, result.output
     data = json.loads(result.output)
@@ -56,7 +56,7 @@ def test_scripted_play_game_against_checkpoint(tiny_run, tmp_path):
     _, outcome = tiny_run
     save = tmp_path / "game.json"
     moves = "help\nnonsense\n" + "1\n" * 400  # always the first legal move
-    result = runner.invoke(app, ["play", "ultimatum_cards_v2", "--vs", str(outcome.final), "--seat", "2",
+    result = runner.invoke(app, ["play", "ultimatum_cards_v3", "--vs", str(outcome.final), "--seat", "2",
                                  "--seed", "5", "--save", str(save), "--record", str(tmp_path / "record.db")],
                            input=moves)
     assert result.exit_code == 0, result.output

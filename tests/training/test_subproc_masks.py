@@ -10,7 +10,7 @@ from ultimata.training.trainer import build_vec_env
 
 
 def test_subprocess_envs_expose_action_masks_and_train():
-    cfg = load_train_config("ultimatum_cards_v2", overrides={
+    cfg = load_train_config("ultimatum_cards_v3", overrides={
         "vec_env": {"n_envs": 2, "kind": "subproc"}, "sampler": {"kind": "vec_env"}, "pool": {"weights": {"mirror": 0}},
         "ppo": {"n_steps": 32, "batch_size": 64}})
     venv = build_vec_env(cfg)

@@ -14,7 +14,7 @@ from ultimata.cli import app
 def test_bench_train_times_every_path_on_a_tiny_budget(tmp_path):
     config = tmp_path / "tiny.yaml"
     config.write_text(yaml.safe_dump(tiny_overrides(sampler={"games": 4, "rollout": 128})))
-    result = CliRunner().invoke(app, ["bench", "--train", "ultimatum_cards_v2", "--steps", "128",
+    result = CliRunner().invoke(app, ["bench", "--train", "ultimatum_cards_v3", "--steps", "128",
                                       "--config", str(config), "--json"])
     assert result.exit_code == 0, result.output
     report = json.loads(result.output)
@@ -34,7 +34,7 @@ def test_bench_names_an_unknown_game_in_one_line():
 
 
 def test_train_refuses_a_budget_of_zero_steps_instead_of_running_the_default(tmp_path):
-    result = CliRunner().invoke(app, ["train", "ultimatum_cards_v2", "--steps", "0", "--out", str(tmp_path / "r")])
+    result = CliRunner().invoke(app, ["train", "ultimatum_cards_v3", "--steps", "0", "--out", str(tmp_path / "r")])
     assert result.exit_code == 2 and "--steps must be a positive number" in result.output
     assert not (tmp_path / "r").exists()
 
@@ -52,7 +52,7 @@ def test_train_prints_each_progress_line_once(tmp_path):
     same evaluation twice."""
     config = tmp_path / "tiny.yaml"
     config.write_text(yaml.safe_dump(tiny_overrides(sampler={"games": 4, "workers": 0})))
-    result = CliRunner().invoke(app, ["train", "ultimatum_cards_v2", "--config", str(config), "--out",
+    result = CliRunner().invoke(app, ["train", "ultimatum_cards_v3", "--config", str(config), "--out",
                                       str(tmp_path / "run")])
     assert result.exit_code == 0, result.output
     lines = [line.strip() for line in result.output.splitlines() if line.strip()]

@@ -18,7 +18,7 @@ TINY = {"total_timesteps": 512, "checkpoint_every": 512, "imitation": None,
 def test_seeds_train_apart_and_the_spread_is_over_their_final_tables(tmp_path):
     config = tmp_path / "tiny.yaml"
     config.write_text(yaml.safe_dump(TINY))
-    out = CliRunner().invoke(app, ["train", "ultimatum_cards_v2", "--config", str(config), "--seeds", "2",
+    out = CliRunner().invoke(app, ["train", "ultimatum_cards_v3", "--config", str(config), "--seeds", "2",
                                    "--out", str(tmp_path / "runs")])
     assert out.exit_code == 0, out.output
     data = json.loads((tmp_path / "runs" / "seeds.json").read_text())
@@ -34,5 +34,5 @@ def test_seeds_refuse_what_they_cannot_do(tmp_path):
     runner = CliRunner()
     for args, said in ((["--seeds", "0"], "--seeds must be 1 to 20"),
                        (["--seeds", "2", "--backend", "rllib"], "--seeds starts K new runs on the sb3 backend")):
-        out = runner.invoke(app, ["train", "ultimatum_cards_v2", "--out", str(tmp_path / "x"), *args])
+        out = runner.invoke(app, ["train", "ultimatum_cards_v3", "--out", str(tmp_path / "x"), *args])
         assert out.exit_code == 2 and said in out.output, out.output

@@ -19,7 +19,7 @@ def position(
 ) -> UltimatumCardsState:
     """A state mid-round: `actor` to play, the given hands (others empty would end the round, so every
     seat not named gets one Draw card), chips, and a draw pile (last listed = top)."""
-    game = game_class("ultimatum_cards_v2").from_config(config)
+    game = game_class("ultimatum_cards_v3").from_config(config)
     state = game.new_initial_state(ScriptedRng(decks=[], rolls=[0]))
     n = game.num_players
     state.hands = [[0] * NUM_KINDS for _ in range(n)]

@@ -13,7 +13,7 @@ from .random_play import VARIANTS, games_for, invariants
 
 @pytest.mark.parametrize("config", VARIANTS, ids=lambda c: ",".join(f"{k}={v}" for k, v in c.items()) or "default")
 def test_random_games_keep_the_invariants(config: dict) -> None:
-    game = game_class("ultimatum_cards_v2").from_config(config)
+    game = game_class("ultimatum_cards_v3").from_config(config)
     pick = random.Random(1)
     games = games_for(config)
     decisions = 0

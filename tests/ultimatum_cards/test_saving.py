@@ -14,7 +14,7 @@ from ultimata.envs.ultimatum_cards.phases import COUNTERS
 
 
 def saved(**config):
-    game = game_class("ultimatum_cards_v2").from_config(config)
+    game = game_class("ultimatum_cards_v3").from_config(config)
     state = game.new_initial_state(Rng(4))
     for _ in range(9):
         state.apply(state.legal_actions()[0])
@@ -43,8 +43,8 @@ def test_a_field_of_the_wrong_type_or_an_impossible_value_is_refused_by_name(whe
         game.state_from_dict(d)
 
 
-def test_a_player_asked_to_counter_holds_a_counter():
-    game = game_class("ultimatum_cards_v2").from_config({})
+def test_a_player_asked_to_counter_with_revealing_windows_holds_a_counter():
+    game = game_class("ultimatum_cards_v3").from_config({"reaction_windows": "revealing"})
     pick = random.Random(0)
     state = game.new_initial_state(Rng(0))
     while state.phase != COUNTERS:
@@ -56,3 +56,51 @@ def test_a_player_asked_to_counter_holds_a_counter():
     d["state"]["pile"] += [COUNTER] * state.hands[asked][COUNTER]
     with pytest.raises(UltimataError, match="counter queue"):
         game.state_from_dict(d)
+
+
+
+LONG_GAMES = [
+    {"num_players": 3},
+    {"num_players": 3, "reaction_windows": "revealing"},
+    {"num_players": 4, "reaction_windows": "revealing", "blockers": "any", "give_to_self": True,
+     "last_card_ends_round": True},
+    {"num_players": 5, "blockers": "any", "target_blocks_own_counter": False, "chips_carry_over": True,
+     "draw_count": 3},
+    {"num_players": 6, "reaction_windows": "revealing", "give_to_self": True, "hand_size": 5},
+]
+"""Match play at every player count, each rule option both ways, both kinds of reaction window."""
+AHEAD = 30
+"""A copy loaded every AHEAD decisions plays the next AHEAD and must reach the same position."""
+
+
+@pytest.mark.parametrize("config", LONG_GAMES, ids=lambda c: ",".join(f"{k}={v}" for k, v in c.items()))
+def test_every_position_of_long_match_games_loads_back_and_plays_on_identically(config: dict) -> None:
+    """Issue 50: a 3-player match position was refused as 'the player to play is left of the last one'
+    while the first play of a later round was in progress (the newest remembered play was the last
+    round's). Every position of a match game (random or scripted play) must load back, and a copy loaded
+    plays on as the original did."""
+    from ultimata.envs.ultimatum_cards.scripted import choose_action
+
+    game = game_class("ultimatum_cards_v3").from_config({"mode": "match", **config})
+    scripted = LONG_GAMES.index(config) % 2
+    state, pick = game.new_initial_state(Rng(11)), random.Random(11)
+    actions, saved, first_plays_of_later_rounds = [], [], 0
+    while True:
+        saved.append(state.state_dict())
+        loaded = game.state_from_dict(copy.deepcopy(saved[-1]))
+        assert loaded.state_dict() == saved[-1]
+        in_progress = 1 + max(0, len(state.proposals) - 1)
+        first_play = state.card >= 0 and sum(state.discards) == in_progress
+        first_plays_of_later_rounds += state.rounds_played > 0 and first_play
+        if len(actions) % AHEAD == 0 and len(actions) >= AHEAD:
+            start = len(actions) - AHEAD
+            other = game.state_from_dict(copy.deepcopy(saved[start]))
+            for action in actions[start:]:
+                other.apply(action)
+            assert other.state_dict() == saved[-1], f"the copy loaded at decision {start} played on otherwise"
+        if state.is_terminal():
+            break
+        action = choose_action(state, Rng(len(actions))) if scripted else pick.choice(state.legal_actions())
+        actions.append(action)
+        state.apply(action)
+    assert first_plays_of_later_rounds, "the game reaches the first play of a later round, still in progress"

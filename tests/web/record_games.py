@@ -8,7 +8,7 @@ from ultimata.envs.core.registry import game_class
 from ultimata.envs.core.replay import Replay
 from ultimata.envs.core.rng import Rng
 
-CARDS = "ultimatum_cards_v2"
+CARDS = "ultimatum_cards_v3"
 RULES = {"num_players": 3}
 
 

@@ -16,7 +16,7 @@ from ultimata.web.app import create_app
 
 from .client import local_client
 
-CARDS = "ultimatum_cards_v2"
+CARDS = "ultimatum_cards_v3"
 SHORT = {"ultimade_v2": {"points_to_win": 1, "endzone_depth": 8}}
 """Rule variants that keep a whole game short over HTTP."""
 

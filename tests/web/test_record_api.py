@@ -14,7 +14,7 @@ from ultimata.web.app import create_app
 
 from .client import local_client
 
-CARDS = "ultimatum_cards_v2"
+CARDS = "ultimatum_cards_v3"
 SMALL = {"num_players": 3}
 
 

@@ -14,7 +14,7 @@ from ultimata.envs.core.replay import Replay
 from ultimata.play import play_session
 from ultimata.record import Filters, GameRecord
 
-CARDS = "ultimatum_cards_v2"
+CARDS = "ultimatum_cards_v3"
 
 
 def quiet() -> Console:

@@ -27,7 +27,7 @@ def fill(record: GameRecord, games: int) -> None:
     from ultimata.envs.core.replay import Replay
     from ultimata.envs.core.rng import Rng
 
-    state = game_class("ultimatum_cards_v2").from_config({}).new_initial_state(Rng(1))
+    state = game_class("ultimatum_cards_v3").from_config({}).new_initial_state(Rng(1))
     replay = pack(as_json(Replay.of_game(state, 1, [], ["human", "hard", "hard", "hard"])))
     now = time.time()
     with record._write() as conn:
@@ -38,7 +38,7 @@ def fill(record: GameRecord, games: int) -> None:
                 "INSERT INTO games (name, game, family, rules, seed, source, human_seat, opponent, status, ending, "
                 "outcome, result, returns, moves, started_at, ended_at) VALUES (?, ?, ?, '{}', ?, 'web', 0, ?, "
                 "'over', 'finished', ?, ?, ?, 40, ?, ?)",
-                (f"game-{k:06d}.json", "ultimatum_cards_v2" if k == 0 else f"{family}_v2", family, k, opponent,
+                (f"game-{k:06d}.json", "ultimatum_cards_v3" if k == 0 else f"{family}_v2", family, k, opponent,
                  "win" if k % 4 == 0 else "loss", "won by player_0" if k % 4 == 0 else "won by player_1",
                  json.dumps(returns), now - games + k, now - games + k + 0.5)).lastrowid
             conn.executemany("INSERT INTO seats (game_id, seat, player, level) VALUES (?, ?, ?, ?)",

@@ -49,7 +49,7 @@ V2_TABLES = """
 CREATE TABLE games_v2 (
     id INTEGER PRIMARY KEY,
     name TEXT NOT NULL UNIQUE,      -- the replay's name on the web, in the CLI and as an exported file
-    game TEXT NOT NULL,             -- the env name, e.g. ultimatum_cards_v2
+    game TEXT NOT NULL,             -- the env name, e.g. ultimatum_cards_v3
     family TEXT NOT NULL,           -- its name without version: filters and ratings outlive a version bump
     rules TEXT NOT NULL,            -- the rule variant, JSON
     seed INTEGER NOT NULL,

@@ -29,7 +29,7 @@ def _play(env: LeagueEnv, rng: np.random.Generator) -> tuple[dict[str, float], s
         obs = {r: o for r, o in obs.items() if not (terminateds.get(r) or truncateds.get(r))}
 
 
-@pytest.mark.parametrize("game", ["ultimatum_cards_v2", "ultimade_v2"])
+@pytest.mark.parametrize("game", ["ultimatum_cards_v3", "ultimade_v2"])
 def test_only_league_seats_reach_rllib_and_every_role_gets_its_result(game):
     env = LeagueEnv({"game": game, "pool": {"snapshots": 1.0}, "seed": 3})
     rng = np.random.default_rng(0)
@@ -40,7 +40,7 @@ def test_only_league_seats_reach_rllib_and_every_role_gets_its_result(game):
 
 
 def test_fixed_opponents_play_inside_the_env_and_main_moves_from_every_seat():
-    env = LeagueEnv({"game": "ultimatum_cards_v2", "pool": {"heuristic": 1.0}, "seed": 1})
+    env = LeagueEnv({"game": "ultimatum_cards_v3", "pool": {"heuristic": 1.0}, "seed": 1})
     rng = np.random.default_rng(1)
     seats = set()
     for _ in range(30):
@@ -51,7 +51,7 @@ def test_fixed_opponents_play_inside_the_env_and_main_moves_from_every_seat():
 
 
 def test_an_action_outside_the_mask_is_refused_by_the_env():
-    aec = LeagueAEC("ultimatum_cards_v2", pool={"snapshots": 1.0})
+    aec = LeagueAEC("ultimatum_cards_v3", pool={"snapshots": 1.0})
     aec.reset(seed=5)
     mask = aec.observe(aec.agent_selection)["action_mask"]
     illegal = int(np.flatnonzero(mask == 0)[0])
@@ -75,7 +75,7 @@ def test_the_observation_is_the_seats_own():
 
 
 def test_a_game_the_fixed_opponents_end_before_any_league_move_is_dealt_again():
-    aec = LeagueAEC("ultimatum_cards_v2", pool={"snapshots": 0.3, "heuristic": 0.4, "random": 0.3})
+    aec = LeagueAEC("ultimatum_cards_v3", pool={"snapshots": 0.3, "heuristic": 0.4, "random": 0.3})
     redealt = 0
     for seed in range(300):
         aec.reset(seed=seed)

@@ -37,5 +37,5 @@ def test_the_cli_names_the_extra_when_ray_is_missing(monkeypatch):
     from ultimata.cli import app
 
     monkeypatch.setitem(sys.modules, "ray.rllib", None)
-    result = CliRunner().invoke(app, ["train", "ultimatum_cards_v2", "--backend", "rllib"])
+    result = CliRunner().invoke(app, ["train", "ultimatum_cards_v3", "--backend", "rllib"])
     assert result.exit_code == 2 and 'pip install "ultimata[rllib]"' in result.output

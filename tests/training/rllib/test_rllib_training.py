@@ -44,7 +44,7 @@ from ultimata.training.run_dir import RunDir
 from ultimata.training.trainer import prepare_run
 
 
-def _cfg(game: str = "ultimatum_cards_v2", **extra):
+def _cfg(game: str = "ultimatum_cards_v3", **extra):
     return load_train_config(game, overrides={**TINY_RLLIB, **extra})
 
 
@@ -129,7 +129,7 @@ def test_a_new_snapshot_plays_with_the_weights_it_was_given(ray_session):
 @pytest.mark.parametrize(
     "game, extra",
     [
-        ("ultimatum_cards_v2", {}),
+        ("ultimatum_cards_v3", {}),
         (
             "ultimade_v2",
             {
@@ -176,7 +176,7 @@ def test_a_tiny_run_survives_ctrl_c_resumes_and_its_policy_plays_in_the_arena(ra
         return path
 
     monkeypatch.setattr(rllib_trainer.LeagueRunLoop, "save_checkpoint", checkpoint_then_ctrl_c)
-    args = ["train", "ultimatum_cards_v2", "--backend", "rllib"]
+    args = ["train", "ultimatum_cards_v3", "--backend", "rllib"]
     stopped = runner.invoke(app, [*args, "--config", str(config), "--out", str(run)])
     monkeypatch.setattr(rllib_trainer.LeagueRunLoop, "save_checkpoint", original)
     assert stopped.exit_code == 130, stopped.output
@@ -186,7 +186,7 @@ def test_a_tiny_run_survives_ctrl_c_resumes_and_its_policy_plays_in_the_arena(ra
 
     first = runner.invoke(app, [*args, "--resume", str(run)])
     assert first.exit_code == 0, first.output
-    assert "resuming ultimatum_cards_v2" in first.output
+    assert "resuming ultimatum_cards_v3" in first.output
     progress = json.loads((run / "progress.json").read_text())
     assert progress["finished"] and progress["steps"] >= 1024 and len(progress["checkpoints"]) == 2
     assert progress["checkpoints"][0] == interrupted["checkpoints"][0]
@@ -195,7 +195,7 @@ def test_a_tiny_run_survives_ctrl_c_resumes_and_its_policy_plays_in_the_arena(ra
     assert list((run / "tb").rglob("events.out.tfevents.*"))
 
     again = runner.invoke(
-        app, ["train", "ultimatum_cards_v2", "--backend", "rllib", "--resume", str(run), "--steps", "1536"]
+        app, ["train", "ultimatum_cards_v3", "--backend", "rllib", "--resume", str(run), "--steps", "1536"]
     )
     assert again.exit_code == 0, again.output
     resumed = json.loads((run / "progress.json").read_text())
@@ -210,7 +210,7 @@ def test_a_tiny_run_survives_ctrl_c_resumes_and_its_policy_plays_in_the_arena(ra
         "    return real(name, *a, **k)\n"
         "builtins.__import__ = no_ray\n"
         "from ultimata.cli import app\n"
-        f"app(['arena', 'ultimatum_cards_v2', {str(run / 'final.zip')!r}, 'heuristic', '--games', '8', '--json'])\n"
+        f"app(['arena', 'ultimatum_cards_v3', {str(run / 'final.zip')!r}, 'heuristic', '--games', '8', '--json'])\n"
     )
     arena = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=300)
     assert arena.returncode == 0, arena.stderr
@@ -241,7 +241,7 @@ def _artifacts(run, outcome) -> dict:
 
 def test_an_rllib_run_leaves_the_run_folder_an_sb3_run_does(ray_session, tiny_run, tmp_path):
     run = tmp_path / "run"
-    cfg, progress = prepare_run("ultimatum_cards_v2", run, overrides={**TINY_RLLIB, "total_timesteps": 512})
+    cfg, progress = prepare_run("ultimatum_cards_v3", run, overrides={**TINY_RLLIB, "total_timesteps": 512})
     outcome = rllib_trainer.train_rllib(cfg, run, progress, console=Console(file=io.StringIO()))
     sb3_run, sb3_outcome = tiny_run
     assert _artifacts(run, outcome) == _artifacts(sb3_run, sb3_outcome)
@@ -276,15 +276,15 @@ def test_resume_after_a_kill_gives_the_newest_snapshot_its_own_weights(ray_sessi
 
 def test_rllib_settings_are_checked_like_the_rest_of_the_config():
     with pytest.raises(ConfigError, match="num_env_runners"):
-        load_train_config("ultimatum_cards_v2", overrides={"rllib": {"num_env_runner": 2}})
+        load_train_config("ultimatum_cards_v3", overrides={"rllib": {"num_env_runner": 2}})
     with pytest.raises(ConfigError, match="num_env_runners"):
-        load_train_config("ultimatum_cards_v2", overrides={"rllib": {"num_env_runners": -1}})
+        load_train_config("ultimatum_cards_v3", overrides={"rllib": {"num_env_runners": -1}})
 
 
 def test_rllib_options_without_the_rllib_backend_are_refused():
-    result = CliRunner().invoke(app, ["train", "ultimatum_cards_v2", "--num-env-runners", "2"])
+    result = CliRunner().invoke(app, ["train", "ultimatum_cards_v3", "--num-env-runners", "2"])
     assert result.exit_code == 2 and "--backend rllib" in result.output
-    result = CliRunner().invoke(app, ["train", "ultimatum_cards_v2", "--backend", "tune"])
+    result = CliRunner().invoke(app, ["train", "ultimatum_cards_v3", "--backend", "tune"])
     assert result.exit_code == 2 and "sb3 or rllib" in result.output
 
 
@@ -312,9 +312,9 @@ def test_every_registered_game_trains_an_iteration_with_its_own_network(ray_sess
 
 
 def test_settings_only_the_sb3_backend_applies_are_named():
-    plain = load_train_config("ultimatum_cards_v2", overrides={"pool": {"weights": {"mirror": 0}}})
+    plain = load_train_config("ultimatum_cards_v3", overrides={"pool": {"weights": {"mirror": 0}}})
     assert sb3_only_settings(plain) == []
-    mirrored = load_train_config("ultimatum_cards_v2", overrides={"pool": {"weights": {"mirror": 0.5}}})
+    mirrored = load_train_config("ultimatum_cards_v3", overrides={"pool": {"weights": {"mirror": 0.5}}})
     assert sb3_only_settings(mirrored) == ["pool.weights.mirror (0.5) is the sb3 batched sampler's; here those seats "
                                            "are league seats (main until the first snapshot, then the snapshots)"]
     assert league_pool({"mirror": 0.5, "snapshots": 0.2, "random": 0.3}) == {"mirror": 0.7, "random": 0.3}
