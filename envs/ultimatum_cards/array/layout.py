@@ -26,22 +26,23 @@ PILE = len(DECK)
 def empty_state(batch: int, n: int, device: torch.device) -> dict[str, torch.Tensor]:
     """All-zero fields of `batch` rows for `n` seats (lists empty, seats unset)."""
     z = {"dtype": torch.int64, "device": device}
+    small = {"dtype": torch.int8, "device": device}  # counts of cards (at most 48) and flags: the large fields
     state = {
-        "hands": torch.zeros(batch, n, NUM_KINDS, **z),
+        "hands": torch.zeros(batch, n, NUM_KINDS, **small),
         "chips": torch.zeros(batch, n, **z),
         "scores": torch.zeros(batch, n, **z),
-        "pile": torch.zeros(batch, PILE, **z),
+        "pile": torch.zeros(batch, PILE, **small),
         "pile_len": torch.zeros(batch, **z),
-        "discards": torch.zeros(batch, NUM_KINDS, **z),
+        "discards": torch.zeros(batch, NUM_KINDS, **small),
         "proposals": torch.zeros(batch, n, 2, **z),
         "num_proposals": torch.zeros(batch, **z),
         "queue": torch.full((batch, n), -1, **z),
         "queue_len": torch.zeros(batch, **z),
-        "history": torch.zeros(batch, HISTORY, 6, **z),
+        "history": torch.zeros(batch, HISTORY, 6, dtype=torch.int16, device=device),
         "history_len": torch.zeros(batch, **z),
-        "played": torch.zeros(batch, n, NUM_KINDS, **z),
-        "showed": torch.zeros(batch, n, 2, **z),
-        "known": torch.zeros(batch, n, n, NUM_KINDS, **z),
+        "played": torch.zeros(batch, n, NUM_KINDS, **small),
+        "showed": torch.zeros(batch, n, 2, **small),
+        "known": torch.zeros(batch, n, n, NUM_KINDS, **small),
         "ev_a": torch.zeros(batch, **z),
         "ev_b": torch.zeros(batch, **z),
         "key": torch.zeros(batch, **z),
@@ -128,9 +129,10 @@ def from_python(states: list[Any], n: int, device: torch.device) -> dict[str, to
         fields["draws"].append(0)
         fields["decisions"].append(s.decisions)
     out = {}
+    like = empty_state(1, n, device)
     for name, values in fields.items():
-        out[name] = torch.tensor(values, dtype=torch.int64, device=device).reshape(
-            len(states), *empty_state(1, n, device)[name].shape[1:])
+        out[name] = torch.tensor(values, dtype=like[name].dtype, device=device).reshape(
+            len(states), *like[name].shape[1:])
     return out
 
 

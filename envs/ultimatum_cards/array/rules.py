@@ -5,6 +5,12 @@ every row at once: what a phase does is computed for all rows and kept only wher
 (`torch.where`, masked adds), so no row takes a Python branch. A step runs the state machine's stages in
 the order the Python engine can chain them (act, open a window, resolve, log, end the turn, end the
 round, deal), each stage masked by the rows that reach it.
+
+Speed (the CPU has to step thousands of rows in a few milliseconds): the card counts are int8, a row's
+seat-indexed entries are read and written through flat indices (one gather or index op per field, not
+advanced indexing), and the three rare, heavy stages (a deal, a Swap of hands, a Draw) run on the rows
+that reach them only, picked by `nonzero` and written back with `index_copy_`: still no Python branch on
+any row, and a step's ops do not grow with the batch.
 """
 
 from __future__ import annotations
@@ -58,75 +64,71 @@ class Rules:
     def rows(self, state: State) -> torch.Tensor:
         return torch.arange(state["phase"].shape[0], device=self.device)
 
-    def onehot_seat(self, seat: torch.Tensor) -> torch.Tensor:
-        """[B, n] bool: seat `seat` (nothing where it is -1)."""
-        return seat[:, None] == self.seats
+    @staticmethod
+    def seat_row(x: torch.Tensor, seat: torch.Tensor) -> torch.Tensor:
+        """x[b, seat[b]] for x of shape [B, n, ...]."""
+        shape = (x.shape[0], 1, *x.shape[2:])
+        return x.gather(1, seat.view(-1, *([1] * (x.dim() - 1))).expand(shape)).squeeze(1)
+
+    @staticmethod
+    def entry(x: torch.Tensor, seat: torch.Tensor) -> torch.Tensor:
+        """x[b, seat[b]] for x of shape [B, n]."""
+        return x.gather(1, seat[:, None])[:, 0]
 
     # -- the deal (state._deal) --------------------------------------------------------------------
     def dealt_cards(self, dealer: torch.Tensor, perm: torch.Tensor):
         """Hands and pile of a fresh shuffle `perm` (indices into DECK, the Python Rng.shuffled order)."""
+        b, n = dealer.shape[0], self.n
         pile = self.deck[perm]
-        seat = (dealer[:, None] + self.deal_offset) % self.n  # [B, 48]
-        goes = self.dealt[:, None] & (seat[:, :, None] == self.seats)  # [B, 48, n]
-        card = pile[:, :, None] == self.kinds  # [B, 48, 17]
-        hands = torch.einsum("bjs,bjk->bsk", goes.to(torch.float32), card.to(torch.float32)).to(torch.int64)
-        pile_len = torch.full_like(dealer, len(DECK) - self.cards_per_hand * self.n)
-        return hands, pile, pile_len
-
-    def draw_permutation(self, state: State, rows_dealing: torch.Tensor, chance: torch.Tensor | None):
-        """The deck order of each dealing row: the forced one from `chance` where given, else the
-        row's next counter draws."""
-        own = rng.permutation(state["key"], state["draws"], len(DECK))
-        if chance is None:
-            return own
-        forced = chance[:, 0] >= 0
-        return torch.where(forced[:, None], chance, own)
+        seat = (dealer[:, None] + self.deal_offset) % n  # [b, 48]: where the card at each pile position goes
+        column = torch.where(self.dealt, seat * NUM_KINDS + pile, n * NUM_KINDS)  # undealt: a spare column
+        hands = torch.zeros(b, n * NUM_KINDS + 1, dtype=torch.int8, device=self.device)
+        hands.scatter_add_(1, column, torch.ones_like(column, dtype=torch.int8))
+        return hands[:, :-1].reshape(b, n, NUM_KINDS), pile.to(torch.int8)
 
     # -- whose decision (state.current_player) ----------------------------------------------------
     def current_player(self, state: State) -> torch.Tensor:
         phase = state["phase"]
         window = (phase == COUNTERS) | (phase == BLOCKS)
         out = torch.where(window, state["queue"][:, 0], torch.where(phase == RESPOND, state["p1"], state["actor"]))
-        return torch.where(phase == OVER, torch.full_like(out, -1), out)
+        return torch.where(phase == OVER, -1, out)
 
     # -- legal actions (state._legal_actions) ---------------------------------------------------
     def legal_mask(self, state: State) -> torch.Tensor:
         lay, n = self.lay, self.n
         phase, card, p1 = state["phase"], state["card"], state["p1"]
-        me = self.current_player(state)
-        rows = self.rows(state)
+        me = self.current_player(state).clamp(min=0)
         a = self.actions
-        mask = torch.zeros(len(rows), self.num_actions, dtype=torch.bool, device=self.device)
-        hand = state["hands"][rows, me.clamp(min=0)] > 0
-        mask[:, :NUM_KINDS] = hand & (phase == PLAY)[:, None]
-        # seat offsets
-        k = self.seats  # offset
-        target_seat = (me[:, None] + k) % n
-        not_p1 = target_seat != p1[:, None]
+        hand = self.seat_row(state["hands"], me) > 0
+        play = (phase == PLAY)[:, None] & hand
+        k = self.seats  # seat offsets
+        not_p1 = (me[:, None] + k) % n != p1[:, None]
         pick = (phase == GIVE_FROM) | (phase == CHOOSE_PLAYER) | (phase == RESPONDER)
         first = torch.where((phase == CHOOSE_PLAYER) & (card == DRAW), 0, 1)
         seat_ok = pick[:, None] & (k >= first[:, None])
         first_give = 0 if self.cfg.give_to_self else 1
         seat_ok |= (phase == GIVE_TO)[:, None] & (k >= first_give) & not_p1
         seat_ok |= (phase == TARGET)[:, None] & (k >= 1) & not_p1
-        mask[:, lay.seat:lay.seat + n] = seat_ok
-        mask[:, lay.swap_chips] = phase == SWAP_MODE
-        mask[:, lay.swap_hands] = phase == SWAP_MODE
-        pot = state["chips"][rows, state["p2"].clamp(min=0)]
+        swap_mode = (phase == SWAP_MODE)[:, None].expand(-1, 2)
+        pot = self.entry(state["chips"], state["p2"].clamp(min=0))
         amounts = a[lay.amount:lay.accept] - lay.amount
-        mask[:, lay.amount:lay.accept] = ((phase == OFFER) | (phase == COUNTERS))[:, None] & (amounts <= pot[:, None])
-        accepts = a[lay.accept:lay.reject] - lay.accept
+        amount_ok = ((phase == OFFER) | (phase == COUNTERS))[:, None] & (amounts <= pot[:, None])
         respond = phase == RESPOND
-        mask[:, lay.accept:lay.reject] = respond[:, None] & (accepts < state["num_proposals"][:, None])
-        mask[:, lay.reject] = respond
-        mask[:, lay.block] = phase == BLOCKS
-        mask[:, lay.pass_] = (phase == BLOCKS) | (phase == COUNTERS)
-        return mask
+        accepts = a[lay.accept:lay.reject] - lay.accept
+        accept_ok = respond[:, None] & (accepts < state["num_proposals"][:, None])
+        blocks = phase == BLOCKS
+        tail = torch.stack([respond, blocks, blocks | (phase == COUNTERS)], 1)
+        return torch.cat([play, seat_ok, swap_mode, amount_ok, accept_ok, tail], 1)
 
     # -- one step (state._apply and what it calls) ------------------------------------------------
+    IN_PLACE = ("hands", "discards", "played", "showed", "known", "proposals", "pile", "chips")
+    """The fields a step writes through indices: copied first, so the caller's state stays as it was."""
+
     def step(self, state: State, action: torch.Tensor, chance: torch.Tensor | None = None):
         lay, n = self.lay, self.n
-        s = {name: value.clone() for name, value in state.items()}
+        s = dict(state)
+        for name in self.IN_PLACE:
+            s[name] = state[name].clone()
         rows = self.rows(s)
         phase, card = s["phase"], s["card"]
         live = phase != OVER
@@ -156,9 +158,9 @@ class Rules:
         s["p2"] = torch.where(sets_p2, seat_of, s["p2"])
         s["swap_hands"] = torch.where(phase == SWAP_MODE, (action == lay.swap_hands).to(torch.int64), s["swap_hands"])
         proposing = (phase == OFFER) | countered
-        slot = s["num_proposals"].clamp(max=n - 1)
-        new_prop = torch.stack([me, amount], dim=1)
-        s["proposals"][rows, slot] = torch.where(proposing[:, None], new_prop, s["proposals"][rows, slot])
+        at = rows * n + s["num_proposals"].clamp(max=n - 1)
+        flat = s["proposals"].view(-1, 2)
+        flat.index_copy_(0, at, torch.where(proposing[:, None], torch.stack([me, amount], 1), flat[at]))
         s["num_proposals"] = s["num_proposals"] + proposing
         accepting = respond & (action != lay.reject)
         s["accepted"] = torch.where(accepting, action - lay.accept, s["accepted"])
@@ -166,10 +168,8 @@ class Rules:
         self._pop_queue(s, popping)
 
         # -- where each phase leads --
-        new_phase = phase.clone()
-        new_phase = torch.where(is_play & (play_card < 5), GIVE_FROM, new_phase)
-        new_phase = torch.where(is_play & (play_card >= 5), CHOOSE_PLAYER, new_phase)
-        new_phase = torch.where(is_play & (play_card == ULTIMATUM), RESPONDER, new_phase)
+        new_phase = torch.where(is_play, torch.where(play_card < 5, GIVE_FROM, torch.where(
+            play_card == ULTIMATUM, RESPONDER, CHOOSE_PLAYER)), phase)
         new_phase = torch.where(phase == GIVE_FROM, GIVE_TO, new_phase)
         new_phase = torch.where(choose & (card == SWAP), SWAP_MODE, new_phase)
         new_phase = torch.where(phase == RESPONDER, TARGET, new_phase)
@@ -182,8 +182,8 @@ class Rules:
         rejected = respond & (action == lay.reject)
         opens_blocks = (choose & (card == STEAL)) | (phase == SWAP_MODE) | accepting
         block_target = torch.where(accepting, s["p2"], s["p1"])
-        resolving = (phase == GIVE_TO) | (choose & (card != SWAP) & (card != STEAL)) | (popping & blocks
-                                                                                          & (s["queue_len"] == 0))
+        resolving = (phase == GIVE_TO) | (choose & (card != SWAP) & (card != STEAL)) | (
+            popping & blocks & (s["queue_len"] == 0))
         self._open_counters(s, phase == OFFER)
         resolving = resolving | self._open_blocks(s, opens_blocks, block_target)
 
@@ -195,31 +195,35 @@ class Rules:
         s["ev_a"] = torch.where(blocked, me, s["ev_a"])
 
         turn_over = discarded | rejected | blocked | (resolving & ~draw_ends)
-        empty_hand = (s["hands"].sum(2) == 0).any(1)
+        empty_hand = (s["hands"] != 0).sum(2).eq(0).any(1)
         round_over = ended | draw_ends | (turn_over & empty_hand)
         next_turn = turn_over & ~round_over
         s["actor"] = torch.where(next_turn, (s["actor"] + 1) % n, s["actor"])
-        over, dealing = self._end_round(s, rows, round_over, chance)
+        over = self._end_round(s, round_over, chance)
         self._start_turn(s, next_turn | round_over)
         s["phase"] = torch.where(over, OVER, s["phase"])
         self._note_reveal(s, rows)
-        s["decisions"] = s["decisions"] + 1
-        s = {name: torch.where(live.view(-1, *([1] * (v.dim() - 1))), v, state[name]) for name, v in s.items()}
-        return s, over & live
+        s["decisions"] = s["decisions"] + live
+        return s, over
 
     # -- the stages a step chains -------------------------------------------------------------------
     def _discard(self, s: State, rows: torch.Tensor, who: torch.Tensor, kind: torch.Tensor,
                  flag: torch.Tensor) -> None:
         """state._discard: a card leaves `who`'s hand for the discards, and every memory of it there."""
-        f = flag.to(torch.int64)
-        s["hands"][rows, who, kind] -= f
-        s["discards"][rows, kind] += f
-        s["played"][rows, who, kind] += f
+        n = self.n
+        f = flag.to(torch.int8)
+        card_at = (rows * n + who) * NUM_KINDS + kind
+        s["hands"].view(-1).index_add_(0, card_at, -f)
+        s["played"].view(-1).index_add_(0, card_at, f)
+        s["discards"].view(-1).index_add_(0, rows * NUM_KINDS + kind, f)
         reaction = flag & ((kind == BLOCK) | (kind == COUNTER))
-        column = (kind == COUNTER).to(torch.int64)
-        s["showed"][rows, who, column] = torch.where(reaction, 0, s["showed"][rows, who, column])
-        seen = s["known"][rows, :, who, kind]
-        s["known"][rows, :, who, kind] = torch.where(flag[:, None], (seen - 1).clamp(min=0), seen)
+        showed_at = (rows * n + who) * 2 + (kind == COUNTER).to(torch.int64)
+        showed = s["showed"].view(-1)
+        showed.index_copy_(0, showed_at, torch.where(reaction, 0, showed[showed_at]))
+        known = s["known"].view(-1)
+        seen_at = ((rows[:, None] * n + self.seats) * n + who[:, None]) * NUM_KINDS + kind[:, None]  # every viewer
+        seen = known[seen_at]
+        known[seen_at] = torch.where(flag[:, None], (seen - 1).clamp(min=0), seen)
 
     def _pop_queue(self, s: State, flag: torch.Tensor) -> None:
         queue = s["queue"]
@@ -229,13 +233,14 @@ class Rules:
 
     def _set_queue(self, s: State, flag: torch.Tensor, asked: torch.Tensor, order: torch.Tensor) -> torch.Tensor:
         """Rows in `flag` get the queue of seats `asked` ([B, n] bool) in `order` (each seat's place in
-        the round); returns the queue's lengths."""
+        the round, all different); returns the queue's lengths."""
         n = self.n
-        key = torch.where(asked, order, order + n)
-        queue = torch.argsort(key, dim=1)
+        place = (asked[:, None, :] & (order[:, None, :] < order[:, :, None])).sum(2)  # asked seats before each
+        place = torch.where(asked, place, n)  # not asked: a spare column
+        queue = torch.full((asked.shape[0], n + 1), -1, dtype=torch.int64, device=self.device)
+        queue.scatter_(1, place, self.seats.expand_as(place))
         length = asked.sum(1)
-        queue = torch.where(self.seats < length[:, None], queue, -1)
-        s["queue"] = torch.where(flag[:, None], queue, s["queue"])
+        s["queue"] = torch.where(flag[:, None], queue[:, :n], s["queue"])
         s["queue_len"] = torch.where(flag, length, s["queue_len"])
         return length
 
@@ -259,8 +264,7 @@ class Rules:
         else:
             eligible = (x != actor[:, None]) & ~(ultimatum[:, None] & (x == s["p1"][:, None]))
         if not cfg.target_blocks_own_counter:
-            rows = self.rows(s)
-            proposer = s["proposals"][rows, s["accepted"].clamp(min=0), 0]
+            proposer = self.seat_row(s["proposals"], s["accepted"].clamp(min=0))[:, 0]
             own_counter = ultimatum & (proposer == target)
             eligible &= ~(own_counter[:, None] & (x == target[:, None]))
         order = (x - actor[:, None] - 1) % n
@@ -276,75 +280,83 @@ class Rules:
         chips = s["chips"]
         give, take = kind < 5, (kind >= 5) & (kind < 10)
         steal, ult, swap, draw = kind == STEAL, kind == ULTIMATUM, kind == SWAP, kind == DRAW
-        c1, c2 = chips[rows, p1], chips[rows, p2]
+        c1, c2 = self.entry(chips, p1), self.entry(chips, p2)
         amt = torch.minimum(self.value[kind.clamp(min=0)], c1)
-        proposer, share = s["proposals"][rows, s["accepted"].clamp(min=0)].unbind(1)
+        proposer, share = self.seat_row(s["proposals"], s["accepted"].clamp(min=0)).unbind(1)
         moving = flag & (give | take | steal | ult)
-        x = torch.where(ult, c2, torch.where(steal, c1, amt))
-        x = torch.where(moving, x, 0)
-        y = torch.where(ult, share, x)
-        y = torch.where(moving, y, 0)
+        x = torch.where(moving, torch.where(ult, c2, torch.where(steal, c1, amt)), 0)
+        y = torch.where(ult, share, x) * moving
         z = torch.where(ult & moving, x - share, 0)
-        delta = torch.zeros_like(chips)
-        delta.scatter_add_(1, torch.where(ult, p2, p1)[:, None], -x[:, None])
-        delta.scatter_add_(1, torch.where(give, p2, torch.where(ult, p1, actor))[:, None], y[:, None])
-        delta.scatter_add_(1, proposer[:, None], z[:, None])
+        seats = torch.stack([torch.where(ult, p2, p1), torch.where(give, p2, torch.where(ult, p1, actor)), proposer], 1)
+        delta = torch.zeros_like(chips).scatter_add_(1, seats, torch.stack([-x, y, z], 1))
         swapping = flag & swap
         swap_hands = s["swap_hands"] > 0
         x_ = self.seats
         perm = torch.where(x_ == actor[:, None], p1[:, None], torch.where(x_ == p1[:, None], actor[:, None], x_))
-        chips_swapped = chips.gather(1, perm)
-        s["chips"] = torch.where((swapping & ~swap_hands)[:, None], chips_swapped, chips + delta)
-        hands_swap = swapping & swap_hands
-        self._swap_hands(s, rows, hands_swap, actor, p1, perm)
-        # Draw
+        s["chips"] = torch.where((swapping & ~swap_hands)[:, None], chips.gather(1, perm), chips + delta)
+        self._swap_hands(s, swapping & swap_hands, actor, p1, perm)
         drawing = flag & draw
-        last_card = s["hands"][rows, actor].sum(1) == 0
-        count = torch.minimum(torch.full_like(kind, self.cfg.draw_count), s["pile_len"])
-        count = torch.where(drawing, count, 0)
-        j = torch.arange(s["pile"].shape[1], device=self.device)
-        takes = (j >= (s["pile_len"] - count)[:, None]) & (j < s["pile_len"][:, None])
-        drawn = (takes[:, :, None] & (s["pile"][:, :, None] == self.kinds)).sum(1)
-        s["hands"][rows, p1] += drawn
-        s["pile_len"] = s["pile_len"] - count
+        last_card = (self.seat_row(s["hands"], actor) != 0).sum(1) == 0
+        count = self._draw(s, drawing, p1)
         s["ev_a"] = torch.where(flag & swap, s["swap_hands"], torch.where(drawing, count, torch.where(
             flag & ult, proposer, s["ev_a"])))
         s["ev_b"] = torch.where(flag & ult, share, s["ev_b"])
         draw_ends = drawing & last_card if self.cfg.last_card_ends_round else torch.zeros_like(flag)
         return x, draw_ends
 
-    def _swap_hands(self, s: State, rows: torch.Tensor, flag: torch.Tensor, me: torch.Tensor,
-                    other: torch.Tensor, perm: torch.Tensor) -> None:
-        """The hand half of a Swap: hands, what anyone knew of them, and what each showed, change seats;
-        the two players now know what they gave."""
-        hands = s["hands"]
-        gave, got = hands[rows, me], hands[rows, other]
-        f3 = flag[:, None, None]
-        s["hands"] = torch.where(f3, hands.gather(1, perm[:, :, None].expand_as(hands)), hands)
-        s["showed"] = torch.where(f3, s["showed"].gather(1, perm[:, :, None].expand(-1, -1, 2)), s["showed"])
-        known = s["known"]
-        known = torch.where(flag[:, None, None, None], known.gather(2, perm[:, None, :, None].expand_as(known)), known)
-        f = flag[:, None]
-        known[rows, me, other] = torch.where(f, gave, known[rows, me, other])
-        known[rows, other, me] = torch.where(f, got, known[rows, other, me])
-        known[rows, me, me] = torch.where(f, 0, known[rows, me, me])
-        known[rows, other, other] = torch.where(f, 0, known[rows, other, other])
-        s["known"] = known
+    def _draw(self, s: State, flag: torch.Tensor, who: torch.Tensor) -> torch.Tensor:
+        """A Draw's cards: the top of the pile (its end) into `who`'s hand, for the rows in `flag`; returns
+        how many each drew."""
+        n = self.n
+        count = torch.where(flag, torch.clamp(s["pile_len"], max=self.cfg.draw_count), 0)
+        idx = flag.nonzero()[:, 0]
+        pile, length, c = s["pile"][idx], s["pile_len"][idx], count[idx]
+        j = torch.arange(pile.shape[1], device=self.device)
+        takes = (j >= (length - c)[:, None]) & (j < length[:, None])
+        column = torch.where(takes, pile.to(torch.int64), NUM_KINDS)
+        drawn = torch.zeros(len(idx), NUM_KINDS + 1, dtype=torch.int8, device=self.device)
+        drawn.scatter_add_(1, column, torch.ones_like(column, dtype=torch.int8))
+        flat = s["hands"].view(-1, NUM_KINDS)
+        at = idx * n + who[idx]
+        flat.index_copy_(0, at, flat[at] + drawn[:, :NUM_KINDS])
+        s["pile_len"] = s["pile_len"] - count
+        return count
+
+    def _swap_hands(self, s: State, flag: torch.Tensor, me: torch.Tensor, other: torch.Tensor,
+                    perm: torch.Tensor) -> None:
+        """The hand half of a Swap, for the rows in `flag`: hands, what anyone knew of them, and what each
+        showed, change seats; the two players now know what they gave."""
+        idx = flag.nonzero()[:, 0]
+        b = torch.arange(len(idx), device=self.device)
+        perm, me, other = perm[idx], me[idx], other[idx]
+        hands, showed, known = s["hands"][idx], s["showed"][idx], s["known"][idx]
+        gave, got = hands[b, me], hands[b, other]
+        hands = hands.gather(1, perm[:, :, None].expand_as(hands))
+        showed = showed.gather(1, perm[:, :, None].expand_as(showed))
+        known = known.gather(2, perm[:, None, :, None].expand_as(known))
+        known[b, me, other] = gave
+        known[b, other, me] = got
+        known[b, me, me] = 0
+        known[b, other, other] = 0
+        s["hands"].index_copy_(0, idx, hands)
+        s["showed"].index_copy_(0, idx, showed)
+        s["known"].index_copy_(0, idx, known)
 
     def _log(self, s: State, rows: torch.Tensor, flag: torch.Tensor, outcome: torch.Tensor,
              moved: torch.Tensor) -> None:
         """state._log: the play joins the history, the oldest leaving past HISTORY."""
         history, length = s["history"], s["history_len"]
-        full = length >= HISTORY
-        shifted = torch.where(full[:, None, None], torch.roll(history, -1, dims=1), history)
-        entry = torch.stack([s["card"], s["actor"], s["p1"], s["p2"], outcome, moved], dim=1)
-        at = length.clamp(max=HISTORY - 1)
-        shifted[rows, at] = entry
-        s["history"] = torch.where(flag[:, None, None], shifted, history)
+        full = flag & (length >= HISTORY)
+        history = torch.where(full[:, None, None], torch.roll(history, -1, dims=1), history)
+        entry = torch.stack([s["card"], s["actor"], s["p1"], s["p2"], outcome, moved], dim=1).to(history.dtype)
+        at = rows * HISTORY + length.clamp(max=HISTORY - 1)
+        flat = history.view(-1, 6)
+        flat.index_copy_(0, at, torch.where(flag[:, None], entry, flat[at]))
+        s["history"] = history
         s["history_len"] = torch.where(flag, (length + 1).clamp(max=HISTORY), length)
 
-    def _end_round(self, s: State, rows: torch.Tensor, flag: torch.Tensor, chance: torch.Tensor | None):
-        """state._end_round (and _deal for the rows that play on): returns (rows now over, rows dealt)."""
+    def _end_round(self, s: State, flag: torch.Tensor, chance: torch.Tensor | None) -> torch.Tensor:
+        """state._end_round (and _deal for the rows that play on): returns the rows now over."""
         cfg, n = self.cfg, self.n
         s["scores"] = torch.where(flag[:, None], s["scores"] + s["chips"], s["scores"])
         s["rounds_played"] = s["rounds_played"] + flag.to(torch.int64)
@@ -358,25 +370,27 @@ class Rules:
         dealing = flag & ~over
         self.deal_into(s, dealing, torch.where(dealing, (s["dealer"] + 1) % n, s["dealer"]), chance,
                        fresh_chips=not cfg.chips_carry_over)
-        return over, dealing
+        return over
 
     def deal_into(self, s: State, flag: torch.Tensor, dealer: torch.Tensor, chance: torch.Tensor | None,
                   fresh_chips: bool) -> None:
-        """state._deal for the rows in `flag`: a fresh shuffle, hands dealt from the dealer's left."""
-        perm = self.draw_permutation(s, flag, chance)
-        hands, pile, pile_len = self.dealt_cards(dealer, perm)
-        f1, f2, f3 = flag[:, None], flag[:, None, None], flag[:, None, None, None]
+        """state._deal for the rows in `flag`: a fresh shuffle (the forced one of `chance` where given, else
+        the row's next 48 counter draws), hands dealt from the dealer's left."""
+        idx = flag.nonzero()[:, 0]
+        perm = rng.permutation(s["key"][idx], s["draws"][idx], len(DECK))
+        if chance is not None:
+            forced = chance[idx]
+            perm = torch.where(forced[:, :1] >= 0, forced, perm)
+        hands, pile = self.dealt_cards(dealer[idx], perm)
         s["dealer"] = dealer
         s["draws"] = s["draws"] + torch.where(flag, len(DECK), 0)
-        s["hands"] = torch.where(f2, hands, s["hands"])
-        s["pile"] = torch.where(f1, pile, s["pile"])
-        s["pile_len"] = torch.where(flag, pile_len, s["pile_len"])
-        s["discards"] = torch.where(f1, 0, s["discards"])
-        s["played"] = torch.where(f2, 0, s["played"])
-        s["showed"] = torch.where(f2, 0, s["showed"])
-        s["known"] = torch.where(f3, 0, s["known"])
+        s["hands"].index_copy_(0, idx, hands)
+        s["pile"].index_copy_(0, idx, pile)
+        s["pile_len"] = torch.where(flag, len(DECK) - self.cards_per_hand * self.n, s["pile_len"])
+        for name in ("discards", "played", "showed", "known"):
+            s[name].index_fill_(0, idx, 0)
         if fresh_chips:
-            s["chips"] = torch.where(f1, self.cfg.starting_chips, s["chips"])
+            s["chips"].index_fill_(0, idx, self.cfg.starting_chips)
         s["actor"] = torch.where(flag, (dealer + 1) % self.n, s["actor"])
 
     def _start_turn(self, s: State, flag: torch.Tensor) -> None:
@@ -389,6 +403,6 @@ class Rules:
         """state._note_reveal: being asked to block or counter shows the table that you hold that card."""
         phase = s["phase"]
         window = (phase == BLOCKS) | (phase == COUNTERS)
-        who = s["queue"][:, 0].clamp(min=0)
-        column = (phase == COUNTERS).to(torch.int64)
-        s["showed"][rows, who, column] = torch.where(window, 1, s["showed"][rows, who, column])
+        at = (rows * self.n + s["queue"][:, 0].clamp(min=0)) * 2 + (phase == COUNTERS).to(torch.int64)
+        showed = s["showed"].view(-1)
+        showed.index_copy_(0, at, torch.where(window, 1, showed[at]))

@@ -1,15 +1,17 @@
 """What one seat sees, for a whole batch: `observation.encode` as tensor ops, bit for bit.
 
-The Python encoder keeps a cached table and rotates it to the viewer; here each block is built for every
-row at once, seat-relative by one gather of the seats in the viewer's order, and the blocks are joined in
-the layout's order (`ObservationLayout`)."""
+The Python encoder keeps a cached table and rotates it to the viewer. Here the counts (hands, chips,
+discards, the table's memory) are copied into their slices, seat-relative by one gather of the seats in
+the viewer's order, and every one-hot of the vector (dealer, phase, card, the history's plays, ...) is
+one column index per row, all set by a single scatter: few, large tensor ops whatever the seat count."""
 
 from __future__ import annotations
 
 import torch
 
 from ultimata.envs.ultimatum_cards.deck import DECK, NUM_KINDS
-from ultimata.envs.ultimatum_cards.phases import HISTORY, OUTCOMES, PHASES
+from ultimata.envs.ultimatum_cards.observation import _play_size
+from ultimata.envs.ultimatum_cards.phases import HISTORY
 
 State = dict[str, torch.Tensor]
 
@@ -18,80 +20,86 @@ class View:
     def __init__(self, game, device: torch.device) -> None:
         cfg = game.config
         self.n, self.unit, self.device = cfg.num_players, float(cfg.starting_chips), device
+        self.at = game.obs_layout.start
         self.size = game.obs_layout.size
+        self.play_size = _play_size(self.n)
         self.seats = torch.arange(self.n, device=device)
-        self.kinds = torch.arange(NUM_KINDS, device=device)
-        self.phases = torch.arange(len(PHASES), device=device)
-        self.outcomes = torch.arange(len(OUTCOMES), device=device)
         self.slots = torch.arange(HISTORY, device=device)
-        rounds = {"quick": 1, "match": cfg.match_rounds, "point": cfg.max_rounds}[cfg.mode]
-        self.rounds = rounds
+        self.slot_base = self.at["history"] + self.slots * self.play_size
+        self.proposal_base = self.at["proposals"] + self.seats * (self.n + 2)
+        self.rounds = {"quick": 1, "match": cfg.match_rounds, "point": cfg.max_rounds}[cfg.mode]
         settings = [0.0] * 5
         settings[("quick", "match", "point").index(cfg.mode)] = 1.0
         settings[4] = cfg.target_score / (cfg.starting_chips * self.n) if cfg.mode == "point" else 0.0
         self.settings = torch.tensor(settings, dtype=torch.float32, device=device)
 
-    def _rel(self, seat: torch.Tensor, viewer: torch.Tensor) -> torch.Tensor:
-        """[B, n] one-hot of `seat` relative to `viewer` (all zero where seat < 0); any leading shape."""
-        rel = (seat - viewer) % self.n
-        return (rel[..., None] == self.seats) & (seat[..., None] >= 0)
-
     def observe(self, s: State, viewer: torch.Tensor, mover: torch.Tensor) -> torch.Tensor:
-        n, unit, f32 = self.n, self.unit, torch.float32
+        n, unit, at, f32 = self.n, self.unit, self.at, torch.float32
         b = viewer.shape[0]
-        rows = torch.arange(b, device=self.device)
         v = viewer
         rot = (self.seats + v[:, None]) % n  # relative r -> absolute seat
+        obs = torch.zeros(b, self.size, dtype=f32, device=self.device)
+
+        def put(name: str, values: torch.Tensor) -> None:
+            start = at[name]
+            obs[:, start:start + values.shape[1]] = values
+
+        hands = s["hands"]
+        put("hand", hands.gather(1, v.view(b, 1, 1).expand(b, 1, NUM_KINDS))[:, 0])
+        put("chips", s["chips"].gather(1, rot).to(f32) / unit)
+        put("hand_sizes", hands.sum(2, dtype=torch.int32).gather(1, rot))
+        put("scores", s["scores"].gather(1, rot).to(f32) / unit)
+        obs[:, at["pile"]] = s["pile_len"].to(f32) / len(DECK)
+        put("discards", s["discards"])
+        obs[:, at["rounds_played"]] = s["rounds_played"].to(f32)
         card = s["card"]
         pending = card >= 0
-        hands = s["hands"]
-        parts = [
-            hands[rows, v].to(f32),
-            s["chips"].gather(1, rot).to(f32) / unit,
-            hands.sum(2).gather(1, rot).to(f32),
-            s["scores"].gather(1, rot).to(f32) / unit,
-            self._rel(s["dealer"], v).to(f32),
-            self._rel(s["actor"], v).to(f32),
-            self._rel(mover, v).to(f32),
-            s["pile_len"][:, None].to(f32) / len(DECK),
-            s["discards"].to(f32),
-            s["rounds_played"][:, None].to(f32),
-            (s["phase"][:, None] == self.phases).to(f32),
-            ((card[:, None] == self.kinds) & pending[:, None]).to(f32),
-            (self._rel(s["p1"], v) & pending[:, None]).to(f32),
-            (self._rel(s["p2"], v) & pending[:, None]).to(f32),
-            (s["swap_hands"] * pending)[:, None].to(f32),
-        ]
-        present = (self.seats < s["num_proposals"][:, None]) & pending[:, None]  # [B, n]
+        obs[:, at["swap_hands"]] = (s["swap_hands"] * pending).to(f32)
+        made = (self.seats < s["num_proposals"][:, None]) & pending[:, None]  # [B, n]
         proposals = s["proposals"]
-        proposal = torch.cat([torch.ones(b, n, 1, device=self.device),
-                              self._rel(proposals[:, :, 0], v[:, None]).to(f32),
-                              proposals[:, :, 1:].to(f32) / unit], dim=2)
-        parts.append((proposal * present[:, :, None]).reshape(b, -1))
-        parts.append((self._rel(s["accepted"], torch.zeros_like(v)) & pending[:, None]).to(f32))
-        # history, newest first
+        obs[:, self.proposal_base + n + 1] = proposals[:, :, 1].to(f32) / unit * made
         length = s["history_len"]
         index = (length[:, None] - 1 - self.slots).clamp(min=0)
-        plays = s["history"].gather(1, index[:, :, None].expand(-1, -1, 6))  # [B, 8, 6]
-        shown = (self.slots < length[:, None])[:, :, None]
+        plays = s["history"].gather(1, index[:, :, None].expand(-1, -1, 6)).to(torch.int64)  # [B, 8, 6]
+        shown = self.slots < length[:, None]
+        obs[:, self.slot_base + self.play_size - 1] = plays[:, :, 5].to(f32) / unit * shown
+        put("played", s["played"].gather(1, rot[:, :, None].expand(-1, -1, NUM_KINDS)).reshape(b, -1))
+        put("showed", s["showed"].gather(1, rot[:, :, None].expand(-1, -1, 2)).reshape(b, -1))
+        known = s["known"].gather(1, v.view(b, 1, 1, 1).expand(b, 1, n, NUM_KINDS))[:, 0]
+        known = known.gather(1, rot[:, :, None].expand(-1, -1, NUM_KINDS))
+        obs[:, at["known"] + NUM_KINDS:at["known"] + n * NUM_KINDS] = known[:, 1:].reshape(b, -1)
+        settings = at["settings"]
+        obs[:, settings:settings + 5] = self.settings
+        obs[:, settings + 3] = (self.rounds - s["rounds_played"]).to(f32) / self.rounds
+
+        # every one-hot: a column per row, with a weight of 1 where it is set and 0 where it is not
+        def rel(seat: torch.Tensor, ref: torch.Tensor) -> torch.Tensor:
+            return (seat - ref) % n
+
+        p1, p2, accepted = s["p1"], s["p2"], s["accepted"]
+        cols = [at["dealer"] + rel(s["dealer"], v), at["actor"] + rel(s["actor"], v),
+                at["to_move"] + rel(mover, v), at["phase"] + s["phase"], at["card"] + card.clamp(min=0),
+                at["p1"] + rel(p1, v), at["p2"] + rel(p2, v), at["accepted"] + accepted.clamp(min=0)]
+        sets = [torch.ones_like(pending), torch.ones_like(pending), mover >= 0, torch.ones_like(pending), pending,
+                pending & (p1 >= 0), pending & (p2 >= 0), pending & (accepted >= 0)]
+        one = torch.stack(cols, 1)
+        weight = torch.stack(sets, 1)
         vv = v[:, None]
-        play = torch.cat([
-            torch.ones(b, HISTORY, 1, device=self.device),
-            ((plays[:, :, 0, None] == self.kinds) & (plays[:, :, 0, None] >= 0)).to(f32),
-            self._rel(plays[:, :, 1], vv).to(f32),
-            self._rel(plays[:, :, 2], vv).to(f32),
-            self._rel(plays[:, :, 3], vv).to(f32),
-            (plays[:, :, 4, None] == self.outcomes).to(f32),
-            plays[:, :, 5, None].to(f32) / unit,
-        ], dim=2)
-        parts.append((play * shown).reshape(b, -1))
-        parts.append(s["played"].gather(1, rot[:, :, None].expand(-1, -1, NUM_KINDS)).to(f32).reshape(b, -1))
-        parts.append(s["showed"].gather(1, rot[:, :, None].expand(-1, -1, 2)).to(f32).reshape(b, -1))
-        known = s["known"][rows, v].gather(1, rot[:, :, None].expand(-1, -1, NUM_KINDS)).to(f32)
-        known[:, 0] = 0
-        parts.append(known.reshape(b, -1))
-        rounds_left = (self.rounds - s["rounds_played"]).to(f32) / self.rounds
-        settings = self.settings.expand(b, 5).clone()
-        settings[:, 3] = rounds_left
-        parts.append(settings)
-        return torch.cat(parts, dim=1)
+        first_seat = self.slot_base + 1 + NUM_KINDS
+        hist_cols = torch.stack([
+            self.slot_base.expand(b, -1),
+            self.slot_base + 1 + plays[:, :, 0],
+            first_seat + rel(plays[:, :, 1], vv),
+            first_seat + n + rel(plays[:, :, 2], vv),
+            first_seat + 2 * n + rel(plays[:, :, 3], vv),
+            first_seat + 3 * n + plays[:, :, 4],
+        ], 2).reshape(b, -1)
+        sh = shown[:, :, None]
+        hist_weight = torch.cat([sh, sh, sh, sh & (plays[:, :, 2:4] >= 0), sh], 2).reshape(b, -1)
+        prop_cols = torch.stack([self.proposal_base.expand(b, -1),
+                                 self.proposal_base + 1 + rel(proposals[:, :, 0], vv)], 2).reshape(b, -1)
+        prop_weight = made[:, :, None].expand(-1, -1, 2).reshape(b, -1)
+        cols = torch.cat([one, hist_cols, prop_cols], 1)
+        weight = torch.cat([weight, hist_weight, prop_weight], 1).to(f32)
+        obs.scatter_add_(1, cols, weight)
+        return obs
