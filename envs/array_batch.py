@@ -16,6 +16,7 @@ import torch
 
 from ultimata.envs.core.array import rng
 from ultimata.envs.core.array.engine import ArrayGame, ArrayState, array_game_class
+from ultimata.envs.core.array.memory import keep_freed_memory
 from ultimata.envs.core.engine import Game, State
 from ultimata.envs.core.errors import ConfigError, IllegalActionError
 
@@ -28,6 +29,8 @@ class ArrayBatchEnv:
         if isinstance(num_games, bool) or not isinstance(num_games, (int, np.integer)) or num_games < 1:
             raise ConfigError(f"num_games must be a whole number 1 or more, got {num_games!r}")
         self.engine, self.game, self.device = engine, engine.game, engine.device
+        if self.device.type == "cpu":
+            keep_freed_memory()  # a step's megabyte tensors reuse freed memory (memory.py says why)
         self.num_games = int(num_games)
         self.num_players, self.num_actions = engine.num_players, engine.num_actions
         self.max_decisions = self.game.config.max_decisions

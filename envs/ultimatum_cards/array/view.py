@@ -37,7 +37,8 @@ class View:
         n, unit, at, f32 = self.n, self.unit, self.at, torch.float32
         b = viewer.shape[0]
         v = viewer
-        rot = (self.seats + v[:, None]) % n  # relative r -> absolute seat
+        rot = self.seats + v[:, None]
+        rot = torch.where(rot >= n, rot - n, rot)  # relative r -> absolute seat
         obs = torch.zeros(b, self.size, dtype=f32, device=self.device)
 
         def put(name: str, values: torch.Tensor) -> None:
@@ -45,9 +46,11 @@ class View:
             obs[:, start:start + values.shape[1]] = values
 
         hands = s["hands"]
-        put("hand", hands.gather(1, v.view(b, 1, 1).expand(b, 1, NUM_KINDS))[:, 0])
+        rows = torch.arange(b, device=self.device)
+        seat_rows = (rows[:, None] * n + rot).reshape(-1)  # each row's seats, in the viewer's order
+        put("hand", hands.view(-1, NUM_KINDS).index_select(0, rows * n + v))
         put("chips", s["chips"].gather(1, rot).to(f32) / unit)
-        put("hand_sizes", hands.sum(2, dtype=torch.int32).gather(1, rot))
+        put("hand_sizes", hands.sum(2).gather(1, rot))
         put("scores", s["scores"].gather(1, rot).to(f32) / unit)
         obs[:, at["pile"]] = s["pile_len"].to(f32) / len(DECK)
         put("discards", s["discards"])
@@ -57,24 +60,29 @@ class View:
         obs[:, at["swap_hands"]] = (s["swap_hands"] * pending).to(f32)
         made = (self.seats < s["num_proposals"][:, None]) & pending[:, None]  # [B, n]
         proposals = s["proposals"]
-        obs[:, self.proposal_base + n + 1] = proposals[:, :, 1].to(f32) / unit * made
+        block = obs[:, at["proposals"]:at["proposals"] + n * (n + 2)].view(b, n, n + 2)
+        block[:, :, n + 1] = proposals[:, :, 1].to(f32) / unit * made
         length = s["history_len"]
         index = (length[:, None] - 1 - self.slots).clamp(min=0)
-        plays = s["history"].gather(1, index[:, :, None].expand(-1, -1, 6)).to(torch.int64)  # [B, 8, 6]
+        plays = s["history"].view(-1, 6).index_select(0, (rows[:, None] * HISTORY + index).reshape(-1))
+        plays = plays.view(b, HISTORY, 6).to(torch.int64)  # newest first
         shown = self.slots < length[:, None]
-        obs[:, self.slot_base + self.play_size - 1] = plays[:, :, 5].to(f32) / unit * shown
-        put("played", s["played"].gather(1, rot[:, :, None].expand(-1, -1, NUM_KINDS)).reshape(b, -1))
-        put("showed", s["showed"].gather(1, rot[:, :, None].expand(-1, -1, 2)).reshape(b, -1))
-        known = s["known"].gather(1, v.view(b, 1, 1, 1).expand(b, 1, n, NUM_KINDS))[:, 0]
-        known = known.gather(1, rot[:, :, None].expand(-1, -1, NUM_KINDS))
-        obs[:, at["known"] + NUM_KINDS:at["known"] + n * NUM_KINDS] = known[:, 1:].reshape(b, -1)
+        block = obs[:, at["history"]:at["history"] + HISTORY * self.play_size].view(b, HISTORY, self.play_size)
+        block[:, :, -1] = plays[:, :, 5].to(f32) / unit * shown
+        put("played", s["played"].view(-1, NUM_KINDS).index_select(0, seat_rows).view(b, -1))
+        put("showed", s["showed"].view(-1, 2).index_select(0, seat_rows).view(b, -1))
+        known_rows = ((rows * n + v)[:, None] * n + rot[:, 1:]).reshape(-1)  # what v knows of the others
+        obs[:, at["known"] + NUM_KINDS:at["known"] + n * NUM_KINDS] = \
+            s["known"].view(-1, NUM_KINDS).index_select(0, known_rows).view(b, -1)
         settings = at["settings"]
         obs[:, settings:settings + 5] = self.settings
         obs[:, settings + 3] = (self.rounds - s["rounds_played"]).to(f32) / self.rounds
 
         # every one-hot: a column per row, with a weight of 1 where it is set and 0 where it is not
         def rel(seat: torch.Tensor, ref: torch.Tensor) -> torch.Tensor:
-            return (seat - ref) % n
+            """(seat - ref) % n for seats -1..n-1 (a remainder costs more than a where)."""
+            d = seat - ref
+            return torch.where(d < 0, d + n, d)
 
         p1, p2, accepted = s["p1"], s["p2"], s["accepted"]
         cols = [at["dealer"] + rel(s["dealer"], v), at["actor"] + rel(s["actor"], v),
