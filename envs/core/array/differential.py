@@ -223,7 +223,7 @@ class _Differ:
         got_rewards, got_terminal = got_rewards.cpu().numpy(), got_terminal.cpu().numpy()
         for row, state in enumerate(states):
             want = np.asarray(rewards[row], dtype=np.float32)
-            if got_rewards[row].astype(np.float32).tobytes() != want.tobytes():
+            if not np.array_equal(got_rewards[row].astype(np.float32), want):
                 self._fail(row, f"rewards after action {actions[row]}",
                            f"array {got_rewards[row].tolist()}, Python {want.tolist()}", before[row])
                 return
