@@ -59,6 +59,8 @@ class Rules:
         self.dealt = t < self.cards_per_hand * self.n
         self.deal_offset = 1 + t % self.n  # ...to seat (dealer + offset) % n
         self.value = (self.kinds % 5 + 1)
+        self.revealing = cfg.reaction_windows == "revealing"
+        """Windows ask only the seats holding the card (and so show it); else every eligible seat."""
 
     # -- helpers ----------------------------------------------------------------------------------
     def rows(self, state: State) -> torch.Tensor:
@@ -84,6 +86,7 @@ class Rules:
         column = torch.where(self.dealt, seat * NUM_KINDS + pile, n * NUM_KINDS)  # undealt: a spare column
         hands = torch.zeros(b, n * NUM_KINDS + 1, dtype=torch.int8, device=self.device)
         hands.scatter_add_(1, column, torch.ones_like(column, dtype=torch.int8))
+        pile = torch.where(self.dealt, 0, pile)  # the pile past its length reads 0, as from_states pads it
         return hands[:, :-1].reshape(b, n, NUM_KINDS), pile.to(torch.int8)
 
     # -- whose decision (state.current_player) ----------------------------------------------------
@@ -112,12 +115,18 @@ class Rules:
         swap_mode = (phase == SWAP_MODE)[:, None].expand(-1, 2)
         pot = self.entry(state["chips"], state["p2"].clamp(min=0))
         amounts = a[lay.amount:lay.accept] - lay.amount
-        amount_ok = ((phase == OFFER) | (phase == COUNTERS))[:, None] & (amounts <= pot[:, None])
+        counters = phase == COUNTERS
+        blocks = phase == BLOCKS
+        if not self.revealing:  # asked without the card: only a pass
+            counters_with = counters & hand[:, COUNTER]
+            blocks_with = blocks & hand[:, BLOCK]
+        else:
+            counters_with, blocks_with = counters, blocks
+        amount_ok = ((phase == OFFER) | counters_with)[:, None] & (amounts <= pot[:, None])
         respond = phase == RESPOND
         accepts = a[lay.accept:lay.reject] - lay.accept
         accept_ok = respond[:, None] & (accepts < state["num_proposals"][:, None])
-        blocks = phase == BLOCKS
-        tail = torch.stack([respond, blocks, blocks | (phase == COUNTERS)], 1)
+        tail = torch.stack([respond, blocks_with, blocks | counters], 1)
         return torch.cat([play, seat_ok, swap_mode, amount_ok, accept_ok, tail], 1)
 
     # -- one step (state._apply and what it calls) ------------------------------------------------
@@ -192,7 +201,9 @@ class Rules:
             rejected, REJECTED, torch.where(blocked, BLOCKED, RESOLVED))))
         logging = ended | discarded | rejected | blocked | resolving
         self._log(s, rows, logging, outcome, moved)
-        s["ev_a"] = torch.where(blocked, me, s["ev_a"])
+        # what the newest play's sentence names beyond its history entry (0 where it names nothing more)
+        s["ev_a"] = torch.where(logging, torch.where(blocked, me, torch.where(resolving, s["ev_a"], 0)), state["ev_a"])
+        s["ev_b"] = torch.where(logging & ~blocked & resolving, s["ev_b"], torch.where(logging, 0, state["ev_b"]))
 
         turn_over = discarded | rejected | blocked | (resolving & ~draw_ends)
         empty_hand = (s["hands"] != 0).sum(2).eq(0).any(1)
@@ -246,10 +257,12 @@ class Rules:
 
     def _open_counters(self, s: State, flag: torch.Tensor) -> None:
         """state._open_counters: from the left of the target round the table, the responder skipped, the
-        target last; only Counter holders are asked."""
+        target last; every one of them is asked, or only Counter holders (reaction_windows)."""
         x, n = self.seats, self.n
         order = (x - s["p2"][:, None] - 1) % n
-        asked = (x != s["p1"][:, None]) & (s["hands"][:, :, COUNTER] > 0)
+        asked = x != s["p1"][:, None]
+        if self.revealing:
+            asked = asked & (s["hands"][:, :, COUNTER] > 0)
         length = self._set_queue(s, flag, asked, order)
         s["phase"] = torch.where(flag, torch.where(length > 0, COUNTERS, RESPOND), s["phase"])
 
@@ -268,7 +281,7 @@ class Rules:
             own_counter = ultimatum & (proposer == target)
             eligible &= ~(own_counter[:, None] & (x == target[:, None]))
         order = (x - actor[:, None] - 1) % n
-        asked = eligible & (s["hands"][:, :, BLOCK] > 0)
+        asked = eligible & (s["hands"][:, :, BLOCK] > 0) if self.revealing else eligible
         length = self._set_queue(s, flag, asked, order)
         s["phase"] = torch.where(flag & (length > 0), BLOCKS, s["phase"])
         return flag & (length == 0)
@@ -298,9 +311,8 @@ class Rules:
         drawing = flag & draw
         last_card = (self.seat_row(s["hands"], actor) != 0).sum(1) == 0
         count = self._draw(s, drawing, p1)
-        s["ev_a"] = torch.where(flag & swap, s["swap_hands"], torch.where(drawing, count, torch.where(
-            flag & ult, proposer, s["ev_a"])))
-        s["ev_b"] = torch.where(flag & ult, share, s["ev_b"])
+        s["ev_a"] = torch.where(swap, s["swap_hands"], torch.where(draw, count, torch.where(ult, proposer, 0)))
+        s["ev_b"] = torch.where(ult, share, 0)
         draw_ends = drawing & last_card if self.cfg.last_card_ends_round else torch.zeros_like(flag)
         return x, draw_ends
 
@@ -319,6 +331,7 @@ class Rules:
         flat = s["hands"].view(-1, NUM_KINDS)
         at = idx * n + who[idx]
         flat.index_copy_(0, at, flat[at] + drawn[:, :NUM_KINDS])
+        s["pile"].index_copy_(0, idx, torch.where(takes, 0, pile))  # the pile past its length reads 0
         s["pile_len"] = s["pile_len"] - count
         return count
 
@@ -398,9 +411,13 @@ class Rules:
                             ("num_proposals", 0), ("queue_len", 0), ("accepted", -1)):
             s[name] = torch.where(flag, value, s[name])
         s["queue"] = torch.where(flag[:, None], -1, s["queue"])
+        s["proposals"] = torch.where(flag[:, None, None], 0, s["proposals"])
 
     def _note_reveal(self, s: State, rows: torch.Tensor) -> None:
-        """state._note_reveal: being asked to block or counter shows the table that you hold that card."""
+        """state._note_reveal: with revealing windows, being asked to block or counter shows the table that
+        you hold that card."""
+        if not self.revealing:
+            return
         phase = s["phase"]
         window = (phase == BLOCKS) | (phase == COUNTERS)
         at = (rows * self.n + s["queue"][:, 0].clamp(min=0)) * 2 + (phase == COUNTERS).to(torch.int64)
