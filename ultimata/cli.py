@@ -444,10 +444,13 @@ def differential(
     policy: str = typer.Option("random", "--policy", help="Who picks the moves: random, scripted or an agent spec."),
     rows: int = typer.Option(256, "--rows", min=1, help="Games played side by side."),
     seed: int = typer.Option(0, "--seed", min=0, help="Seed of the deals, dice and move choices."),
+    roundtrip_every: int = typer.Option(8, "--roundtrip-every", min=0, help="Check the to_states round trip "
+                                        "every this many moves (0: never); it costs more than a decision."),
     as_json: bool = typer.Option(False, "--json", help="Print one JSON object instead of a summary."),
 ) -> None:
     """Play the Python rules engine and the array engine side by side and compare every decision; exit 1 at
     the first mismatch."""
+    import torch
     from rich.progress import Progress
 
     from ultimata.envs.core.array.differential import parse_options, run_differential
@@ -455,9 +458,11 @@ def differential(
 
     try:
         rules = parse_options(option or [])
+        torch.set_num_threads(1)  # bound by the Python engine; torch's thread pool only spins on a shared machine
         with Progress(console=Console(stderr=True) if as_json else console, transient=True) as bar:
             task = bar.add_task(f"{game}, {policy} play", total=decisions)
             report = run_differential(game, rules, decisions=decisions, rows=rows, chooser=policy, seed=seed,
+                                      roundtrip_every=roundtrip_every,
                                       on_progress=lambda done: bar.update(task, completed=done))
     except UltimataError as err:
         _fail(err)

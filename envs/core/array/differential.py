@@ -117,10 +117,11 @@ class _Differ:
     """Plays `rows` games in both engines; `first` holds the first mismatch once one is seen."""
 
     def __init__(self, engine: ArrayGame, rows: int, chooser: Chooser, seed: int, compare_all_seats: bool,
-                 roundtrip: bool) -> None:
+                 roundtrip_every: int) -> None:
         self.engine, self.game = engine, engine.game
         self.rows, self.seed, self.chooser = rows, seed, chooser
-        self.compare_all_seats, self.roundtrip = compare_all_seats, roundtrip
+        self.compare_all_seats, self.roundtrip_every = compare_all_seats, roundtrip_every
+        self.moves = 0
         self.dense = bool(self.game.config.dense_reward)
         self.max_decisions = self.game.config.max_decisions
         self.episodes = [0] * rows
@@ -147,7 +148,7 @@ class _Differ:
 
     # -- comparisons -------------------------------------------------------------------------
     def _compare_states(self, reference: ArrayState, got: ArrayState, what: str,
-                        states: list[State] | None = None) -> bool:
+                        previous: ArrayState | None = None) -> bool:
         names = sorted(set(reference) - RNG_FREE)
         missing = sorted((set(reference) ^ set(got)) - RNG_FREE)
         if missing:
@@ -163,7 +164,8 @@ class _Differ:
             if not bool(same.all()):
                 row = int((~same).nonzero()[0, 0])
                 self._fail(row, what, f"entry {name!r} of row {row} is {val[row].tolist()}, the Python engine's "
-                                      f"state gives {ref[row].tolist()}", states[row] if states else None)
+                                      f"state gives {ref[row].tolist()}",
+                           self._before(previous, row) if previous is not None else None)
                 return False
         return True
 
@@ -203,12 +205,11 @@ class _Differ:
                 self.counts["observations"] += 1
 
     def play_decision(self) -> None:
-        """One move in every row (rows whose game is over are dealt afresh first)."""
+        """One move in every row; a row whose game ended is dealt afresh in both engines."""
         engine, states = self.engine, self.python
-        actions, chance, rewards, before = [], [], [], []
+        actions, chance, rewards = [], [], []
         for row, state in enumerate(states):
             action = int(self.chooser(state, self.pick[row]))
-            before.append(state.clone())
             potential = state.potentials() if self.dense else None
             actions.append(action)
             chance.append(engine.python_step(state, action))
@@ -216,6 +217,7 @@ class _Differ:
             if state.is_terminal():
                 reward = reward + np.asarray(state.returns())
             rewards.append(reward)
+        previous = self.array
         a = torch.as_tensor(actions, dtype=torch.int64, device=engine.device)
         forced = torch.stack([c.to(engine.device) for c in chance])
         self.array, got_rewards, got_terminal = engine.step(self.array, a, chance=forced)
@@ -225,22 +227,33 @@ class _Differ:
             want = np.asarray(rewards[row], dtype=np.float32)
             if not np.array_equal(got_rewards[row].astype(np.float32), want):
                 self._fail(row, f"rewards after action {actions[row]}",
-                           f"array {got_rewards[row].tolist()}, Python {want.tolist()}", before[row])
+                           f"array {got_rewards[row].tolist()}, Python {want.tolist()}", self._before(previous, row))
                 return
             if bool(got_terminal[row]) != state.is_terminal():
                 self._fail(row, f"terminal after action {actions[row]}",
-                           f"array says {bool(got_terminal[row])}, Python {state.is_terminal()}", before[row])
+                           f"array says {bool(got_terminal[row])}, Python {state.is_terminal()}",
+                           self._before(previous, row))
                 return
         self.counts["rewards"] += len(states)
         if not self._compare_states(engine.from_states(states), self.array,
-                                    "next state (array step against the Python engine's)", before):
+                                    "next state (array step against the Python engine's)", previous):
             return
         self.counts["states"] += len(states)
-        if self.roundtrip and not self._compare_states(self.array, engine.from_states(engine.to_states(self.array)),
-                                                       "to_states round trip"):
-            return
-        self.counts["round_trips"] += len(states) if self.roundtrip else 0
+        self.moves += 1
+        if self.roundtrip_every and self.moves % self.roundtrip_every == 0:
+            if not self._compare_states(self.array, engine.from_states(engine.to_states(self.array)),
+                                        "to_states round trip"):
+                return
+            self.counts["round_trips"] += len(states)
         self._redeal_finished()
+
+    def _before(self, previous: ArrayState, row: int) -> State | None:
+        """The position a move started from, for the report: the array state before the step, which matched
+        the Python engine's (so the harness keeps no copy of every Python state)."""
+        try:
+            return self.engine.to_states({k: v[row : row + 1] for k, v in previous.items()})[0]
+        except Exception:  # noqa: BLE001 (the report then shows the position after the move)
+            return None
 
     def _redeal_finished(self) -> None:
         finished = [row for row, s in enumerate(self.python) if s.is_terminal() or s.decisions >= self.max_decisions]
@@ -251,23 +264,25 @@ class _Differ:
             self.python[row] = self._deal(row)
         fresh = self.engine.from_states([self.python[row] for row in finished])
         index = torch.as_tensor(finished, dtype=torch.int64, device=self.engine.device)
-        for name, value in self.array.items():
-            value[index] = fresh[name]
+        # out of place: the previous step's tensors stay as they were (a report may read them)
+        self.array = {name: value.index_put((index,), fresh[name]) for name, value in self.array.items()}
 
 
 def run_differential(env: str, options: dict[str, Any] | None = None, *, decisions: int = 10_000, rows: int = 64,
                      chooser: str | Chooser | Any = "random", seed: int = 0, device: str = "cpu",
-                     engine: ArrayGame | None = None, compare_all_seats: bool = True, roundtrip: bool = True,
+                     engine: ArrayGame | None = None, compare_all_seats: bool = True, roundtrip_every: int = 1,
                      on_progress: Callable[[int], None] | None = None) -> DifferentialReport:
     """Play `rows` games side by side for at least `decisions` decisions (rows x moves), or until the first
-    mismatch; `engine` overrides the env's own array engine (a test's deliberately broken one)."""
+    mismatch; `engine` overrides the env's own array engine (a test's deliberately broken one). The
+    `to_states` round trip runs every `roundtrip_every` moves (0: never): it loads and checks every row as a
+    Python state, which costs more than the rest of a decision."""
     options = dict(options or {})
     game = game_class(env).from_config(options)
     engine = engine or array_game_class(env)(game, device)
     if rows < 1 or decisions < 1:
         raise ConfigError(f"rows and decisions must be 1 or more, got rows={rows}, decisions={decisions}")
     report = DifferentialReport(env, options, _chooser_name(chooser), rows)
-    differ = _Differ(engine, rows, make_chooser(chooser, env, options), seed, compare_all_seats, roundtrip)
+    differ = _Differ(engine, rows, make_chooser(chooser, env, options), seed, compare_all_seats, roundtrip_every)
     _check_deal(engine, rows, seed, differ)
     while differ.first is None and differ.decisions < decisions:
         differ.check_decision()
@@ -293,7 +308,7 @@ def _check_deal(engine: ArrayGame, rows: int, seed: int, differ: _Differ) -> Non
     except Exception as err:  # noqa: BLE001 (the report names what the Python engine refused)
         differ._fail(0, "array deal", f"the Python engine refuses the array engine's deal: {err}")
         return
-    differ._compare_states(dealt, engine.from_states(states), "array deal round trip", states)
+    differ._compare_states(dealt, engine.from_states(states), "array deal round trip", dealt)
 
 
 def parse_options(pairs: list[str]) -> dict[str, Any]:
