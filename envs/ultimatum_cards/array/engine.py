@@ -74,7 +74,9 @@ class ArrayEngine(ArrayGame):
              chance: torch.Tensor | None = None) -> tuple[ArrayState, torch.Tensor, torch.Tensor]:
         live = state["phase"] != OVER
         new, ended = self.rules.step(state, actions.to(device=self.device, dtype=torch.int64), chance)
-        rewards = torch.where(ended[:, None], self.returns(new), 0.0)
+        idx = ended.nonzero()[:, 0]  # the results of the rows that ended only
+        rewards = torch.zeros(ended.shape[0], self.n, dtype=torch.float64, device=self.device)
+        rewards = rewards.index_copy(0, idx, self.returns({"scores": new["scores"][idx], "phase": new["phase"][idx]}))
         if self.dense:
             rewards = (self.potentials(new) - self.potentials(state)) + rewards
             rewards = torch.where(live[:, None], rewards, 0.0)

@@ -242,49 +242,53 @@ class Rules:
         s["queue"] = torch.where(flag[:, None], shifted, queue)
         s["queue_len"] = s["queue_len"] - flag.to(torch.int64)
 
-    def _set_queue(self, s: State, flag: torch.Tensor, asked: torch.Tensor, order: torch.Tensor) -> torch.Tensor:
-        """Rows in `flag` get the queue of seats `asked` ([B, n] bool) in `order` (each seat's place in
-        the round, all different); returns the queue's lengths."""
+    def _set_queue(self, s: State, idx: torch.Tensor, asked: torch.Tensor, order: torch.Tensor) -> torch.Tensor:
+        """Rows `idx` get the queue of seats `asked` ([len(idx), n] bool) in `order` (each seat's place in
+        the round, all different); returns the queues' lengths."""
         n = self.n
         place = (asked[:, None, :] & (order[:, None, :] < order[:, :, None])).sum(2)  # asked seats before each
         place = torch.where(asked, place, n)  # not asked: a spare column
         queue = torch.full((asked.shape[0], n + 1), -1, dtype=torch.int64, device=self.device)
         queue.scatter_(1, place, self.seats.expand_as(place))
         length = asked.sum(1)
-        s["queue"] = torch.where(flag[:, None], queue[:, :n], s["queue"])
-        s["queue_len"] = torch.where(flag, length, s["queue_len"])
+        s["queue"] = s["queue"].index_copy(0, idx, queue[:, :n])
+        s["queue_len"] = s["queue_len"].index_copy(0, idx, length)
         return length
 
     def _open_counters(self, s: State, flag: torch.Tensor) -> None:
         """state._open_counters: from the left of the target round the table, the responder skipped, the
-        target last; every one of them is asked, or only Counter holders (reaction_windows)."""
+        target last; every one of them is asked, or only Counter holders (reaction_windows). Worked out on
+        the rows that open one only, as the window-opening stages below."""
         x, n = self.seats, self.n
-        order = (x - s["p2"][:, None] - 1) % n
-        asked = x != s["p1"][:, None]
+        idx = flag.nonzero()[:, 0]
+        order = (x - s["p2"][idx, None] - 1) % n
+        asked = x != s["p1"][idx, None]
         if self.revealing:
-            asked = asked & (s["hands"][:, :, COUNTER] > 0)
-        length = self._set_queue(s, flag, asked, order)
-        s["phase"] = torch.where(flag, torch.where(length > 0, COUNTERS, RESPOND), s["phase"])
+            asked = asked & (s["hands"][idx, :, COUNTER] > 0)
+        length = self._set_queue(s, idx, asked, order)
+        s["phase"] = s["phase"].index_copy(0, idx, torch.where(length > 0, COUNTERS, RESPOND))
 
     def _open_blocks(self, s: State, flag: torch.Tensor, target: torch.Tensor) -> torch.Tensor:
         """state._open_blocks: who may block the pending card; returns the rows that resolve at once
         because nobody can."""
         cfg, x, n = self.cfg, self.seats, self.n
-        actor, card = s["actor"], s["card"]
+        idx = flag.nonzero()[:, 0]
+        actor, card, target = s["actor"][idx], s["card"][idx], target[idx]
         ultimatum = card == ULTIMATUM
         if cfg.blockers == "target":
             eligible = x == target[:, None]
         else:
-            eligible = (x != actor[:, None]) & ~(ultimatum[:, None] & (x == s["p1"][:, None]))
+            eligible = (x != actor[:, None]) & ~(ultimatum[:, None] & (x == s["p1"][idx, None]))
         if not cfg.target_blocks_own_counter:
-            proposer = self.seat_row(s["proposals"], s["accepted"].clamp(min=0))[:, 0]
+            proposer = s["proposals"][idx, s["accepted"][idx].clamp(min=0), 0]
             own_counter = ultimatum & (proposer == target)
             eligible &= ~(own_counter[:, None] & (x == target[:, None]))
         order = (x - actor[:, None] - 1) % n
-        asked = eligible & (s["hands"][:, :, BLOCK] > 0) if self.revealing else eligible
-        length = self._set_queue(s, flag, asked, order)
-        s["phase"] = torch.where(flag & (length > 0), BLOCKS, s["phase"])
-        return flag & (length == 0)
+        asked = eligible & (s["hands"][idx, :, BLOCK] > 0) if self.revealing else eligible
+        length = self._set_queue(s, idx, asked, order)
+        s["phase"] = s["phase"].index_copy(0, idx, torch.where(length > 0, BLOCKS, s["phase"][idx]))
+        nobody = torch.zeros_like(flag).index_copy(0, idx, length == 0)
+        return nobody
 
     def _resolve(self, s: State, rows: torch.Tensor, flag: torch.Tensor):
         """state._resolve: carry out the pending card. Returns (chips moved, rows whose last-card Draw
