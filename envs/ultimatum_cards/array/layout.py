@@ -111,7 +111,7 @@ def from_python(states: list[Any], n: int, device: torch.device) -> dict[str, to
     """Python states (one per row) as one array state; keys and draw counters 0."""
     fields: dict[str, list[Any]] = {name: [] for name in empty_state(0, n, device)}
     for s in states:
-        d = s.state_dict()["state"]
+        d = s._to_dict()  # the live fields, read only: a state_dict would deep-copy them first
         for name in ("hands", "chips", "scores", "discards", "played", "showed", "known", *SCALARS):
             fields[name].append(d[name])
         fields["pile"].append(_padded(d["pile"], PILE, 0))
