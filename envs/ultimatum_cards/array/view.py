@@ -27,6 +27,9 @@ class View:
         self.slots = torch.arange(HISTORY, device=device)
         self.slot_base = self.at["history"] + self.slots * self.play_size
         self.proposal_base = self.at["proposals"] + self.seats * (self.n + 2)
+        within = torch.tensor([0, 1, 1 + NUM_KINDS, 1 + NUM_KINDS + self.n, 1 + NUM_KINDS + 2 * self.n,
+                               1 + NUM_KINDS + 3 * self.n], device=device)
+        self.play_offsets = self.slot_base[:, None] + within  # [8, 6]: where each entry of a play's one-hots starts
         self.rounds = {"quick": 1, "match": cfg.match_rounds, "point": cfg.max_rounds}[cfg.mode]
         settings = [0.0] * 5
         settings[("quick", "match", "point").index(cfg.mode)] = 1.0
@@ -93,17 +96,13 @@ class View:
         one = torch.stack(cols, 1)
         weight = torch.stack(sets, 1)
         vv = v[:, None]
-        first_seat = self.slot_base + 1 + NUM_KINDS
-        hist_cols = torch.stack([
-            self.slot_base.expand(b, -1),
-            self.slot_base + 1 + plays[:, :, 0],
-            first_seat + rel(plays[:, :, 1], vv),
-            first_seat + n + rel(plays[:, :, 2], vv),
-            first_seat + 2 * n + rel(plays[:, :, 3], vv),
-            first_seat + 3 * n + plays[:, :, 4],
-        ], 2).reshape(b, -1)
-        sh = shown[:, :, None]
-        hist_weight = torch.cat([sh, sh, sh, sh & (plays[:, :, 2:4] >= 0), sh], 2).reshape(b, -1)
+        # each remembered play: present, card, actor, p1, p2, outcome; one column per entry, in one pass
+        seats = plays[:, :, 1:4] - v[:, None, None]
+        seats = seats + (seats < 0) * n
+        hist_cols = (torch.cat([torch.zeros_like(plays[:, :, :1]), plays[:, :, :1], seats, plays[:, :, 4:5]], 2)
+                     + self.play_offsets).reshape(b, -1)
+        hist_weight = (plays[:, :, :5] >= 0) & shown[:, :, None]  # the actor and outcome are never -1
+        hist_weight = torch.cat([hist_weight[:, :, :1], hist_weight], 2).reshape(b, -1)
         prop_cols = torch.stack([self.proposal_base.expand(b, -1),
                                  self.proposal_base + 1 + rel(proposals[:, :, 0], vv)], 2).reshape(b, -1)
         prop_weight = made[:, :, None].expand(-1, -1, 2).reshape(b, -1)
