@@ -26,6 +26,7 @@ from ultimata.envs.batch_conventions import (
 )
 from ultimata.envs.core.array import rng
 from ultimata.envs.core.array.engine import ArrayGame, ArrayState, array_game_class
+from ultimata.envs.core.array.memory import keep_freed_memory
 from ultimata.envs.core.engine import Game, State
 from ultimata.envs.core.errors import ConfigError, IllegalActionError
 
@@ -38,6 +39,8 @@ class ArrayBatchEnv(VectorAttributes):
         if isinstance(num_games, bool) or not isinstance(num_games, (int, np.integer)) or num_games < 1:
             raise ConfigError(f"num_games must be a whole number 1 or more, got {num_games!r}")
         self.engine, self.game, self.device = engine, engine.game, engine.device
+        if self.device.type == "cpu":
+            keep_freed_memory()  # a step's megabyte tensors reuse freed memory (memory.py says why)
         self.num_games = int(num_games)
         self.num_players, self.num_actions = engine.num_players, engine.num_actions
         self.max_decisions = self.game.config.max_decisions
@@ -55,6 +58,9 @@ class ArrayBatchEnv(VectorAttributes):
         self.episodes = torch.zeros(self.num_games, dtype=torch.int64, device=self.device)
         self.state: ArrayState = {}
         self._all = torch.arange(self.num_games, device=self.device)
+        self._masked: tuple[ArrayState, torch.Tensor] | None = None
+        """(state, its legal mask) as `observe` last computed it: `apply` checks actions against it rather
+        than computing the same mask twice a step."""
 
     def _out(self, x: torch.Tensor) -> Any:
         return x.cpu().numpy() if self.numpy else x
@@ -118,7 +124,7 @@ class ArrayBatchEnv(VectorAttributes):
                                      f"{tuple(a.shape)} of {a.dtype}")
         a = a.to(torch.int64)
         before = self.state if index is None else {k: v[index] for k, v in self.state.items()}
-        mask = self.engine.legal_mask(before)
+        mask = self._legal_mask() if index is None else self.engine.legal_mask(before)
         ok = (a >= 0) & (a < self.num_actions)
         ok &= mask.gather(1, a.clamp(0, self.num_actions - 1)[:, None])[:, 0]
         if on_illegal == "raise" and not bool(ok.all()):
@@ -156,6 +162,7 @@ class ArrayBatchEnv(VectorAttributes):
         else:
             for name, value in self.state.items():
                 value[index] = after[name]
+        self._masked = None
         return self._out(rewards), self._out(terminal), self._out(truncated), info
 
     def _final_obs(self, state: ArrayState, finished: torch.Tensor, count: int) -> torch.Tensor:
@@ -168,6 +175,12 @@ class ArrayBatchEnv(VectorAttributes):
         out[finished] = seen
         return out
 
+    def _legal_mask(self) -> torch.Tensor:
+        """The legal mask of every row now (computed once per position)."""
+        if self._masked is None or self._masked[0] is not self.state:
+            self._masked = (self.state, self.engine.legal_mask(self.state))
+        return self._masked[1]
+
     # -- what the rows show ------------------------------------------------------------------
     def seats(self) -> Any:
         return self._out(self.engine.current_player(self.state))
@@ -178,7 +191,8 @@ class ArrayBatchEnv(VectorAttributes):
             k: v[torch.as_tensor(rows, dtype=torch.int64, device=self.device)] for k, v in self.state.items()}
         seats = self.engine.current_player(state)
         obs = self.engine.observe(state, seats)
-        mask = self.engine.legal_mask(state).to(torch.int8)
+        mask = self._legal_mask() if rows is None else self.engine.legal_mask(state)
+        mask = mask.to(torch.int8)
         return self._out(obs), self._out(mask), self._out(seats)
 
 
