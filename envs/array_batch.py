@@ -20,6 +20,12 @@ from ultimata.envs.core.engine import Game, State
 from ultimata.envs.core.errors import ConfigError, IllegalActionError
 
 
+def _checked_seed(seed: Any) -> int:
+    if isinstance(seed, bool) or not isinstance(seed, (int, np.integer)) or seed < 0:
+        raise ConfigError(f"seed must be a whole number 0 or more, got {seed!r}")
+    return int(seed)
+
+
 class ArrayBatchEnv:
     """`num_games` games of one rule variant on an array engine, each row waiting on one seat's decision."""
 
@@ -36,10 +42,13 @@ class ArrayBatchEnv:
                 isinstance(i, bool) or not isinstance(i, (int, np.integer)) or i < 0 for i in ids):
             raise ConfigError(f"ids must be {self.num_games} distinct whole numbers, one per game; got {ids!r}")
         self.ids = torch.as_tensor(ids, dtype=torch.int64, device=self.device)
-        self.seed = seed
+        self.seed = _checked_seed(seed)
         self.numpy = numpy
         self.episodes = torch.zeros(self.num_games, dtype=torch.int64, device=self.device)
         self.state: ArrayState = {}
+        self._mask: torch.Tensor | None = None
+        """The legal mask of the current state, kept from `observe` for the next `apply`'s check (the mask is
+        the costliest part of a step); None whenever the state has changed since."""
 
     def _out(self, x: torch.Tensor) -> Any:
         return x.cpu().numpy() if self.numpy else x
@@ -51,21 +60,27 @@ class ArrayBatchEnv:
     def reset(self, seed: int | None = None) -> tuple[Any, Any, Any]:
         """Deal a new game in every row: `(obs, action_mask, seat)`."""
         if seed is not None:
-            self.seed = seed
+            self.seed = _checked_seed(seed)
             self.episodes.zero_()
-        self.state = self._deal_rows(torch.arange(self.num_games, device=self.device))
+        self.state, self._mask = self._deal_rows(torch.arange(self.num_games, device=self.device)), None
         return self.observe()
 
     def load_states(self, states: Sequence[State]) -> None:
         """Put Python engine positions in the rows, one per row (their later chance is the array engine's)."""
         if len(states) != self.num_games:
             raise ConfigError(f"load_states takes {self.num_games} states, one per row; got {len(states)}")
-        self.state = self.engine.from_states(list(states))
-        self.state["key"] = rng.game_keys(self.seed, self.ids, self.episodes)
+        kind = self.game.info.state
+        for row, st in enumerate(states):
+            if not isinstance(st, kind) or st.game.config != self.game.config:
+                raise ConfigError(f"load_states: row {row} is not a {self.game.name} state under this env's rule "
+                                  f"config (got {type(st).__name__})")
+        state = self.engine.from_states(list(states))
+        state["key"] = rng.game_keys(self.seed, self.ids, self.episodes)
+        self.state, self._mask = state, None
 
     def states(self) -> list[State]:
         """Each row as a Python engine state."""
-        return self.engine.to_states(self.state)
+        return self.engine.to_states(self._require_state())
 
     def step(self, actions: Any) -> tuple[Any, ...]:
         rewards, done, info = self.apply(actions)
@@ -80,7 +95,7 @@ class ArrayBatchEnv:
             raise IllegalActionError(f"actions must be {self.num_games} integers, one per game; got shape "
                                      f"{tuple(a.shape)} of {a.dtype}")
         a = a.to(torch.int64)
-        mask = self.engine.legal_mask(self.state)
+        mask = self._legal()
         ok = (a >= 0) & (a < self.num_actions)
         ok &= mask.gather(1, a.clamp(0, self.num_actions - 1)[:, None])[:, 0]
         if not bool(ok.all()):
@@ -88,6 +103,7 @@ class ArrayBatchEnv:
             legal = mask[row].nonzero()[:, 0].tolist()
             raise IllegalActionError(f"row {row}: action {int(a[row])} is not legal now; legal actions: {legal}")
         self.state, rewards, terminal = self.engine.step(self.state, a)
+        self._mask = None
         decisions = self.state["decisions"]
         truncated = ~terminal & (decisions >= self.max_decisions)
         done = terminal | truncated
@@ -96,25 +112,45 @@ class ArrayBatchEnv:
         rows = done.nonzero()[:, 0]
         if rows.numel():
             fresh = self._deal_rows(rows)
-            for name, value in self.state.items():
-                value[rows] = fresh[name]
+            self.state = {name: value.index_put((rows,), fresh[name]) for name, value in self.state.items()}
         info = {"returns": self._out(returns), "truncated": self._out(truncated), "length": self._out(length)}
         return self._out(rewards), self._out(done), info
+
+    def _require_state(self) -> ArrayState:
+        if not self.state:
+            raise ConfigError("call reset() (or load_states) before step, apply, observe or states")
+        return self.state
+
+    def _legal(self) -> torch.Tensor:
+        self._require_state()
+        if self._mask is None:
+            self._mask = self.engine.legal_mask(self.state)
+        return self._mask
 
     def seats(self) -> Any:
         return self._out(self.engine.current_player(self.state))
 
     def observe(self, rows: Any = None) -> tuple[Any, Any, Any]:
         """`(obs, action_mask, seat)` of the given rows (default: all)."""
-        state = self.state if rows is None else {
-            k: v[torch.as_tensor(rows, dtype=torch.int64, device=self.device)] for k, v in self.state.items()}
+        if rows is None:
+            state, mask = self.state, self._legal()
+        else:
+            index = torch.as_tensor(rows, dtype=torch.int64, device=self.device)
+            if index.dim() != 1 or bool(((index < 0) | (index >= self.num_games)).any()):
+                raise ConfigError(f"rows must be row numbers 0..{self.num_games - 1}; got {rows!r}")
+            state = {k: v[index] for k, v in self._require_state().items()}
+            mask = self.engine.legal_mask(state)
         seats = self.engine.current_player(state)
         obs = self.engine.observe(state, seats)
-        mask = self.engine.legal_mask(state).to(torch.int8)
+        mask = mask.to(torch.int8)
         return self._out(obs), self._out(mask), self._out(seats)
 
 
 def array_batch(game: Game, num_games: int, *, seed: int = 0, ids: Sequence[int] | None = None,
                 device: str | torch.device = "cpu", numpy: bool = False) -> ArrayBatchEnv:
-    engine = array_game_class(game.name)(game, device)
+    try:
+        where = torch.device(device)
+    except (RuntimeError, TypeError):
+        raise ConfigError(f"device must be a torch device such as 'cpu' or 'cuda:0', got {device!r}") from None
+    engine = array_game_class(game.name)(game, where)
     return ArrayBatchEnv(engine, num_games, seed=seed, ids=ids, numpy=numpy)

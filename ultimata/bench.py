@@ -110,6 +110,37 @@ class BatchRandomPlay:
         return (clock() - start) * steps / (max(1, steps // self.games) * self.games)
 
 
+class ArrayRandomPlay:
+    """Random masked play on `envs.batch(name, games, backend="array")`, resumable like BatchRandomPlay: the
+    actions are drawn on the engine's device, so a step is one batched program and nothing per game. On a GPU
+    the wall clock is the one to read (the CPU only waits); the clock is synchronised before it is read."""
+
+    def __init__(self, name: str, games: int = 1024, seed: int = 0, clock: str = "wall", device: str = "cpu") -> None:
+        import torch
+
+        from ultimata.envs.batch import batch
+
+        self.torch, self.games, self.clock = torch, games, clock_named(clock)
+        self.env = batch(name, games, seed=seed, backend="array", device=device)
+        self.generator = torch.Generator(device=device).manual_seed(seed)
+        _, self.mask, _ = self.env.reset()
+
+    def _sync(self) -> None:
+        if self.env.device.type == "cuda":
+            self.torch.cuda.synchronize(self.env.device)
+
+    def seconds_for(self, steps: int) -> float:
+        torch, env, clock = self.torch, self.env, self.clock
+        calls = max(1, steps // self.games)
+        self._sync()
+        start = clock()
+        for _ in range(calls):
+            noise = torch.rand(self.mask.shape, generator=self.generator, device=env.device)
+            _, self.mask, *_ = env.step((noise * self.mask).argmax(1))
+        self._sync()
+        return (clock() - start) * steps / (calls * self.games)
+
+
 def interleaved_rates(envs: dict[str, Any], steps: int, rounds: int, clock: str = "wall") -> dict[str, list[float]]:
     """Steps/s of each env in each round, the envs taking turns within a round. An env may also be a
     ready player (anything with `seconds_for(steps)`, such as BatchRandomPlay).

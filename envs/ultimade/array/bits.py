@@ -97,6 +97,10 @@ class Tables:
         down = (h >> WIDTH) | (torch.nn.functional.pad(h[..., 1:] & ((1 << WIDTH) - 1), (0, 1)) << (WORD - WIDTH))
         return h | up | down
 
+    def pack(self, fields: torch.Tensor) -> torch.Tensor:
+        """[..., 162] bools as [..., 3] boards."""
+        return (fields.view(*fields.shape[:-1], WORDS, WORD).long() << self.shifts).sum(-1)
+
     def fields(self, b: torch.Tensor) -> torch.Tensor:
         """[..., 3] boards as [..., 162] bools."""
         return ((b[..., None] >> self.shifts) & 1).bool().flatten(-2)
