@@ -10,7 +10,7 @@ from __future__ import annotations
 import torch
 
 from ultimata.envs.core.array import rng
-from ultimata.envs.ultimade.array.bits import WORDS, Tables, index, nonzero
+from ultimata.envs.ultimade.array.bits import WORDS, Tables, index, nonzero, take
 from ultimata.envs.ultimade.board import FIELDS, LENGTH
 from ultimata.envs.ultimade.config import UltimadeConfig
 from ultimata.envs.ultimade.phases import MONSTER, OVER, PLACE, PULL, RUN, SELECT, THROW
@@ -53,7 +53,7 @@ class Rules:
     # -- geometry ------------------------------------------------------------------------------
     def team_bb(self, s: S) -> torch.Tensor:
         """[B, 2, 3]: each team's fields."""
-        return self.t.bit[index(s["pos"])].view(-1, 2, 4, WORDS).sum(2)
+        return take(self.t.bit, index(s["pos"])).view(-1, 2, 4, WORDS).sum(2)
 
     def team_pos(self, s: S, team: torch.Tensor) -> torch.Tensor:
         """[B, 4]: the fields of `team`'s players (team per row)."""
@@ -63,8 +63,8 @@ class Rules:
     def adjacent(self, a: torch.Tensor, b: torch.Tensor) -> torch.Tensor:
         """[B, n, m]: field a[i] is one king step from field b[j] (both on the pitch)."""
         ia, ib = index(a), index(b)
-        dr = (self.t.row[ia][:, :, None] - self.t.row[ib][:, None, :]).abs()
-        dc = (self.t.col[ia][:, :, None] - self.t.col[ib][:, None, :]).abs()
+        dr = (take(self.t.row, ia)[:, :, None] - take(self.t.row, ib)[:, None, :]).abs()
+        dc = (take(self.t.col, ia)[:, :, None] - take(self.t.col, ib)[:, None, :]).abs()
         return (torch.maximum(dr, dc) == 1) & (a[:, :, None] >= 0) & (b[:, None, :] >= 0)
 
     def destinations(self, s: S, bb: torch.Tensor, team: torch.Tensor) -> torch.Tensor:
@@ -78,8 +78,8 @@ class Rules:
         elif cfg.run_through == "team":
             passable = empty | torch.where((team == 0)[:, None], bb[:, 0], bb[:, 1])[:, None, :]
         else:
-            passable = t.full.expand(pos.shape[0], 1, WORDS)
-        start = t.bit[index(pos)]
+            passable = torch.full_like(empty, t.full)
+        start = take(t.bit, index(pos))
         cur, ends = start, torch.zeros_like(start)
         for _ in range(cfg.run_length):
             nxt = t.grow(cur)
@@ -89,9 +89,9 @@ class Rules:
         on_offense = (team == s["offense"])[:, None, None]
         # the defense: not onto a disc on the ground, not where the marking rule forbids
         ground = (s["holder"] < 0) & (s["disc"] >= 0)
-        disc_bit = torch.where(ground[:, None], t.bit[index(s["disc"])], 0)
+        disc_bit = torch.where(ground[:, None], take(t.bit, index(s["disc"])), 0)
         defense_ends = ends & ~disc_bit[:, None, :] & ~self.forbidden(s)
-        ball = t.ball[index(s["disc"]), s["chase"].clamp(0, LENGTH)]
+        ball = take(t.ball.view(-1, WORDS), index(s["disc"]) * (LENGTH + 1) + s["chase"].clamp(0, LENGTH))
         offense_ends = torch.where((s["chase"] >= 0)[:, None, None], ends & ball[:, None, :], ends)
         return torch.where(on_offense, offense_ends, defense_ends)
 
@@ -102,7 +102,7 @@ class Rules:
         off_pos, def_pos = self.team_pos(s, offense), self.team_pos(s, 1 - offense)
         adj = self.adjacent(off_pos, def_pos)  # [B, offense player, defender]
         count = adj.sum(2)
-        around = t.neighbours[index(off_pos)]  # [B, 4, 3]
+        around = take(t.neighbours, index(off_pos))  # [B, 4, 3]
         closed = torch.zeros_like(around)
         for o in range(4):
             shut = (count[:, o, None] >= 2) | ((count[:, o, None] == 1) & ~adj[:, o, :])  # [B, defender]
@@ -112,7 +112,7 @@ class Rules:
     def open_lanes(self, origin: torch.Tensor, targets: torch.Tensor, blockers: torch.Tensor,
                    empty: torch.Tensor) -> torch.Tensor:
         """[B, n]: a throw from origin[i] to targets[i, j] obeys the book (state._open_lane)."""
-        lane = self.t.between[index(origin)[:, None] * (FIELDS + 1) + index(targets)]
+        lane = take(self.t.between, index(origin)[:, None] * (FIELDS + 1) + index(targets))
         ok = nonzero(lane) & ~nonzero(lane & blockers[:, None, :])
         if self.cfg.throw_needs_free_field:
             ok &= nonzero(lane & empty[:, None, :])
@@ -135,25 +135,25 @@ class Rules:
         """[B, 3]: where the pull may land (state.pull_targets)."""
         t, offense = self.t, s["offense"]
         empty = t.full & ~(bb[:, 0] | bb[:, 1])
-        zone = self.endzone[offense] & empty
+        zone = take(self.endzone, offense) & empty
         if not self.cfg.straight_pull:
             return zone
-        fields = self.zone_fields[offense]  # [B, Z]
+        fields = take(self.zone_fields, offense)  # [B, Z]
         blockers = torch.where((offense == 0)[:, None], bb[:, 0], bb[:, 1])  # the receivers block the pull
         ok = self.open_lanes(self.holder_field(s), fields, blockers, empty)
         ok &= t.fields(empty).gather(1, fields)
-        return (t.bit[fields] * ok[:, :, None]).sum(1)
+        return (take(t.bit, fields) * ok[:, :, None]).sum(1)
 
     def place_fields(self, s: S, bb: torch.Tensor) -> torch.Tensor:
         """[B, 3]: where the team to move may put its next player (state.place_fields)."""
         t, team = self.t, s["to_move"].clamp(0, 1)
         empty = t.full & ~(bb[:, 0] | bb[:, 1])
-        fields = self.endzone[team] & empty
+        fields = take(self.endzone, team) & empty
         if not self.cfg.straight_pull:
             return fields
         first_puller = (team != s["offense"]) & (s["pos"].view(-1, 2, 4)[:, :, 0].gather(1, team[:, None])[:, 0] < 0)
         offense = s["offense"]
-        landing = t.fields(empty).gather(1, self.zone_fields[offense]).float()  # [B, Z]: free receiving fields
+        landing = t.fields(empty).gather(1, take(self.zone_fields, offense)).float()  # [B, Z]: free landings
         reach = torch.where((offense == 0)[:, None], landing @ self.shadows[0], landing @ self.shadows[1])
         origins = t.pack(reach > 0)  # the fields some pull can fly from
         return torch.where(first_puller[:, None], fields & origins, fields)
@@ -193,18 +193,18 @@ class Rules:
         can, done = self.runners(s, dest)
         runner = (s["runner"] - 4 * to_move).clamp(0, 3)
         run = dest.gather(1, runner[:, None, None].expand(-1, 1, WORDS))[:, 0]
-        select = (t.bit[index(self.team_pos(s, to_move))] * can[:, :, None]).sum(1)
+        select = (take(t.bit, index(self.team_pos(s, to_move))) * can[:, :, None]).sum(1)
         mates = self.team_pos(s, s["offense"])
-        throw = (t.bit[index(mates)] * self.receivers(s, bb)[:, :, None]).sum(1)
+        throw = (take(t.bit, index(mates)) * self.receivers(s, bb)[:, :, None]).sum(1)
         def_pos = self.team_pos(s, 1 - s["offense"])
         markers = self.markers_of_holder(s)
-        monster = (t.bit[index(def_pos)] * markers[:, :, None]).sum(1)
+        monster = (take(t.bit, index(def_pos)) * markers[:, :, None]).sum(1)
         board = torch.zeros_like(run)
         for which, value in ((RUN, run), (SELECT, select), (THROW, throw), (MONSTER, monster),
                              (PLACE, self.place_fields(s, bb)), (PULL, self.pull_targets(s, bb))):
             board = torch.where((phase == which)[:, None], value, board)
         fields = t.fields(board)
-        fields = torch.where((s["to_move"] == 1)[:, None], fields[:, t.flip], fields)
+        fields = torch.where((s["to_move"] == 1)[:, None], fields.index_select(1, t.flip), fields)
         extra = torch.stack([(phase == SELECT) & done, phase == MONSTER], dim=1)
         return torch.cat([fields, extra], dim=1)
 
@@ -223,10 +223,10 @@ class Rules:
         offense = s["offense"]
         dest = self.destinations(s, self.team_bb(s), offense)
         ends = dest[:, 0] | dest[:, 1] | dest[:, 2] | dest[:, 3]
-        distance = self.t.distance[index(s["disc"])]  # [B, 162]
+        distance = take(self.t.distance, index(s["disc"]))  # [B, 162]
         now = distance.gather(1, index(self.team_pos(s, offense)).clamp(max=FIELDS - 1)).min(1).values
         best = torch.where(self.t.fields(ends), distance, 99).min(1).values
-        return torch.where(best < now, best, -1)
+        return torch.where(best < now, best.long(), -1)
 
     def start_cycle(self, s: S, rows: torch.Tensor) -> S:
         s = put(s, rows, moved=0, runner=-1)
@@ -238,8 +238,8 @@ class Rules:
         return put(s, go & (s["holder"] < 0), chase=chase)
 
     def catch_scores(self, s: S) -> torch.Tensor:
-        disc = self.t.bit[index(s["disc"])]
-        return nonzero(disc & self.endzone[1 - s["offense"]])
+        disc = take(self.t.bit, index(s["disc"]))
+        return nonzero(disc & take(self.endzone, 1 - s["offense"]))
 
     def score(self, s: S, rows: torch.Tensor) -> S:
         team = s["offense"]
@@ -262,11 +262,11 @@ class Rules:
         defense = 1 - s["offense"]
         thrower = index(self.holder_field(s))
         def_pos = index(self.team_pos(s, defense))
-        cheb = t.distance[thrower].gather(1, def_pos.clamp(max=FIELDS - 1))
-        dr = t.row[def_pos] - t.row[thrower][:, None]
-        dc = t.col[def_pos] - t.col[thrower][:, None]
-        seen_row = torch.where((defense == 1)[:, None], LENGTH - 1 - t.row[def_pos], t.row[def_pos])
-        key = (((cheb * 400 + dr * dr + dc * dc) * 9 + t.col[def_pos]) * LENGTH + seen_row) * 4 + torch.arange(
+        cheb = take(t.distance, thrower).gather(1, def_pos.clamp(max=FIELDS - 1)).long()
+        dr = take(t.row, def_pos) - take(t.row, thrower)[:, None]
+        dc = take(t.col, def_pos) - take(t.col, thrower)[:, None]
+        seen_row = torch.where((defense == 1)[:, None], LENGTH - 1 - take(t.row, def_pos), take(t.row, def_pos))
+        key = (((cheb * 400 + dr * dr + dc * dc) * 9 + take(t.col, def_pos)) * LENGTH + seen_row) * 4 + torch.arange(
             4, device=self.device)
         return defense * 4 + key.argmin(1)
 
@@ -304,7 +304,7 @@ class Rules:
         phase, seat = s["phase"], s["to_move"].clamp(0, 1)
         is_field = actions < FIELDS
         field_action = actions.clamp(max=FIELDS - 1)
-        f = torch.where(seat == 1, t.flip[field_action], field_action)
+        f = torch.where(seat == 1, take(t.flip, field_action), field_action)
         at = s["pos"] == f[:, None]
         player = torch.where(at.any(1), at.long().argmax(1), -1)
         s = put(s, live, decisions=s["decisions"] + 1)
@@ -351,7 +351,7 @@ class Rules:
         if cfg.monster_defense:
             bb = self.team_bb(s)
             defenders = torch.where((s["offense"] == 0)[:, None], bb[:, 1], bb[:, 0])
-            contested = nonzero(t.neighbours[index(f)] & defenders)
+            contested = nonzero(take(t.neighbours, index(f)) & defenders)
             if not cfg.monster_defense_in_endzone:
                 contested &= ~self.catch_scores(s)
             s = put(s, rows & contested, phase=MONSTER, to_move=1 - s["offense"])
@@ -364,7 +364,7 @@ class Rules:
         catch_rows = catch_rows | (live & (phase == MONSTER) & ~is_field)
         roll = rng.roll(s["key"], s["draws"], 6) if chance is None else chance[:, 0]
         s = put(s, rows, last_roll=roll, draws=s["draws"] + 1)
-        turn = rows & self.faces[roll.clamp(0, 6)]
+        turn = rows & take(self.faces, roll.clamp(0, 6))
         s = self.turn_to(s, turn, pc)
         cycle_rows = cycle_rows | turn
         stands = rows & ~turn
@@ -391,7 +391,7 @@ class Rules:
         """[B, 2] float64 (state.potentials), in the Python engine's order of operations."""
         score = s["score"].to(torch.float64)
         value = 0.5 * (score[:, 0] - score[:, 1]) / self.cfg.points_to_win
-        row = self.t.row[index(s["disc"])].to(torch.float64)
+        row = take(self.t.row, index(s["disc"])).to(torch.float64)
         carried = torch.where(s["offense"] == 0, row / (LENGTH - 1), -(LENGTH - 1 - row) / (LENGTH - 1))
         in_play = (s["phase"] >= SELECT) & (s["phase"] <= MONSTER) & (s["disc"] >= 0)
         value = torch.where(in_play, value + 0.1 * carried, value)
