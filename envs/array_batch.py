@@ -3,7 +3,9 @@
 The same calls and meanings as the Python backend's `BatchEnv` (envs/batch.py): `reset`, `step`, `apply`,
 `observe`, plus `load_states` / `states` to move positions between the backends. Finished games restart
 by themselves; row `i`'s game `k` is dealt from a key of (seed, ids[i], k), so a row's games do not depend
-on the rows beside it. Pass `numpy=True` for numpy arrays instead of tensors.
+on the rows beside it. Pass `numpy=True` for numpy arrays instead of tensors. `info` holds `returns`,
+`truncated` and `length`; unlike the Python backend's it has no `final_state` (ask `states()` before the
+step that ends a game for a finished position).
 """
 
 from __future__ import annotations
