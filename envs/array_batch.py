@@ -90,6 +90,11 @@ class ArrayBatchEnv(VectorAttributes):
         """Put Python engine positions in the rows, one per row (their later chance is the array engine's)."""
         if len(states) != self.num_games:
             raise ConfigError(f"load_states takes {self.num_games} states, one per row; got {len(states)}")
+        kind = self.game.info.state
+        for row, st in enumerate(states):
+            if not isinstance(st, kind) or st.game.config != self.game.config:
+                raise ConfigError(f"load_states: row {row} is not a {self.game.name} state under this env's rule "
+                                  f"config (got {type(st).__name__})")
         self.state = self.engine.from_states(list(states))
         self.state["key"] = rng.game_keys(self.seed, self.ids, self.episodes)
         self.closed = False
@@ -187,16 +192,25 @@ class ArrayBatchEnv(VectorAttributes):
 
     def observe(self, rows: Any = None) -> tuple[Any, Any, Any]:
         """`(obs, action_mask, seat)` of the given rows (default: all)."""
-        state = self.state if rows is None else {
-            k: v[torch.as_tensor(rows, dtype=torch.int64, device=self.device)] for k, v in self.state.items()}
+        self._check_open()
+        if rows is None:
+            state, mask = self.state, self._legal_mask()
+        else:
+            index = torch.as_tensor(rows, dtype=torch.int64, device=self.device)
+            if index.dim() != 1 or bool(((index < 0) | (index >= self.num_games)).any()):
+                raise ConfigError(f"rows must be row numbers 0..{self.num_games - 1}; got {rows!r}")
+            state = {k: v[index] for k, v in self.state.items()}
+            mask = self.engine.legal_mask(state)
         seats = self.engine.current_player(state)
         obs = self.engine.observe(state, seats)
-        mask = self._legal_mask() if rows is None else self.engine.legal_mask(state)
-        mask = mask.to(torch.int8)
-        return self._out(obs), self._out(mask), self._out(seats)
+        return self._out(obs), self._out(mask.to(torch.int8)), self._out(seats)
 
 
 def array_batch(game: Game, num_games: int, *, seed: int | None = None, ids: Sequence[int] | None = None,
                 on_illegal: str = "raise", device: str | torch.device = "cpu", numpy: bool = False) -> ArrayBatchEnv:
-    engine = array_game_class(game.name)(game, device)
+    try:
+        where = torch.device(device)
+    except (RuntimeError, TypeError):
+        raise ConfigError(f"device must be a torch device such as 'cpu' or 'cuda:0', got {device!r}") from None
+    engine = array_game_class(game.name)(game, where)
     return ArrayBatchEnv(engine, num_games, seed=seed, ids=ids, on_illegal=on_illegal, numpy=numpy)

@@ -12,6 +12,10 @@ import numpy as np
 from ultimata.envs.core.registry import GAMES, game_class, make, make_raw
 from ultimata.envs.core.rng import Rng
 
+ARRAY_ROWS = 4096
+"""Rows of the array backend's CPU random play: past a few thousand a step costs the same per row."""
+CUDA_ROWS = 65536
+
 CLOCKS: dict[str, Any] = {"wall": time.perf_counter, "cpu": time.process_time}
 """`wall` is what a user waits; `cpu` is this process's own CPU time, which other jobs on a shared machine
 barely move (the rounds still alternate, so both sides of a ratio share the same caches and clock speed)."""
@@ -41,6 +45,12 @@ class BenchResult:
     """Random play on `envs.batch(name, 64)`: decisions (rows stepped) per second."""
     batch_ratio: float | None = None
     """That rate over connect_four_v3's env() random play in the same rounds."""
+    array_decisions_per_s: float | None = None
+    """Random play on `envs.batch(name, ARRAY_ROWS, backend="array")` on the CPU, for games with an array engine."""
+    array_ratio: float | None = None
+    """That rate over connect_four_v3's env() random play in the same rounds."""
+    array_cuda_decisions_per_s: float | None = None
+    """The same at CUDA_ROWS rows on the GPU (wall clock), where torch sees one."""
 
     def length_summary(self) -> str:
         if not self.game_lengths:
@@ -61,6 +71,10 @@ class BenchResult:
             "mcts_seconds_per_decision": self.mcts_seconds and round(self.mcts_seconds, 3),
             "batch64_decisions_per_s": self.batch_decisions_per_s and round(self.batch_decisions_per_s),
             "batch64_ratio_vs_connect_four": self.batch_ratio and round(self.batch_ratio, 2),
+            f"array{ARRAY_ROWS}_decisions_per_s": self.array_decisions_per_s and round(self.array_decisions_per_s),
+            f"array{ARRAY_ROWS}_ratio_vs_connect_four": self.array_ratio and round(self.array_ratio, 2),
+            f"array{CUDA_ROWS}_cuda_decisions_per_wall_s": self.array_cuda_decisions_per_s
+            and round(self.array_cuda_decisions_per_s),
         }
 
 
@@ -108,6 +122,37 @@ class BatchRandomPlay:
         for _ in range(max(1, steps // self.games)):
             _, self.mask, *_ = env.step((rng.random(self.mask.shape) * self.mask).argmax(axis=1))
         return (clock() - start) * steps / (max(1, steps // self.games) * self.games)
+
+
+class ArrayRandomPlay:
+    """Random masked play on `envs.batch(name, games, backend="array")`, resumable like BatchRandomPlay: the
+    actions are drawn on the engine's device, so a step is one batched program and nothing per game. On a GPU
+    the wall clock is the one to read (the CPU only waits); the clock is synchronised before it is read."""
+
+    def __init__(self, name: str, games: int = 1024, seed: int = 0, clock: str = "wall", device: str = "cpu") -> None:
+        import torch
+
+        from ultimata.envs.batch import batch
+
+        self.torch, self.games, self.clock = torch, games, clock_named(clock)
+        self.env = batch(name, games, seed=seed, backend="array", device=device)
+        self.generator = torch.Generator(device=device).manual_seed(seed)
+        _, self.mask, _ = self.env.reset()
+
+    def _sync(self) -> None:
+        if self.env.device.type == "cuda":
+            self.torch.cuda.synchronize(self.env.device)
+
+    def seconds_for(self, steps: int) -> float:
+        torch, env, clock = self.torch, self.env, self.clock
+        calls = max(1, steps // self.games)
+        self._sync()
+        start = clock()
+        for _ in range(calls):
+            noise = torch.rand(self.mask.shape, generator=self.generator, device=env.device)
+            _, self.mask, *_ = env.step((noise * self.mask).argmax(1))
+        self._sync()
+        return (clock() - start) * steps / (calls * self.games)
 
 
 def interleaved_rates(envs: dict[str, Any], steps: int, rounds: int, clock: str = "wall") -> dict[str, list[float]]:
@@ -199,6 +244,7 @@ def run(
     raw = interleaved_rates(raw_envs, steps, rounds, clock)
     batch_players = {n: BatchRandomPlay(n, clock=clock) for n in names}
     batched = interleaved_rates({baseline: connect_four_v3.env(), **batch_players}, steps, rounds, clock)
+    arrayed, on_cuda = _array_rates(names, steps, rounds, clock, baseline)
 
     def median_ratio(rates: dict[str, list[float]], name: str) -> float:
         return float(np.median(np.asarray(rates[name]) / np.asarray(rates[baseline])))
@@ -212,5 +258,36 @@ def run(
             ratio_range=(float(min(np.asarray(wrapped[name]) / np.asarray(wrapped[baseline]))),
                          float(max(np.asarray(wrapped[name]) / np.asarray(wrapped[baseline])))),
             batch_decisions_per_s=float(np.median(batched[name])), batch_ratio=median_ratio(batched, name),
+            array_decisions_per_s=float(np.median(arrayed[name])) if name in arrayed else None,
+            array_ratio=median_ratio(arrayed, name) if name in arrayed else None,
+            array_cuda_decisions_per_s=on_cuda.get(name),
         ))
     return results
+
+
+def _array_rates(names: list[str], steps: int, rounds: int, clock: str,
+                 baseline: str) -> tuple[dict[str, list[float]], dict[str, float]]:
+    """The array backend's random play for the games that have an array engine: on the CPU interleaved with
+    connect_four (torch on one thread, as the other rows run), and on CUDA by the wall clock where present."""
+    import torch
+    from pettingzoo.classic import connect_four_v3
+
+    from ultimata.envs.core.array.engine import games_with_array_engines
+
+    with_engine = [n for n in names if n in games_with_array_engines()]
+    if not with_engine:
+        return {}, {}
+    threads = torch.get_num_threads()
+    torch.set_num_threads(1)
+    try:
+        players = {n: ArrayRandomPlay(n, ARRAY_ROWS, clock=clock) for n in with_engine}
+        rates = interleaved_rates({baseline: connect_four_v3.env(), **players}, max(steps, ARRAY_ROWS), rounds, clock)
+    finally:
+        torch.set_num_threads(threads)
+    on_cuda = {}
+    if torch.cuda.is_available():
+        for n in with_engine:
+            player = ArrayRandomPlay(n, CUDA_ROWS, clock="wall", device="cuda")
+            player.seconds_for(CUDA_ROWS * 3)  # warm-up: kernels, caches
+            on_cuda[n] = CUDA_ROWS * 20 / player.seconds_for(CUDA_ROWS * 20)
+    return rates, on_cuda

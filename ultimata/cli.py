@@ -100,7 +100,8 @@ def bench(
     title = f"random masked play, {steps} steps each in {rounds} interleaved rounds (medians, {clock} clock)"
     table = Table(title=title)
     columns = ["env", "env() steps/s", "x connect_four", "x range", "raw_env steps/s", "x raw", "engine decisions/s",
-               "batch(64) decisions/s", "x batch", "random game decisions: median (min-max)"]
+               "batch(64) decisions/s", "x batch", "array(4096) decisions/s", "x array", "array CUDA decisions/s",
+               "random game decisions: median (min-max)"]
     for column in columns + (["mcts s/decision"] if mcts else []):
         table.add_column(column, justify="right" if column != "env" else "left")
     for r in results:
@@ -115,6 +116,9 @@ def bench(
             engine,
             "" if r.batch_decisions_per_s is None else f"{r.batch_decisions_per_s:,.0f}",
             "" if r.batch_ratio is None else f"{r.batch_ratio:.2f}",
+            "" if r.array_decisions_per_s is None else f"{r.array_decisions_per_s:,.0f}",
+            "" if r.array_ratio is None else f"{r.array_ratio:.2f}",
+            "" if r.array_cuda_decisions_per_s is None else f"{r.array_cuda_decisions_per_s:,.0f}",
             r.length_summary(),
             *([f"{r.mcts_seconds:.3f}" if r.mcts_seconds is not None else "n/a"] if mcts else []),
         )
@@ -458,10 +462,15 @@ def differential(
 
     try:
         rules = parse_options(option or [])
+        chooser: Any = policy
+        if policy not in ("random", "scripted"):
+            from ultimata.agents.specs import load_agent
+
+            chooser = load_agent(policy, game, rules, seed=0)
         torch.set_num_threads(1)  # bound by the Python engine; torch's thread pool only spins on a shared machine
         with Progress(console=Console(stderr=True) if as_json else console, transient=True) as bar:
             task = bar.add_task(f"{game}, {policy} play", total=decisions)
-            report = run_differential(game, rules, decisions=decisions, rows=rows, chooser=policy, seed=seed,
+            report = run_differential(game, rules, decisions=decisions, rows=rows, chooser=chooser, seed=seed,
                                       roundtrip_every=roundtrip_every,
                                       on_progress=lambda done: bar.update(task, completed=done))
     except UltimataError as err:

@@ -90,11 +90,7 @@ def make_chooser(spec: str | Chooser | Any, env: str, options: dict[str, Any] | 
         return random_chooser
     if spec == "scripted":
         return importlib.import_module(f"{game_package(env)}.scripted").choose_action
-    agent = spec
-    if isinstance(spec, str):
-        from ultimata.agents.specs import load_agent
-
-        agent = load_agent(spec, env, options, seed=0)
+    agent = spec  # an agent spec string is loaded by the caller (ultimata's CLI): envs/ does not import agents/
     if not hasattr(agent, "act"):
         raise ConfigError(f"a move chooser is 'random', 'scripted', an agent spec, an Agent or a callable "
                           f"(state, rng) -> action; got {spec!r}")

@@ -16,7 +16,7 @@ from ultimata.envs.core.array import rng
 from ultimata.envs.core.array.engine import ArrayGame, ArrayState
 from ultimata.envs.core.engine import State
 from ultimata.envs.core.rng import Rng, derived_seed
-from ultimata.envs.ultimade.array.bits import Tables
+from ultimata.envs.ultimade.array.bits import Tables, take
 from ultimata.envs.ultimade.array.rules import Rules
 from ultimata.envs.ultimade.game import UltimadeGame
 from ultimata.envs.ultimade.observation import OBS_SIZE, P, S
@@ -96,7 +96,7 @@ class UltimadeArrayEngine(ArrayGame):
 
         def framed(f: torch.Tensor) -> torch.Tensor:
             g = f.clamp(0)
-            return torch.where(flip.view(-1, *([1] * (f.dim() - 1))), t.flip[g], g)
+            return torch.where(flip.view(-1, *([1] * (f.dim() - 1))), take(t.flip, g), g)
 
         pos, phase = s["pos"], s["phase"]
         team = torch.arange(8, device=self.device)[None] >> 2
