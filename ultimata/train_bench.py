@@ -18,17 +18,14 @@ from typing import Any
 from rich.console import Console
 
 from ultimata.bench import RandomPlay
-from ultimata.training.pool import MIRROR, SNAPSHOTS
 
 PATHS: dict[str, dict[str, Any]] = {
-    "vec_env (SB3 learn)": {"sampler": {"kind": "vec_env"}},
-    "batched, 1 worker, SB3 update": {"sampler": {"kind": "batched", "workers": 1}, "ppo": {"update": "sb3"}},
     "batched, in-process": {"sampler": {"kind": "batched", "workers": 0}},
     "batched, 1 worker": {"sampler": {"kind": "batched", "workers": 1}},
 }
-"""The paths compared: the old SB3 loop; the batched sampler with MaskablePPO.train() as its update; and the
-batched sampler with its own update (the default), without and with a sampling process. The old loop
-cannot seat the learning policy twice, so it plays a config's `mirror` share with snapshots."""
+"""The samplers compared on the one trainer: the batched sampler without and with a sampling process (the
+default). The retired paths (SB3's learn(), MaskablePPO.train() as the update) keep their figures in
+BENCHMARKS.md."""
 
 
 @dataclass
@@ -59,26 +56,14 @@ def bench_overrides(steps: int, extra: dict[str, Any]) -> dict[str, Any]:
             "eval": {"every": 10**12, "games": 1, "final_games": 1, "opponents": ["random"]}, **extra}
 
 
-def without_mirror(weights: dict[str, float]) -> dict[str, float]:
-    """The vec_env sampler has one learner seat per game: a config's `mirror` share is played there by the
-    learner's snapshots, the nearest thing it has to the learning policy itself."""
-    pool = {**weights, MIRROR: 0.0}  # zero, not absent: a config override merges into the file's weights
-    if weights.get(MIRROR, 0) > 0:
-        pool[SNAPSHOTS] = weights.get(SNAPSHOTS, 0.0) + weights[MIRROR]
-    return pool
-
 
 def measure_path(game: str, steps: int, extra: dict[str, Any], config: str | None = None,
                  device: str | None = None) -> TrainBenchRow:
-    from ultimata.training.config import load_train_config
     from ultimata.training.trainer import prepare_run, train
 
     overrides = bench_overrides(steps, extra)
     if device is not None:
         overrides["device"] = device
-    if extra.get("sampler", {}).get("kind") == "vec_env":
-        weights = load_train_config(game, config, overrides=overrides | {"sampler": {"kind": "batched"}}).pool.weights
-        overrides["pool"] = {"weights": without_mirror(weights)}
     with tempfile.TemporaryDirectory() as folder:
         run_dir = Path(folder) / "run"
         cfg, progress = prepare_run(game, run_dir, config_path=config, overrides=overrides)
@@ -101,7 +86,7 @@ def run_train_bench(game: str, steps: int, paths: dict[str, dict[str, Any]] | No
     rows = []
     for label, extra in (paths or PATHS).items():
         start = time.perf_counter()
-        row = measure_path(game, steps, extra, config, device if extra["sampler"]["kind"] == "batched" else None)
+        row = measure_path(game, steps, extra, config, device)
         row.path = label
         if row.wall_seconds != row.wall_seconds:  # nan: too short to time
             row.wall_seconds = time.perf_counter() - start

@@ -15,11 +15,11 @@ from stable_baselines3.common.vec_env import DummyVecEnv
 from ultimata.envs import single_agent
 from ultimata.envs.core.registry import game_class
 from ultimata.envs.core.rng import derived_seed
-from ultimata.training.batched_trainer import SpacesEnv
 from ultimata.training.config import load_train_config
 from ultimata.training.model import new_model
 from ultimata.training.pool import OpponentPool
 from ultimata.training.sampler import BatchedSampler
+from ultimata.training.trainer import SpacesEnv
 
 CARDS = "ultimatum_cards_v2"
 BEFORE = {
