@@ -1,6 +1,6 @@
-"""Training settings per game: `configs/<game>.yaml` (the shipped games'), else the game's own
-`envs/<game>/training.yaml` (a game that is not in configs/ carries its settings in its package), validated by
-pydantic with clear errors.
+"""Training settings per game: the training keys of `configs/<game>.yaml` (the game's one settings file,
+configs/__init__.py, whose `difficulty`, `hard` and `mcts` keys other readers check), validated by pydantic
+with clear errors. `--config FILE` gives a file of training keys instead.
 
 A file holds the rule variant (`rules`, checked by the game's own config model), PPO
 hyperparameters, the opponent pool, checkpoint and evaluation cadence, the sampler, and named `presets`
@@ -11,7 +11,6 @@ its `vec_env` section, `ppo.update`, `ppo.n_steps`) still load, with one warning
 from __future__ import annotations
 
 import warnings
-from importlib import resources
 from pathlib import Path
 from typing import Annotated, Any, Literal
 
@@ -251,16 +250,12 @@ def _merge(base: dict[str, Any], override: dict[str, Any]) -> dict[str, Any]:
 
 
 def default_config_text(game_name: str) -> tuple[str, str] | None:
-    """The YAML shipped for a game and where it is: configs/<base name>.yaml, else the game package's own
-    training.yaml; None when neither exists."""
-    from ultimata.envs.core.registry import game_package
+    """The YAML shipped for a game (configs/<base name>.yaml) and how to name it; None when there is none."""
+    from ultimata import configs
 
     base = game_base_name(game_name)
-    for node, where in ((resources.files("ultimata.configs") / f"{base}.yaml", f"configs/{base}.yaml"),
-                        (resources.files(game_package(game_name)) / "training.yaml", f"envs/{base}/training.yaml")):
-        if node.is_file():
-            return node.read_text(), where
-    return None
+    text = configs.game_text(base)
+    return None if text is None else (text, configs.where(base))
 
 
 def load_train_config(
@@ -283,6 +278,9 @@ def load_train_config(
         raise ConfigError(f"{where} is not valid YAML: {err}") from None
     if not isinstance(data, dict):
         raise ConfigError(f"{where} must be a mapping of keys to values")
+    from ultimata.configs import SECTIONS
+
+    data = {key: value for key, value in data.items() if key not in SECTIONS}  # the game's other settings
     presets = data.pop("presets", {}) or {}
     if not isinstance(presets, dict):
         raise ConfigError(f"'presets' in {where} must map preset names to overrides")

@@ -8,7 +8,6 @@ import json
 import logging
 import os
 from functools import lru_cache
-from importlib import resources
 from pathlib import Path
 from typing import Any
 
@@ -18,7 +17,7 @@ from ultimata.envs.core.registry import game_class
 from ultimata.inference import one_thread_per_forward
 
 BUILTIN = ("random", "heuristic", "mcts", "pretrained", "hard")
-"""`hard` is each game's strongest quick agent (configs/hard.yaml), offered once this install has it."""
+"""`hard` is each game's strongest quick agent (the `hard` key of configs/<game>.yaml), offered where it loads."""
 CHECKPOINT = "checkpoint:"
 log = logging.getLogger("ultimata.web")
 
@@ -119,8 +118,6 @@ def _plays(spec: str, game: str, rules_json: str) -> bool:
                 return False
             check_compatible(read_meta(path), game_class(game).from_config(rules), "the shipped bot")
         elif spec == "hard":
-            if not (resources.files("ultimata.configs") / "hard.yaml").is_file():
-                return False  # not in this install yet (and a trial load would import torch for nothing)
             load_agent(spec, game, rules)  # defined by data per game: it plays these rules if it loads
         elif spec not in BUILTIN:  # the operator's own agent: it plays these rules if it loads for them
             load_agent(spec, game, rules)
