@@ -143,7 +143,8 @@ def test_mcts_serves_as_a_self_play_opponent():
 
 def test_a_games_defaults_come_from_the_data_file():
     """The mcts keys of configs/ultimade.yaml and ultimatum_cards.yaml make ULTIMADE search under the shipped
-    bot's prior and the card game model its opponents; a spec option overrides a default, and a rule config the shipped bot was not trained for
+    bot's prior and the card game model its opponents; a spec option overrides a default, and a rule config
+    the shipped bot was not trained for
     keeps the built-in one."""
     assert load_agent("mcts", "ultimade_v2").options.guide == "pretrained"
     assert load_agent("mcts:guide=heuristic", "ultimade_v2").options.guide == "heuristic"
