@@ -16,6 +16,7 @@ import torch
 
 from ultimata.envs.core.array import rng
 from ultimata.envs.core.array.engine import ArrayGame, ArrayState, array_game_class
+from ultimata.envs.core.array.memory import keep_freed_memory
 from ultimata.envs.core.engine import Game, State
 from ultimata.envs.core.errors import ConfigError, IllegalActionError
 
@@ -28,6 +29,8 @@ class ArrayBatchEnv:
         if isinstance(num_games, bool) or not isinstance(num_games, (int, np.integer)) or num_games < 1:
             raise ConfigError(f"num_games must be a whole number 1 or more, got {num_games!r}")
         self.engine, self.game, self.device = engine, engine.game, engine.device
+        if self.device.type == "cpu":
+            keep_freed_memory()  # a step's megabyte tensors reuse freed memory (memory.py says why)
         self.num_games = int(num_games)
         self.num_players, self.num_actions = engine.num_players, engine.num_actions
         self.max_decisions = self.game.config.max_decisions
@@ -40,6 +43,9 @@ class ArrayBatchEnv:
         self.numpy = numpy
         self.episodes = torch.zeros(self.num_games, dtype=torch.int64, device=self.device)
         self.state: ArrayState = {}
+        self._masked: tuple[ArrayState, torch.Tensor] | None = None
+        """(state, its legal mask) as `observe` last computed it: `apply` checks actions against it rather
+        than computing the same mask twice a step."""
 
     def _out(self, x: torch.Tensor) -> Any:
         return x.cpu().numpy() if self.numpy else x
@@ -80,7 +86,7 @@ class ArrayBatchEnv:
             raise IllegalActionError(f"actions must be {self.num_games} integers, one per game; got shape "
                                      f"{tuple(a.shape)} of {a.dtype}")
         a = a.to(torch.int64)
-        mask = self.engine.legal_mask(self.state)
+        mask = self._legal_mask()
         ok = (a >= 0) & (a < self.num_actions)
         ok &= mask.gather(1, a.clamp(0, self.num_actions - 1)[:, None])[:, 0]
         if not bool(ok.all()):
@@ -98,8 +104,15 @@ class ArrayBatchEnv:
             fresh = self._deal_rows(rows)
             for name, value in self.state.items():
                 value[rows] = fresh[name]
+        self._masked = None
         info = {"returns": self._out(returns), "truncated": self._out(truncated), "length": self._out(length)}
         return self._out(rewards), self._out(done), info
+
+    def _legal_mask(self) -> torch.Tensor:
+        """The legal mask of every row now (computed once per position)."""
+        if self._masked is None or self._masked[0] is not self.state:
+            self._masked = (self.state, self.engine.legal_mask(self.state))
+        return self._masked[1]
 
     def seats(self) -> Any:
         return self._out(self.engine.current_player(self.state))
@@ -110,7 +123,8 @@ class ArrayBatchEnv:
             k: v[torch.as_tensor(rows, dtype=torch.int64, device=self.device)] for k, v in self.state.items()}
         seats = self.engine.current_player(state)
         obs = self.engine.observe(state, seats)
-        mask = self.engine.legal_mask(state).to(torch.int8)
+        mask = self._legal_mask() if rows is None else self.engine.legal_mask(state)
+        mask = mask.to(torch.int8)
         return self._out(obs), self._out(mask), self._out(seats)
 
 

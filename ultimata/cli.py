@@ -322,6 +322,48 @@ def arena(
         console.print(f"{len(result.replays)} replays saved in {replays}; view one with: ultimata replay FILE")
 
 
+@app.command()
+def differential(
+    game: str = typer.Argument(..., help="Env name with an array engine, e.g. ultimade_v2."),
+    decisions: int = typer.Option(100_000, "--decisions", min=1, help="Decisions to compare (rows x moves)."),
+    option: list[str] = typer.Option(None, "--option", help="A rule option as key=value (YAML value), repeatable."),
+    policy: str = typer.Option("random", "--policy", help="Who picks the moves: random, scripted or an agent spec."),
+    rows: int = typer.Option(256, "--rows", min=1, help="Games played side by side."),
+    seed: int = typer.Option(0, "--seed", min=0, help="Seed of the deals, dice and move choices."),
+    roundtrip_every: int = typer.Option(8, "--roundtrip-every", min=0, help="Check the to_states round trip "
+                                        "every this many moves (0: never); it costs more than a decision."),
+    as_json: bool = typer.Option(False, "--json", help="Print one JSON object instead of a summary."),
+) -> None:
+    """Play the Python rules engine and the array engine side by side and compare every decision; exit 1 at
+    the first mismatch."""
+    import torch
+    from rich.progress import Progress
+
+    from ultimata.envs.core.array.differential import parse_options, run_differential
+    from ultimata.envs.core.errors import UltimataError
+
+    try:
+        rules = parse_options(option or [])
+        torch.set_num_threads(1)  # bound by the Python engine; torch's thread pool only spins on a shared machine
+        with Progress(console=Console(stderr=True) if as_json else console, transient=True) as bar:
+            task = bar.add_task(f"{game}, {policy} play", total=decisions)
+            report = run_differential(game, rules, decisions=decisions, rows=rows, chooser=policy, seed=seed,
+                                      roundtrip_every=roundtrip_every,
+                                      on_progress=lambda done: bar.update(task, completed=done))
+    except UltimataError as err:
+        _fail(err)
+    if as_json:
+        print(json.dumps(report.as_dict(), indent=1))
+    else:
+        console.print(f"{game} {rules or ''} ({report.chooser} play, {rows} rows): {report.decisions:,} decisions, "
+                      f"{report.games_finished:,} games finished, "
+                      + ("zero mismatches" if report.ok else "MISMATCH"), highlight=False, markup=False)
+        if report.mismatch is not None:
+            console.print(report.mismatch.describe(), highlight=False, markup=False)
+    if not report.ok:
+        raise typer.Exit(1)
+
+
 RECORD_HELP = "The record of your games, an SQLite file (runs/ultimata.db); --record '' keeps none."
 
 

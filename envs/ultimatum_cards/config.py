@@ -31,6 +31,11 @@ class UltimatumCardsConfig(GameConfig):
     draw_count: int = Field(2, ge=0, le=10)
     blockers: Literal["target", "any"] = "target"
     """Who may block a Swap, Steal or Ultimatum: its target only (default), or any player in turn."""
+    reaction_windows: Literal["always", "revealing"] = "always"
+    """Who is asked in a Counter or Block window. "always" (default, the book's "all players other than the
+    responder have the opportunity"): every eligible seat in turn, a seat holding none of the card may only
+    pass, so being asked shows nothing. "revealing" (faster, fewer decisions): only seats holding the card
+    are asked, so who is asked tells the table who holds one."""
     target_blocks_own_counter: bool = True
     """May the Ultimatum's target Block after the responder accepted the target's own counter? The book
     lets the target block once the responder has chosen, with no exception; false skips the target then."""

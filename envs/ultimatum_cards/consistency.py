@@ -1,8 +1,9 @@
 """What a loaded card-game state must satisfy (issue 40) beyond each field's type, size and range (which
 `UltimatumCardsState.FIELDS` declares and the engine checks first): the position is one the rules can reach -
 the deck and the chips all somewhere, scores that add up to the rounds played, a card in play exactly while
-its phase resolves one, the players that phase needs, and a reaction queue of players who hold the card they
-are asked for. Each refusal is a ValueError naming the field."""
+its phase resolves one, the players that phase needs, and a reaction queue of the players still to be asked
+(with `reaction_windows: revealing`, only those who hold the card they are asked for). Each refusal is a
+ValueError naming the field."""
 
 from __future__ import annotations
 
@@ -68,6 +69,8 @@ def check(s: UltimatumCardsState) -> None:
     _check_players(s)
     _check_reactions(s)
     _check_history(s)
+    _need(cfg.reaction_windows == "revealing" or not any(map(any, s.showed)),
+          "showed: being asked shows no card unless reaction_windows is revealing")
     asked = {BLOCK: any(s.discards[k] for k in (SWAP, STEAL, ULTIMATUM)), COUNTER: s.discards[ULTIMATUM] > 0}
     for q in range(n):
         for flag, kind in zip(s.showed[q], (BLOCK, COUNTER)):
@@ -131,8 +134,8 @@ def _check_reactions(s: UltimatumCardsState) -> None:
     if phase == COUNTERS:
         order = [q for q in ((s.p2 + k) % n for k in range(1, n)) if q != s.p1] + [s.p2]
         _need(s.queue[0] in order and s.queue == _holders_from(s, order, s.queue[0], COUNTER),
-              "the counter queue is the Counter holders still to be asked, from the left of the target, "
-              "the responder skipped and the target last")
+              f"the counter queue is the players (reaction_windows: {cfg.reaction_windows}) still to be asked, "
+              "from the left of the target, the responder skipped and the target last")
         _need(not set(s.queue) & {p for p, _ in s.proposals[1:]}, "a player counters once")
     if phase == BLOCKS:
         target = s.p2 if s.card == ULTIMATUM else s.p1
@@ -144,7 +147,8 @@ def _check_reactions(s: UltimatumCardsState) -> None:
         if s.card == ULTIMATUM and s.proposals[s.accepted][0] == target and not cfg.target_blocks_own_counter:
             order.remove(target)
         _need(s.queue[0] in order and s.queue == _holders_from(s, order, s.queue[0], BLOCK),
-              f"the block queue is the Block holders still to be asked (blockers: {cfg.blockers})")
+              f"the block queue is the players still to be asked (blockers: {cfg.blockers}, "
+              f"reaction_windows: {cfg.reaction_windows})")
 
 
 def _check_history(s: UltimatumCardsState) -> None:
@@ -166,5 +170,7 @@ def _check_history(s: UltimatumCardsState) -> None:
 
 
 def _holders_from(s: UltimatumCardsState, order: list[int], first: int, kind: int) -> list[int]:
-    """The players of `order` from `first` on who hold a card of `kind`: who is still to be asked."""
-    return [q for q in order[order.index(first):] if s.hands[q][kind]]
+    """The players of `order` from `first` on still to be asked: all of them (`reaction_windows: always`),
+    or those who hold a card of `kind` (`revealing`)."""
+    rest = order[order.index(first):]
+    return rest if s.game.config.reaction_windows == "always" else [q for q in rest if s.hands[q][kind]]

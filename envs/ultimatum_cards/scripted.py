@@ -189,6 +189,8 @@ def choose_action(state: UltimatumCardsState, rng: Rng) -> int:
         return seat_action(plan.leader(exclude=(state.p1,)))
     if phase == OFFER:
         return lay.amount + fair_offer(state, state.p2, state.p1, me)
+    if legal == [lay.pass_]:
+        return lay.pass_  # asked to react without the card (reaction_windows: always)
     if phase == COUNTERS:
         return _counter(state, me, plan)
     if phase == RESPOND:

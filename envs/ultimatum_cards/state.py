@@ -135,13 +135,15 @@ class UltimatumCardsState(State):
             return [lay.seat + k for k in range(1, n) if (me + k) % n != self.p1]
         if phase == SWAP_MODE:
             return [lay.swap_chips, lay.swap_hands]
+        if phase == COUNTERS and not self.hands[me][COUNTER]:
+            return [lay.pass_]  # asked without a Counter (reaction_windows: always): only a pass
         if phase in (OFFER, COUNTERS):
             amounts = list(range(lay.amount, lay.amount + self.chips[self.p2] + 1))
             return amounts + [lay.pass_] if phase == COUNTERS else amounts
         if phase == RESPOND:
             return [*range(lay.accept, lay.accept + len(self.proposals)), lay.reject]
         if phase == BLOCKS:
-            return [lay.block, lay.pass_]
+            return [lay.block, lay.pass_] if self.hands[me][BLOCK] else [lay.pass_]
         return []
 
     # -- applying ------------------------------------------------------------------------------
@@ -207,8 +209,9 @@ class UltimatumCardsState(State):
         self.history = [*self.history, [self.card, self.actor, self.p1, self.p2, outcome, moved]][-HISTORY:]
 
     def _note_reveal(self) -> None:
-        """Being asked to block or counter shows the table that you hold that card."""
-        if self.phase in (BLOCKS, COUNTERS):
+        """With `reaction_windows: revealing`, being asked to block or counter shows the table that you
+        hold that card (asked always, a seat shows nothing)."""
+        if self.phase in (BLOCKS, COUNTERS) and self.game.config.reaction_windows == "revealing":
             self.showed[self.queue[0]][0 if self.phase == BLOCKS else 1] = 1
 
     def _seat(self, action: int) -> int:
@@ -244,11 +247,10 @@ class UltimatumCardsState(State):
 
     def _open_counters(self) -> None:
         """Counters run from the left of the target round the table, skipping the responder; the
-        target counters last. Only players holding a Counter card are asked."""
+        target counters last (config `reaction_windows`: every one of them is asked, or only holders)."""
         n, target = self.n, self.p2
         order = [(target + k) % n for k in range(1, n)]
-        order = [p for p in order if p != self.p1] + [target]
-        self.queue = [p for p in order if self.hands[p][COUNTER]]
+        self.queue = self._asked([p for p in order if p != self.p1] + [target], COUNTER)
         self.phase = COUNTERS if self.queue else RESPOND
 
     def _open_blocks(self, target: int) -> None:
@@ -262,11 +264,18 @@ class UltimatumCardsState(State):
         own_counter = self.card == ULTIMATUM and self.proposals[self.accepted][0] == target
         if own_counter and not self.game.config.target_blocks_own_counter:
             order = [p for p in order if p != target]
-        self.queue = [p for p in order if self.hands[p][BLOCK]]
+        self.queue = self._asked(order, BLOCK)
         if self.queue:
             self.phase = BLOCKS
         else:
             self._resolve()
+
+    def _asked(self, order: list[int], kind: int) -> list[int]:
+        """The seats of `order` a reaction window asks: all of them by default, so that who is asked
+        depends on no hidden card; with `reaction_windows: revealing`, only those holding `kind`."""
+        if self.game.config.reaction_windows == "always":
+            return order
+        return [p for p in order if self.hands[p][kind]]
 
     def _resolve(self) -> None:
         """Carry out the pending card, now that nobody blocked it."""
@@ -420,8 +429,8 @@ class UltimatumCardsState(State):
     def sample_consistent(self, viewer: int, rng: Rng) -> UltimatumCardsState:
         """Other hands re-dealt from the cards `viewer` has not seen (theirs and the pile), each hand
         keeping its size and future chance re-seeded. What the viewer knows stays put: cards it saw
-        go into a hand by a Swap, and a Block or Counter a seat showed by being asked (or is queued
-        to be asked, which the next decisions will show anyway)."""
+        go into a hand by a Swap, and, with `reaction_windows: revealing`, a Block or Counter a seat
+        showed by being asked (or is queued to be asked, which the next decisions will show anyway)."""
         other = self.clone()
         other.rng = Rng(rng.below(2**62))
         others = [p for p in range(self.n) if p != viewer]
@@ -432,7 +441,7 @@ class UltimatumCardsState(State):
             keep = self.known[viewer][p][:]
             for flag, kind in ((self.showed[p][0], BLOCK), (self.showed[p][1], COUNTER)):
                 keep[kind] = max(keep[kind], flag)
-            if p in self.queue[1:]:
+            if p in self.queue[1:] and self.game.config.reaction_windows == "revealing":
                 kind = COUNTER if self.phase == COUNTERS else BLOCK
                 keep[kind] = max(keep[kind], 1)
             fixed[p] = keep

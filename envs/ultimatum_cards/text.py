@@ -6,7 +6,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from ultimata.envs.ultimatum_cards import deck
-from ultimata.envs.ultimatum_cards.deck import SWAP, ULTIMATUM
+from ultimata.envs.ultimatum_cards.deck import BLOCK, COUNTER, SWAP, ULTIMATUM
 from ultimata.envs.ultimatum_cards.phases import BLOCKS, COUNTERS, ENDED, OVER, PHASES, RESOLVED
 
 if TYPE_CHECKING:
@@ -21,6 +21,10 @@ def prompt(state: UltimatumCardsState, seat: int | None) -> str:
     if seat is None or seat != state.current_player or phase not in (COUNTERS, BLOCKS):
         return PHASES[phase]
     card = deck.NAMES[state.card]
+    held = state.hands[seat][BLOCK if phase == BLOCKS else COUNTER]
+    if not held:  # every eligible seat is asked (reaction_windows: always), so the table learns nothing
+        what = f"block player_{state.actor}'s {card}" if phase == BLOCKS else f"counter player_{state.actor}'s {card}"
+        return f"pass: you hold no {'Block' if phase == BLOCKS else 'Counter'} card to {what}"
     if phase == BLOCKS:
         return f"block player_{state.actor}'s {card} with your Block card, or pass"
     responder, target = f"player_{state.p1}", f"player_{state.p2}"

@@ -55,7 +55,7 @@ def test_blocks_when_targeted_by_a_steal():
 
 def test_counters_to_grab_a_share_of_an_ultimatum():
     state = position({0: ["Ultimatum", "Draw"], 2: ["Counter", "Draw"]}, chips=[10, 4, 8, 12])
-    do(state, "play Ultimatum", "choose player_1", "choose player_3", "offer: 2 to player_1, 10 to you")
+    do(state, "play Ultimatum", "choose player_1", "choose player_3", "offer: 2 to player_1, 10 to you", "pass")
     assert state.current_player == 2
     assert bot_move(state) == "counter: 3 to player_1, 9 to you"
 
@@ -63,10 +63,11 @@ def test_counters_to_grab_a_share_of_an_ultimatum():
 def test_accepts_the_best_split_and_rejects_a_harmful_one():
     state = position({0: ["Ultimatum", "Draw"], 2: ["Counter", "Draw"]}, chips=[10, 9, 3, 12])
     do(state, "play Ultimatum", "choose player_1", "choose player_3", "offer: 6 to player_1, 6 to you",
-       "counter: 7 to player_1, 5 to you")
+       "pass", "counter: 7 to player_1, 5 to you", "pass")  # every seat but the responder is asked
     assert bot_move(state) == "accept player_2's proposal (7 to you)"
     stingy = position({0: ["Ultimatum", "Draw"]}, chips=[9, 9, 3, 12])
-    do(stingy, "play Ultimatum", "choose player_1", "choose player_3", "offer: 0 to player_1, 12 to you")
+    do(stingy, "play Ultimatum", "choose player_1", "choose player_3", "offer: 0 to player_1, 12 to you",
+       "pass", "pass", "pass")
     assert bot_move(stingy) == "reject all proposals"  # accepting makes the proposer the new leader
 
 

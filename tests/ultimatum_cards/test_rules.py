@@ -107,13 +107,13 @@ def test_a_card_naming_more_chips_than_held_moves_what_there_is() -> None:
 
 def test_swap_chips_with_any_other_player() -> None:
     state = position({0: ["Swap", "Draw"]}, chips=[3, 10, 17, 10])
-    do(state, "play Swap", "choose player_2", "swap chips")
+    do(state, "play Swap", "choose player_2", "swap chips", "pass")  # the target, asked, holds no Block
     assert state.chips == [17, 10, 3, 10]
 
 
 def test_swap_hands_with_any_other_player() -> None:
     state = position({0: ["Swap", "Draw"], 2: ["Take 1", "Take 2", "Round"]})
-    do(state, "play Swap", "choose player_2", "swap hands")
+    do(state, "play Swap", "choose player_2", "swap hands", "pass")
     assert state.hands[0][deck.kind_from_name("Take 2")] == 1 and sum(state.hands[0]) == 3
     assert sum(state.hands[2]) == 1 and state.hands[2][deck.DRAW] == 1
 
@@ -129,7 +129,7 @@ def test_swap_may_be_blocked_by_its_target() -> None:
 
 def test_steal_takes_all_chips_of_another_player() -> None:
     state = position({0: ["Steal", "Draw"]}, chips=[10, 10, 10, 14])
-    do(state, "play Steal", "choose player_3")
+    do(state, "play Steal", "choose player_3", "pass")
     assert state.chips == [24, 10, 10, 0]
 
 
@@ -142,6 +142,8 @@ def test_steal_may_be_blocked_and_a_pass_lets_it_through() -> None:
 def test_only_the_target_blocks_by_default() -> None:
     state = position({0: ["Steal", "Draw"], 1: ["Block", "Draw"], 3: ["Draw", "Draw"]})
     do(state, "play Steal", "choose player_3")
+    assert state.current_player == 3 and legal_names(state) == ["pass"]  # the target is asked, Block or not
+    do(state, "pass")
     assert state.chips == [20, 10, 10, 0]  # player_1's Block was never asked for
 
 
@@ -316,8 +318,8 @@ def test_offers_range_over_all_of_the_targets_chips() -> None:
     assert legal_names(state) == [f"offer: {r} to player_1, {3 - r} to you" for r in range(4)]
 
 
-def test_only_players_holding_a_counter_or_block_are_asked() -> None:
-    state = position({0: ["Ultimatum", "Draw"]}, chips=[10, 10, 12, 8])
+def test_reaction_windows_revealing_asks_only_players_holding_a_counter_or_block() -> None:
+    state = position({0: ["Ultimatum", "Draw"]}, chips=[10, 10, 12, 8], reaction_windows="revealing")
     do(state, "play Ultimatum", "choose player_1", "choose player_2", "offer: 6 to player_1, 6 to you")
     assert state.current_player == 1  # nobody holds a Counter: straight to the responder
     do(state, "accept player_0's proposal (6 to you)")
@@ -456,8 +458,9 @@ def test_the_last_play_stays_in_every_seats_observation_after_it_resolves():
         assert played[(0 - viewer) % 4][deck.kind_from_name("Take 3")] == 1
 
 
-def test_being_asked_to_block_shows_the_table_a_block_until_one_is_played():
-    state = position({0: ["Steal", "Draw"], 2: ["Block", "Block", "Draw"]}, chips=[10, 10, 10, 10])
+def test_being_asked_to_block_with_revealing_windows_shows_the_table_a_block_until_one_is_played():
+    hands = {0: ["Steal", "Draw"], 2: ["Block", "Block", "Draw"]}
+    state = position(hands, chips=[10, 10, 10, 10], reaction_windows="revealing")
     do(state, "play Steal", "choose player_2")
     assert state.current_player == 2
     for viewer in range(4):
@@ -468,7 +471,7 @@ def test_being_asked_to_block_shows_the_table_a_block_until_one_is_played():
 
 def test_after_a_swap_of_hands_each_side_knows_what_the_other_now_holds():
     state = position({0: ["Swap", "Take 1", "Take 2"], 1: ["Give 5", "Draw"]}, chips=[10, 10, 10, 10])
-    do(state, "play Swap", "choose player_1", "swap hands")
+    do(state, "play Swap", "choose player_1", "swap hands", "pass")
     known0 = _block(state, 0, "known").reshape(4, 17)
     assert known0[1][deck.kind_from_name("Take 1")] == 1 and known0[1][deck.kind_from_name("Take 2")] == 1
     known1 = _block(state, 1, "known").reshape(4, 17)

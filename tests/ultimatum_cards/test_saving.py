@@ -43,8 +43,8 @@ def test_a_field_of_the_wrong_type_or_an_impossible_value_is_refused_by_name(whe
         game.state_from_dict(d)
 
 
-def test_a_player_asked_to_counter_holds_a_counter():
-    game = game_class("ultimatum_cards_v2").from_config({})
+def test_a_player_asked_to_counter_with_revealing_windows_holds_a_counter():
+    game = game_class("ultimatum_cards_v2").from_config({"reaction_windows": "revealing"})
     pick = random.Random(0)
     state = game.new_initial_state(Rng(0))
     while state.phase != COUNTERS:

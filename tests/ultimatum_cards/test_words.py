@@ -35,7 +35,7 @@ def test_a_block_window_names_the_card_it_would_block():
      "The round ended: player_0 played a Round card; quick play lasts one round."),
     ({0: ["Take 2"]}, ["play Take 2", "choose player_1"], {},
      "The round ended: player_0 played the last card of their hand; quick play lasts one round."),
-    ({0: ["Swap"], 1: ["Draw", "Draw"]}, ["play Swap", "choose player_1", "swap hands"], {},
+    ({0: ["Swap"], 1: ["Draw", "Draw"]}, ["play Swap", "choose player_1", "swap hands", "pass"], {},
      "The round ended: player_1 was left with no cards by a swap of hands; quick play lasts one round."),
     ({0: ["Draw"]}, ["play Draw", "choose yourself"], {"last_card_ends_round": True},
      "The round ended: player_0 played the last card of their hand (a Draw, with last_card_ends_round); "
