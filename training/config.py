@@ -300,12 +300,30 @@ def load_train_config(
                           f"rules has {game.num_players} seats, so give {game.num_players}")
     if cfg.imitation is not None:
         _check_imitation_specs(cfg.imitation, game_name, cfg.rules, where)
+    if cfg.sampler.kind == "array":
+        _check_array_sampler(cfg, game_name, where)
     if cfg.ppo.features == "planes" and game.observation_planes is None:
         raise ConfigError(
             f"ppo.features: planes in {where} needs board planes, and {game_name} declares none "
             "(observation_planes is None); use features: flat"
         )
     return cfg
+
+
+ARRAY_POOL_KINDS = ("mirror", "snapshots", "random")
+"""What the array sampler seats: the learner itself, its snapshots and uniform play, all on tensors."""
+
+
+def _check_array_sampler(cfg: TrainConfig, game_name: str, where: str) -> None:
+    """`sampler.kind: array` needs the game's array engine and a pool it can seat on tensors."""
+    from ultimata.envs.core.array.engine import array_game_class
+
+    array_game_class(game_name)  # ConfigError naming the games that have one
+    other = sorted(k for k, w in cfg.pool.weights.items() if w > 0 and k not in ARRAY_POOL_KINDS)
+    if other:
+        raise ConfigError(f"sampler.kind: array in {where} plays the pool kinds {', '.join(ARRAY_POOL_KINDS)} on "
+                          f"tensors; pool.weights gives weight to {', '.join(other)}: set those to 0, or use "
+                          "sampler.kind: batched")
 
 
 def _check_imitation_specs(im: ImitationConfig, game_name: str, rules: dict[str, Any], where: str) -> None:

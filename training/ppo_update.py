@@ -114,8 +114,9 @@ def ppo_update(policy: Any, rollout: Rollout, settings: UpdateSettings, rng: np.
                                ("entropy_loss", terms.entropy_loss), ("loss", terms.loss)):
                 stats[key].append(value.item())
     policy.set_training_mode(False)
-    values_np = rollout.values
-    variance = np.var(rollout.returns)
-    explained = float("nan") if variance == 0 else float(1 - np.var(rollout.returns - values_np) / variance)
+    returns_all = torch.as_tensor(rollout.returns, dtype=torch.float64)
+    variance = float(returns_all.var(unbiased=False))
+    residual = float((returns_all - torch.as_tensor(rollout.values, dtype=torch.float64)).var(unbiased=False))
+    explained = float("nan") if variance == 0 else 1 - residual / variance
     return {**{k: float(np.mean(v)) for k, v in stats.items()}, "explained_variance": explained,
             "clip_range": clip}

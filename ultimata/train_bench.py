@@ -26,6 +26,16 @@ PATHS: dict[str, dict[str, Any]] = {
 """The samplers compared on the one trainer: the batched sampler without and with a sampling process (the
 default). The retired paths (SB3's learn(), MaskablePPO.train() as the update) keep their figures in
 BENCHMARKS.md."""
+ARRAY_POOL = {"weights": {"mirror": 0.5, "snapshots": 0.3, "random": 0.2, "heuristic": 0.0}}
+ARRAY_PATHS: dict[str, dict[str, Any]] = {
+    "array, 1024 games, 2 epochs of 4096": {"sampler": {"kind": "array", "games": 1024, "rollout": 16384},
+                                            "ppo": {"n_epochs": 2, "batch_size": 4096}, "pool": ARRAY_POOL},
+    "array, 1024 games, 1 epoch of 4096": {"sampler": {"kind": "array", "games": 1024, "rollout": 16384},
+                                           "ppo": {"n_epochs": 1, "batch_size": 4096}, "pool": ARRAY_POOL},
+}
+"""For a game with an array engine: the array sampler, its update tuned for a CPU (fewer, larger
+minibatches over a larger rollout), and a pool it can seat on tensors (the scripted bot's share to mirror,
+snapshots and random)."""
 
 
 @dataclass
@@ -84,7 +94,11 @@ def run_train_bench(game: str, steps: int, paths: dict[str, dict[str, Any]] | No
                     device: str | None = None) -> tuple[list[TrainBenchRow], float]:
     """Each path in turn, then connect_four's rate; (rows, connect_four steps per CPU second)."""
     rows = []
-    for label, extra in (paths or PATHS).items():
+    if paths is None:
+        from ultimata.envs.core.array.engine import games_with_array_engines
+
+        paths = {**PATHS, **(ARRAY_PATHS if game in games_with_array_engines() else {})}
+    for label, extra in paths.items():
         start = time.perf_counter()
         row = measure_path(game, steps, extra, config, device)
         row.path = label
