@@ -80,7 +80,7 @@ def load_latest_good(run: RunDir, progress: RunProgress, venv: VecEnv, console: 
             progress.snapshots = [s for s in progress.snapshots if s in kept]
             progress.steps = meta.steps
             progress.finished = False
-            console.print(f"[yellow]warning:[/] resuming from {escape(rel)} at {meta.steps:,} steps", soft_wrap=True)
+            console.print(f"[yellow]warning:[/] resuming from {escape(rel)} at {meta.steps:,} samples", soft_wrap=True)
         keep_intact_snapshots(run, progress, game_class(meta.game).from_config(meta.config), console)
         return model
     raise CheckpointError(f"{run.root}: none of its {len(progress.checkpoints)} checkpoints is intact; "

@@ -92,7 +92,7 @@ def test_resume_skips_a_damaged_latest_checkpoint_and_removes_temp_files(tmp_pat
     assert not outcome.interrupted and outcome.steps >= 4096
     done = json.loads((run_dir / "progress.json").read_text())
     assert done["finished"] and done["checkpoints"][: len(saved["checkpoints"]) - 1] == saved["checkpoints"][:-1]
-    assert "steps (" in printed, "a run without a terminal prints periodic progress lines"
+    assert "samples (" in printed and "left" in printed, "a run without a terminal prints periodic progress lines"
 
 
 def test_resume_with_no_intact_checkpoint_is_one_clear_error(tmp_path, monkeypatch):

@@ -50,5 +50,6 @@ def test_train_prints_each_progress_line_once(tmp_path):
     lines = [line.strip() for line in result.output.splitlines() if line.strip()]
     assert len(lines) == len(set(lines)), "a line was printed twice"
     rates = [line for line in lines if "vs random" in line]
-    assert rates and all("steps (" in line for line in rates), "evaluations show in the progress lines only"
+    assert rates and all("samples (" in line and " left" in line for line in rates), \
+        "evaluations show in the progress lines only, beside the samples done and the time left"
     assert (tmp_path / "run" / "curves.png").exists()

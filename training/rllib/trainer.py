@@ -262,7 +262,7 @@ def train_rllib(
         league: tuple[str, ...] = ()
         if progress.checkpoints:
             league = restore(cfg, run, progress, algo, game, console)
-            console.print(f"resuming {cfg.game} from {progress.latest} at {progress.steps:,} steps")
+            console.print(f"resuming {cfg.game} from {progress.latest} at {progress.steps:,} samples")
         elif cfg.imitation is not None:
             _warm_start(cfg, game, algo, console)
         return _train(LeagueRunLoop(cfg, run, progress, game, console, algo, league, writer))
