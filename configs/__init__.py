@@ -43,12 +43,15 @@ def game_text(base: str) -> str | None:
 def game_settings(base: str) -> dict[str, Any]:
     """The game's file parsed; {} when it has none. ConfigError when it is not a YAML mapping."""
     text = game_text(base)
-    if text is None:
-        return {}
+    return {} if text is None else parse_mapping(text, where(base))
+
+
+def parse_mapping(text: str, named: str) -> dict[str, Any]:
+    """A settings file's YAML, which must be a mapping (empty: {}); ConfigError naming the file otherwise."""
     try:
         data = yaml.safe_load(text) or {}
     except yaml.YAMLError as err:
-        raise ConfigError(f"{where(base)} is not valid YAML: {err}") from None
+        raise ConfigError(f"{named} is not valid YAML: {err}") from None
     if not isinstance(data, dict):
-        raise ConfigError(f"{where(base)} must be a mapping of keys to values")
+        raise ConfigError(f"{named} must be a mapping of keys to values")
     return data

@@ -14,7 +14,6 @@ import warnings
 from pathlib import Path
 from typing import Annotated, Any, Literal
 
-import yaml
 from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
 
 from ultimata.agents.base import game_base_name
@@ -272,15 +271,10 @@ def load_train_config(
             raise ConfigError(f"cannot read config {path}: {err}") from None
     else:
         text, where = default_config_text(game_name) or ("{}", f"built-in defaults for {game_name}")
-    try:
-        data = yaml.safe_load(text) or {}
-    except yaml.YAMLError as err:
-        raise ConfigError(f"{where} is not valid YAML: {err}") from None
-    if not isinstance(data, dict):
-        raise ConfigError(f"{where} must be a mapping of keys to values")
-    from ultimata.configs import SECTIONS
+    from ultimata.configs import SECTIONS, parse_mapping
 
-    data = {key: value for key, value in data.items() if key not in SECTIONS}  # the game's other settings
+    # the game's other settings (difficulty, hard, mcts) are for their own readers
+    data = {key: value for key, value in parse_mapping(text, where).items() if key not in SECTIONS}
     presets = data.pop("presets", {}) or {}
     if not isinstance(presets, dict):
         raise ConfigError(f"'presets' in {where} must map preset names to overrides")

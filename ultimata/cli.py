@@ -61,14 +61,14 @@ def bench(
     clock: str = typer.Option("wall", help="wall (what a user waits) or cpu (this process's CPU time: steadier "
                               "on a shared machine)."),
     train: str = typer.Option(None, "--train", help="Time training instead: learner samples per second of each "
-                              "training path on this game's config (the old SB3 loop and the batched sampler)."),
+                              "sampler on this game's config (batched, and array where the game has an array engine)."),
     config: str = typer.Option(None, "--config", help="With --train: a training YAML instead of the game's own."),
     device: str = typer.Option(None, "--device", help="With --train: where the batched paths update (auto, cpu, "
                                "cuda); default the config's."),
 ) -> None:
     """Random-play speed of every env, as a ratio to PettingZoo's connect_four_v3 in the same run; with
     --train, the training paths' samples per second."""
-    from ultimata.bench import clock_named, run
+    from ultimata.bench import clock_named, random_play_table, run
     from ultimata.envs.core.errors import UltimataError
     from ultimata.envs.core.registry import game_class
 
@@ -96,33 +96,12 @@ def bench(
         summary = {"steps": steps, "rounds": rounds, "clock": clock, "results": [r.as_dict() for r in results]}
         print(json.dumps(summary, indent=1))
         return
-    title = f"random masked play, {steps} steps each in {rounds} interleaved rounds (medians, {clock} clock)"
-    table = Table(title=title)
-    columns = ["env", "env() steps/s", "x connect_four", "x range", "raw_env steps/s", "x raw", "engine decisions/s",
-               "batch(64) decisions/s", "x batch", "random game decisions: median (min-max)"]
-    for column in columns + (["mcts s/decision"] if mcts else []):
-        table.add_column(column, justify="right" if column != "env" else "left")
-    for r in results:
-        engine = "" if r.engine_decisions_per_s is None else f"{r.engine_decisions_per_s:,.0f}"
-        table.add_row(
-            r.env,
-            f"{r.aec_steps_per_s:,.0f}",
-            f"{r.aec_ratio:.2f}",
-            "" if r.ratio_range is None else f"{r.ratio_range[0]:.2f}-{r.ratio_range[1]:.2f}",
-            f"{r.raw_steps_per_s:,.0f}",
-            f"{r.raw_ratio:.2f}",
-            engine,
-            "" if r.batch_decisions_per_s is None else f"{r.batch_decisions_per_s:,.0f}",
-            "" if r.batch_ratio is None else f"{r.batch_ratio:.2f}",
-            r.length_summary(),
-            *([f"{r.mcts_seconds:.3f}" if r.mcts_seconds is not None else "n/a"] if mcts else []),
-        )
-    console.print(table)
+    console.print(random_play_table(results, steps, rounds, clock, mcts))
 
 
 def _bench_training(game: str, steps: int, config: str | None, as_json: bool, device: str | None) -> None:
     from ultimata.envs.core.errors import UltimataError
-    from ultimata.train_bench import run_train_bench
+    from ultimata.train_bench import run_train_bench, train_bench_table
 
     def said(row) -> None:
         if not as_json:
@@ -138,17 +117,7 @@ def _bench_training(game: str, steps: int, config: str | None, as_json: bool, de
         print(json.dumps({"game": game, "steps": steps, "connect_four_random_steps_per_cpu_s": round(connect_four),
                           "paths": [r.as_dict() for r in rows]}, indent=1))
         return
-    base = rows[0].per_cpu_second
-    table = Table(title=f"{game}: learner samples per second, {steps:,} samples per path, self-play only "
-                        f"(connect_four_v3 random play: {connect_four:,.0f} steps per CPU second)")
-    for column in ("path", "samples/s (wall)", "samples/s (CPU)", "x first path (CPU)", "x connect_four (CPU)",
-                   "peak RSS MB"):
-        table.add_column(column, justify="left" if column == "path" else "right")
-    for r in rows:
-        table.add_row(r.path, f"{r.per_wall_second:,.0f}", f"{r.per_cpu_second:,.0f}",
-                      f"{r.per_cpu_second / base:.2f}", f"{r.per_cpu_second / connect_four:.2f}",
-                      f"{r.peak_rss_mb:,.0f}")
-    console.print(table)
+    console.print(train_bench_table(game, steps, rows, connect_four))
 
 
 def _fail(err: Exception) -> None:

@@ -16,6 +16,7 @@ from pathlib import Path
 from typing import Any
 
 from rich.console import Console
+from rich.table import Table
 
 from ultimata.bench import RandomPlay
 
@@ -108,3 +109,19 @@ def run_train_bench(game: str, steps: int, paths: dict[str, dict[str, Any]] | No
         if on_row is not None:
             on_row(row)
     return rows, connect_four_cpu_rate()
+
+
+def train_bench_table(game: str, steps: int, rows: list[TrainBenchRow], connect_four: float) -> Table:
+    """`ultimata bench --train`'s table: each sampler's learner samples per second, against the first row and
+    connect_four's random play."""
+    base = rows[0].per_cpu_second
+    table = Table(title=f"{game}: learner samples per second, {steps:,} samples per path, self-play only "
+                        f"(connect_four_v3 random play: {connect_four:,.0f} steps per CPU second)")
+    for column in ("path", "samples/s (wall)", "samples/s (CPU)", "x first path (CPU)", "x connect_four (CPU)",
+                   "peak RSS MB"):
+        table.add_column(column, justify="left" if column == "path" else "right")
+    for r in rows:
+        table.add_row(r.path, f"{r.per_wall_second:,.0f}", f"{r.per_cpu_second:,.0f}",
+                      f"{r.per_cpu_second / base:.2f}", f"{r.per_cpu_second / connect_four:.2f}",
+                      f"{r.peak_rss_mb:,.0f}")
+    return table

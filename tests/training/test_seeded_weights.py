@@ -3,8 +3,9 @@
 The old trainer cannot run here any more, so its result is a recorded fixture:
 fixtures/seeded_run_weights.json holds the sha256 of the final weights that the pre-change code (commit
 f3bd873, the batched sampler with the lean update) produced for a tiny run of the card game's default
-config, in-process and with one sampler worker. A change to the loop's order, its seeding or its update
-changes the hash.
+config, in-process and with one sampler worker. The run plays the rules of that commit: only the card's
+holders were asked in a reaction window then, which the game keeps as `reaction_windows: revealing` (the
+default became `always` after it). A change to the loop's order, its seeding or its update changes the hash.
 """
 
 from __future__ import annotations
