@@ -28,6 +28,7 @@ from pydantic import ConfigDict, TypeAdapter, ValidationError
 
 from ultimata.envs.core.errors import CheckpointError
 from ultimata.envs.core.io import atomic_write_bytes, atomic_write_json
+from ultimata.envs.core.registry import game_base_name
 
 if TYPE_CHECKING:
     from sb3_contrib import MaskablePPO
@@ -175,7 +176,7 @@ def check_compatible(meta: CheckpointMeta, game: Game, where: str) -> None:
     when it is at its default (the checkpoint predates the key). `NOT_RULES` keys are not compared."""
     claimed = game.name in meta.also_fits
     if meta.game != game.name and not claimed:
-        if meta.game.rsplit("_v", 1)[0] == game.name.rsplit("_v", 1)[0]:
+        if game_base_name(meta.game) == game_base_name(game.name):
             raise CheckpointError(
                 f"{where} was trained for {meta.game} (v{meta.version}); this install has {game.name} "
                 f"v{game.version} (the rules changed: retrain)"

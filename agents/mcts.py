@@ -13,7 +13,7 @@ decisions (`TurnBudget`): a wargame turn of dozens of decisions then answers in 
 a budget per decision would take dozens of times that. With
 ``rollout=pretrained,guide=pretrained`` the shipped bot's policy plays the rollouts and gives the prior
 (search on top of the learned bot, as AlphaZero-style players do). A game's defaults may differ
-from the built-in ones: they are data (configs/mcts.yaml), chosen by measurement.
+from the built-in ones: they are data (the `mcts` key of configs/<game>.yaml), chosen by measurement.
 """
 
 from __future__ import annotations
@@ -22,11 +22,9 @@ import math
 import time
 from collections.abc import Callable
 from functools import cache
-from importlib import resources
 from typing import TYPE_CHECKING, Any, Literal
 
 import numpy as np
-import yaml
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, model_validator
 
 from ultimata.agents.base import StateReadingAgent, game_base_name
@@ -80,31 +78,27 @@ class MctsOptions(BaseModel):
 
 @cache
 def game_defaults() -> dict[str, dict[str, Any]]:
-    """Game base name -> the options `mcts` starts from there (configs/mcts.yaml)."""
-    return parse_game_defaults((resources.files("ultimata.configs") / "mcts.yaml").read_text())
-
-
-def parse_game_defaults(text: str, where: str = "configs/mcts.yaml") -> dict[str, dict[str, Any]]:
-    """Each game's options, validated as a spec's are; a ConfigError says what the file may hold."""
-    allowed = f"it maps game names to options ({', '.join(MctsOptions.model_fields)})"
-    try:
-        data = yaml.safe_load(text) or {}
-    except yaml.YAMLError as err:
-        raise ConfigError(f"{where} is not valid YAML ({err}); {allowed}") from None
-    if not isinstance(data, dict) or not all(isinstance(v, dict) for v in data.values()):
-        raise ConfigError(f"{where} is invalid: {allowed}")
+    """Game base name -> the options `mcts` starts from there (the `mcts` key of configs/<game>.yaml)."""
+    from ultimata import configs
     from ultimata.envs.core.registry import GAMES
 
-    games = sorted({game_base_name(name) for name in GAMES})
     out = {}
-    for game, options in data.items():
-        if game not in games:
-            raise ConfigError(f"{where}: unknown game {game!r}; games: {', '.join(games)}; {allowed}")
-        try:
-            out[str(game)] = MctsOptions(**options).model_dump(include=set(options))
-        except ValidationError as err:
-            raise ConfigError(f"{where}, {game}: {_problems(err)}; {allowed}") from None
+    for base in sorted({game_base_name(name) for name in GAMES}):
+        options = configs.game_settings(base).get("mcts")
+        if options is not None:
+            out[base] = check_game_defaults(options, f"{configs.where(base)}, mcts")
     return out
+
+
+def check_game_defaults(options: Any, where: str) -> dict[str, Any]:
+    """A game's options, validated as a spec's are; a ConfigError says what they may be."""
+    allowed = f"it maps options ({', '.join(MctsOptions.model_fields)}) to values"
+    if not isinstance(options, dict):
+        raise ConfigError(f"{where} is invalid: {allowed}")
+    try:
+        return MctsOptions(**options).model_dump(include=set(options))
+    except ValidationError as err:
+        raise ConfigError(f"{where}: {_problems(err)}; {allowed}") from None
 
 
 def parse_mcts_spec(spec: str) -> MctsOptions:
@@ -154,7 +148,7 @@ class MctsAgent(StateReadingAgent):
         given = options or MctsOptions()
         preset = {k: v for k, v in game_defaults().get(game_base_name(game_name), {}).items()
                   if k not in given.model_fields_set}
-        """The game's defaults (configs/mcts.yaml) for the options the spec leaves unset."""
+        """The game's defaults (configs/<game>.yaml, mcts) for the options the spec leaves unset."""
         self.spec = spec
         scripted = has_scripted_bot(game_name)
         from ultimata.agents.specs import load_agent

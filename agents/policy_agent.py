@@ -1,7 +1,7 @@
 """A trained MaskablePPO policy as an agent.
 
-It runs the policy network's forward pass directly (features -> actor MLP -> logits, masked) instead
-of `model.predict`: a single observation per call is the common case in arenas and self-play
+It runs the policy network's forward pass directly (agents/policy.py: features -> actor MLP -> logits)
+instead of `model.predict`: a single observation per call is the common case in arenas and self-play
 opponents, and skipping predict's checks and conversions makes each move several times cheaper.
 """
 
@@ -14,6 +14,7 @@ import numpy as np
 import torch
 
 from ultimata.agents.checkpoint import CheckpointMeta, load_policy
+from ultimata.agents.policy import actor_logits
 
 if TYPE_CHECKING:
     from ultimata.envs.core.engine import Game, State
@@ -23,9 +24,7 @@ def action_logits(policy: Any, observations: np.ndarray) -> np.ndarray:
     """The actor's logits for a batch of observations (rows), unmasked: one forward pass for all."""
     with torch.no_grad():
         obs = torch.as_tensor(observations, dtype=torch.float32, device=policy.device)
-        features = policy.pi_features_extractor(obs)
-        latent = policy.mlp_extractor.forward_actor(features)
-        return policy.action_net(latent).cpu().numpy()
+        return actor_logits(policy, obs).cpu().numpy()
 
 
 class PolicyAgent:

@@ -7,8 +7,6 @@ from importlib import resources
 from pathlib import Path
 from typing import Any
 
-import yaml
-
 from ultimata.agents.base import Agent, game_base_name
 from ultimata.agents.custom import is_custom_spec, load_custom_agent
 from ultimata.envs.core.errors import CheckpointError, ConfigError, UltimataError
@@ -17,7 +15,7 @@ from ultimata.envs.core.registry import GAMES, game_class
 SPEC_FORMS = (
     "'random' (uniform legal moves), 'heuristic' (the game's scripted bot), 'mcts' (search; options as "
     "'mcts:sims=200,rollout=heuristic,depth=30,c=1.4,time=0.2'), 'pretrained' (the bot shipped with "
-    "ultimata), 'hard' (the game's strongest setting, from configs/hard.yaml), a checkpoint path ending in "
+    "ultimata), 'hard' (the game's strongest setting, from configs/<game>.yaml), a checkpoint path ending in "
     ".zip (with its .json sidecar), or your own agent as 'package.module:Name' or 'path/to/file.py:Name' "
     "(options as 'package.module:Name:depth=3,greedy=true')"
 )
@@ -82,35 +80,32 @@ def load_agent(
 
 @cache
 def hard_specs() -> dict[str, str]:
-    """Game base name -> the spec `hard` stands for there (configs/hard.yaml)."""
-    return parse_hard_specs((resources.files("ultimata.configs") / "hard.yaml").read_text())
+    """Game base name -> the spec `hard` stands for there (the `hard` key of configs/<game>.yaml)."""
+    from ultimata import configs
+
+    bases = sorted({game_base_name(name) for name in GAMES})
+    settings = {base: configs.game_settings(base) for base in bases}
+    found = {base: data["hard"] for base, data in settings.items() if "hard" in data}
+    for base, spec in found.items():
+        check_hard_spec(spec, f"{configs.where(base)}, hard")
+    return {base: spec.strip() for base, spec in found.items()}
 
 
-def parse_hard_specs(text: str, where: str = "configs/hard.yaml") -> dict[str, str]:
-    """Each game's `hard` spec; a ConfigError says what the file may hold."""
-    games = sorted({game_base_name(name) for name in GAMES})
-    allowed = f"it maps game base names ({', '.join(games)}) to agent specs, e.g. mcts:guide=pretrained,time=0.4"
-    try:
-        data = yaml.safe_load(text) or {}
-    except yaml.YAMLError as err:
-        raise ConfigError(f"{where} is not valid YAML ({err}); {allowed}") from None
-    if not isinstance(data, dict):
-        raise ConfigError(f"{where} is invalid: {allowed}")
-    for game, spec in data.items():
-        if game not in games:
-            raise ConfigError(f"{where}: unknown game {game!r}; {allowed}")
-        if not isinstance(spec, str) or not spec.strip() or spec.strip() == HARD:
-            raise ConfigError(f"{where}, {game}: {spec!r} is not an agent spec other than 'hard'; {allowed}")
-    return {str(game): spec.strip() for game, spec in data.items()}
+def check_hard_spec(spec: Any, where: str) -> None:
+    """A game's `hard` is an agent spec other than 'hard' itself; a ConfigError says what it may be."""
+    if not isinstance(spec, str) or not spec.strip() or spec.strip() == HARD:
+        raise ConfigError(f"{where}: {spec!r} is not an agent spec other than 'hard'; give one, e.g. "
+                          "mcts:guide=pretrained,time=0.4")
 
 
 def _load_hard(game_name: str, config: dict[str, Any] | None, seed: int | None, deterministic: bool) -> Agent:
     base = game_base_name(game_name)
     specs = hard_specs()
     if base not in specs:
-        raise ConfigError(f"no 'hard' agent for {game_name}: configs/hard.yaml has no entry {base!r} "
-                          f"(it has {', '.join(specs) or 'none'})")
+        raise ConfigError(f"no 'hard' agent for {game_name}: configs/{base}.yaml has no 'hard' key "
+                          f"(the games that have one: {', '.join(specs) or 'none'})")
     try:
         return load_agent(specs[base], game_name, config, seed=seed, deterministic=deterministic)
     except UltimataError as err:
-        raise type(err)(f"'hard' for {game_name} is {specs[base]!r} (configs/hard.yaml), which fails: {err}") from None
+        raise type(err)(f"'hard' for {game_name} is {specs[base]!r} (configs/{base}.yaml), which fails: "
+                        f"{err}") from None

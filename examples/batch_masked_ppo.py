@@ -9,6 +9,8 @@ result reaches every seat, whoever's move ended the game. A game cut at the rule
 `max_decisions` (`truncated`) is not lost: each seat's last decision bootstraps from the value of its view
 of the final position (`info["final_obs"]`). Decisions still open when a rollout ends are left out of that
 update (a few per game).
+The mask and the loss are the trainer's own (agents/policy.py,
+training/ppo_update.py); examples/cleanrl_masked_ppo.py writes them out instead.
 """
 
 from __future__ import annotations
@@ -22,6 +24,8 @@ from torch.distributions import Categorical
 
 import ultimata.envs as envs
 from ultimata import arena
+from ultimata.agents.policy import masked_logits
+from ultimata.training.ppo_update import ppo_loss
 
 
 class ActorCritic(nn.Module):
@@ -30,9 +34,10 @@ class ActorCritic(nn.Module):
         self.body = nn.Sequential(nn.Linear(obs_size, hidden), nn.Tanh(), nn.Linear(hidden, hidden), nn.Tanh())
         self.actor, self.critic = nn.Linear(hidden, actions), nn.Linear(hidden, 1)
 
-    def dist_and_value(self, obs: torch.Tensor, mask: torch.Tensor) -> tuple[Categorical, torch.Tensor]:
+    def forward(self, obs: torch.Tensor) -> tuple[torch.Tensor, torch.Tensor]:
+        """Unmasked logits and values."""
         h = self.body(obs)
-        return Categorical(logits=self.actor(h).masked_fill(~mask, -1e8)), self.critic(h).squeeze(-1)
+        return self.actor(h), self.critic(h).squeeze(-1)
 
 
 def rollout(env, net, state, steps: int, gamma: float = 0.99, lam: float = 0.95) -> dict[str, torch.Tensor]:
@@ -45,7 +50,8 @@ def rollout(env, net, state, steps: int, gamma: float = 0.99, lam: float = 0.95)
     while len(reward) < steps:
         o, m = torch.as_tensor(obs), torch.as_tensor(mask).bool()
         with torch.no_grad():
-            dist, value = net.dist_and_value(o, m)
+            logits, value = net(o)
+            dist = Categorical(logits=masked_logits(logits, m))
             action = dist.sample()
         for i, p in zip(rows, seat):
             if (i, p) in last:
@@ -84,13 +90,11 @@ def rollout(env, net, state, steps: int, gamma: float = 0.99, lam: float = 0.95)
 def update(net: ActorCritic, optimizer, b: dict, epochs: int = 4, minibatch: int = 512, clip: float = 0.2) -> None:
     for _ in range(epochs):
         for idx in torch.randperm(len(b["adv"])).split(minibatch):
-            adv = (b["adv"][idx] - b["adv"][idx].mean()) / (b["adv"][idx].std() + 1e-8)
-            dist, value = net.dist_and_value(b["obs"][idx], b["mask"][idx])
-            ratio = (dist.log_prob(b["action"][idx]) - b["logp"][idx]).exp()
-            pg = -torch.min(ratio * adv, ratio.clamp(1 - clip, 1 + clip) * adv).mean()
-            loss = pg + 0.5 * ((value - b["ret"][idx]) ** 2).mean() - 0.01 * dist.entropy().mean()
+            logits, value = net(b["obs"][idx])
+            terms = ppo_loss(logits, value, b["mask"][idx], b["action"][idx], b["logp"][idx], b["adv"][idx],
+                             b["ret"][idx], clip, ent_coef=0.01, vf_coef=0.5)
             optimizer.zero_grad()
-            loss.backward()
+            terms.loss.backward()
             nn.utils.clip_grad_norm_(net.parameters(), 0.5)
             optimizer.step()
 
@@ -106,9 +110,8 @@ class NetAgent:
 
     def act(self, observation: np.ndarray, action_mask: np.ndarray, state=None) -> int:
         with torch.no_grad():
-            dist, _ = self.net.dist_and_value(torch.as_tensor(observation, dtype=torch.float32),
-                                              torch.as_tensor(action_mask, dtype=torch.bool))
-        return int(dist.probs.argmax())
+            logits, _ = self.net(torch.as_tensor(observation, dtype=torch.float32)[None])
+        return int(masked_logits(logits, torch.as_tensor(action_mask, dtype=torch.bool)[None]).argmax())
 
 
 def main() -> None:

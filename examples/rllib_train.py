@@ -20,9 +20,10 @@ from ultimata.training.rllib.trainer import train_rllib
 from ultimata.training.trainer import prepare_run
 
 TINY = {  # a smoke run: one small PPO iteration or two
-    "total_timesteps": 512, "sampler": {"rollout": 256}, "vec_env": {"n_envs": 2}, "checkpoint_every": 512,
+    "total_timesteps": 512, "sampler": {"rollout": 256}, "checkpoint_every": 512,
+    "rllib": {"num_envs_per_env_runner": 2},
     "imitation": None,
-    "ppo": {"n_steps": 256, "batch_size": 256, "n_epochs": 1, "net_arch": [16, 16]},
+    "ppo": {"batch_size": 256, "n_epochs": 1, "net_arch": [16, 16]},
     "pool": {"weights": {"snapshots": 0.5, "heuristic": 0.25, "random": 0.25}, "keep": 1},
     "eval": {"every": 512, "games": 4, "final_games": 4},
 }

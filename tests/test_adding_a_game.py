@@ -1,10 +1,11 @@
 """docs/adding_a_game.md's Nim runs. The page's files (its code blocks that open with a `# path` line) are
 written to a scratch tree; its package `envs/nim/` alone is plugged in as one more game, with the page's
-registry line. Then PettingZoo's api_test, its training config and difficulty levels, the scripted bot in
-the arena, the web server and the drawing in a browser run on it, and the layout checks the shipped games
-keep; the page's own tests run from the scratch tree's tests/nim/. So the page cannot drift from the code,
-and a sixth game written from it needs no file outside its package but its registry line (and the rules
-doc, tests and README row that the project keeps for every game in its own places)."""
+registry line and its one settings file `configs/nim.yaml`. Then PettingZoo's api_test, its training
+config, difficulty levels and `hard`, the scripted bot in the arena, the web server and the drawing in a
+browser run on it, and the layout checks the shipped games keep; the page's own tests run from the scratch
+tree's tests/nim/. So the page cannot drift from the code, and a sixth game written from it needs no file
+outside its package but its registry line and its config file (and the rules doc, tests and README row that
+the project keeps for every game in its own places)."""
 
 from __future__ import annotations
 
@@ -19,6 +20,7 @@ import yaml
 from pettingzoo.test import api_test, render_test, seed_test
 
 import tests
+import ultimata.configs
 import ultimata.envs
 from ultimata import arena
 from ultimata.envs.core.registry import GAMES
@@ -38,10 +40,11 @@ FILE_BLOCK = re.compile(r"^```\w+\n((?:#|//) ([\w./]+\.\w+)\n.*?)^```", re.S | r
 """A code block that is a whole file: its first line names the file's path in a comment."""
 NAME = "nim_v0"
 PACKAGE = "envs/nim/"
+SETTINGS = "configs/nim.yaml"
 """All the game needs, but its registry line."""
-PACKAGES = {"envs": ultimata.envs, "tests": tests}
-"""Where the scratch tree's folders join the installed packages: `envs/` holds nothing but the package (the
-first test below checks it), `tests/` the page's tests."""
+PACKAGES = {"envs": ultimata.envs, "configs": ultimata.configs, "tests": tests}
+"""Where the scratch tree's folders join the installed packages: `envs/` holds nothing but the package and
+`configs/` nothing but its settings file (the first test below checks it), `tests/` the page's tests."""
 
 
 def example_files() -> dict[str, str]:
@@ -76,10 +79,10 @@ def test_the_page_shows_every_piece_as_a_file() -> None:
     assert {
         f"{PACKAGE}{name}" for name in ("phases.py", "config.py", "actions.py", "observation.py", "words.py",
                                         "text.py", "state.py", "game.py", "view.py", "env.py", "scripted.py",
-                                        "view.js", "training.yaml", "difficulty.yaml")
-    } | {"tests/nim/positions.py", "tests/nim/random_play.py"} <= files
+                                        "view.js")
+    } | {SETTINGS, "tests/nim/positions.py", "tests/nim/random_play.py"} <= files
     code = {path for path in files if not path.startswith(("tests/nim/", "docs/"))}
-    assert {path for path in code if not path.startswith(PACKAGE)} == set(), "every file the game runs on is in it"
+    assert {path for path in code if not path.startswith(PACKAGE)} == {SETTINGS}, "the package and its config"
 
 
 def test_the_example_passes_pettingzoos_own_checks(nim) -> None:
@@ -99,14 +102,24 @@ def test_the_examples_own_tests_pass(nim) -> None:
     assert ran >= 3
 
 
-def test_the_examples_config_and_difficulty_levels_load(nim) -> None:
-    cfg = load_train_config(NAME)  # found in the package: configs/ has no nim.yaml
+def test_the_examples_config_difficulty_levels_and_hard_load(nim) -> None:
+    from ultimata.agents.mcts import MctsAgent
+    from ultimata.agents.specs import hard_specs, load_agent
+
+    shipped = Path(ultimata.configs.__file__).parent
+    assert not (shipped / "nim.yaml").exists()  # the scratch tree's file, no shipped file edited
+    assert not any(yaml.safe_load(p.read_text()).get("nim") for p in shipped.glob("*.yaml")), "no shared rows"
+    cfg = load_train_config(NAME)
     assert cfg.game == NAME and cfg.rules == {} and cfg.ppo.net_arch == [32, 32] and cfg.total_timesteps == 50_000
-    assert not (Path(ultimata.envs.__file__).parents[1] / "configs" / "nim.yaml").exists()
-    loaded = load_difficulty()  # the shipped configs/difficulty.yaml, untouched: Nim's levels are in its package
-    assert [lv["agent"] for lv in loaded["nim"].as_list()] == ["random", "heuristic", "mcts"]
-    assert "nim" not in yaml.safe_load((Path(ultimata.envs.__file__).parents[1] / "configs" / "difficulty.yaml")
-                                       .read_text())
+    loaded = load_difficulty()
+    assert [lv["agent"] for lv in loaded["nim"].as_list()] == ["random", "heuristic", "hard"]
+    hard_specs.cache_clear()
+    try:
+        assert hard_specs()["nim"] == "mcts:sims=50"
+        agent = load_agent("hard", NAME)
+        assert isinstance(agent, MctsAgent) and agent.options.sims == 50
+    finally:
+        hard_specs.cache_clear()
 
 
 def test_the_scripted_bot_beats_random_play_in_the_arena(nim) -> None:
@@ -163,9 +176,11 @@ KEPT_FOR_EVERY_GAME = {
     "tests/{game}/": "the game's tests, where pytest looks",
     "tests/golden/{game}_v": "its golden playthrough, which tests/test_golden.py replays",
     "agents/pretrained/{game}.": "a shipped bot (optional): training's output, beside the other shipped bots",
+    "configs/{game}.yaml": "its settings: training, difficulty levels, hard and mcts, one file of its own",
 }
 """Outside its package, the files the project keeps for every game in one place: prose, tests and a trained
-bot. None is code or data the game needs to be played, trained, searched or served."""
+bot, and its one settings file (the project's layout keeps settings in configs/, one file per game, never a
+shared row)."""
 SHARED_EDITS = {
     "envs/core/registry.py": "the registry line",
     "README.md": "the games table's row: the project's front page, written by people; no code reads it",
@@ -192,10 +207,10 @@ def asked_for() -> set[str]:
     return paths | set(re.findall(r"^```\w+\n(?:#|//) in ([\w./]+)", text, re.M))  # an excerpt of a shared file
 
 
-def test_a_sixth_game_needs_no_file_outside_its_package_but_its_registry_line() -> None:
+def test_a_sixth_game_needs_no_shared_file_but_its_registry_line() -> None:
     asked = asked_for()
-    assert {"envs/nim/", "envs/nim/env.py", "envs/core/registry.py", "envs/nim/training.yaml",
-            "envs/nim/difficulty.yaml", "envs/nim/scripted.py", "envs/nim/view.js"} <= asked
+    assert {"envs/nim/", "envs/nim/env.py", "envs/core/registry.py", "configs/nim.yaml", "envs/nim/scripted.py",
+            "envs/nim/view.js"} <= asked
     shared = {path for path in asked if place(path) == "shared"}
     assert shared == set(SHARED_EDITS), f"the page asks a new game to edit shared files: {sorted(shared)}"
     registry_edits = re.findall(r'^    "nim_v0": .*$', DOC.read_text(), re.M)

@@ -99,7 +99,8 @@ def test_numpy_output_and_moving_positions_between_backends():
     obs, mask, seat = env.reset()
     assert isinstance(obs, np.ndarray) and mask.dtype == np.int8 and isinstance(seat, np.ndarray)
     obs, mask, seat, rewards, terminated, truncated, info = env.step(mask.argmax(1))
-    assert isinstance(rewards, np.ndarray) and isinstance(terminated, np.ndarray) and isinstance(info["returns"], np.ndarray)
+    assert isinstance(rewards, np.ndarray) and isinstance(terminated, np.ndarray)
+    assert isinstance(info["returns"], np.ndarray)
     game = game_class(ENV).from_config({})
     state = game.new_initial_state(Rng(3))
     for _ in range(12):

@@ -1,20 +1,19 @@
-"""Training settings per game: `configs/<game>.yaml` (the shipped games'), else the game's own
-`envs/<game>/training.yaml` (a game that is not in configs/ carries its settings in its package), validated by
-pydantic with clear errors.
+"""Training settings per game: the training keys of `configs/<game>.yaml` (the game's one settings file,
+configs/__init__.py, whose `difficulty`, `hard` and `mcts` keys other readers check), validated by pydantic
+with clear errors. `--config FILE` gives a file of training keys instead.
 
 A file holds the rule variant (`rules`, checked by the game's own config model), PPO
-hyperparameters, the opponent pool, checkpoint and evaluation cadence, the vector-env kind, and
-named `presets` (e.g. `quick`) that override any of those keys.
+hyperparameters, the opponent pool, checkpoint and evaluation cadence, the sampler, and named `presets`
+(e.g. `quick`) that override any of those keys. Keys of retired training paths (`sampler.kind: vec_env`,
+its `vec_env` section, `ppo.update`, `ppo.n_steps`) still load, with one warning naming what replaced them.
 """
 
 from __future__ import annotations
 
 import warnings
-from importlib import resources
 from pathlib import Path
 from typing import Annotated, Any, Literal
 
-import yaml
 from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
 
 from ultimata.agents.base import game_base_name
@@ -28,9 +27,6 @@ class _Strict(BaseModel):
 
 class PPOConfig(_Strict):
     learning_rate: float = Field(3e-4, gt=0)
-    n_steps: int = Field(256, ge=8)
-    """The vec_env path's rollout length per env: SB3's update sees n_steps x vec_env.n_envs samples (the
-    batched path's update size is sampler.rollout)."""
     batch_size: int = Field(512, ge=8)
     n_epochs: int = Field(4, ge=1)
     gamma: float = Field(0.995, gt=0, le=1)
@@ -49,12 +45,8 @@ class PPOConfig(_Strict):
     conv_out_channels: int = Field(8, ge=0)
     """With features: planes, a 1x1 conv down to this many channels before flattening (0: none); the
     flattened size times the first hidden layer sets most of the checkpoint's size."""
-    update: Literal["lean", "sb3"] = "lean"
-    """How the batched trainer updates: `lean`, the masked PPO loss written out in torch on SB3's policy
-    (training/ppo_update.py), or `sb3`, MaskablePPO.train() itself. The same loss; lean spends less
-    time around it (docs/training.md, "What an update costs")."""
     precision: Literal["float32", "bfloat16"] = "float32"
-    """The lean update's matrix products: float32, or bfloat16 under autocast (weights, optimizer and loss
+    """The update's matrix products: float32, or bfloat16 under autocast (weights, optimizer and loss
     stay float32), about twice as fast for convolutional nets on CPUs with AVX-512 bf16 and on GPUs."""
     conv_scalars: Literal["broadcast", "bias"] = "broadcast"
     """With features: planes, how the scalars after the planes reach the first conv layer: stacked as
@@ -138,15 +130,16 @@ class ImitationConfig(_Strict):
 class SamplerConfig(_Strict):
     """Where the samples come from (docs/training.md, "Samplers")."""
 
-    kind: Literal["batched", "vec_env"] = "batched"
-    """batched: many games in one process, every seat the learning policy plays is a sample, each policy
-    evaluated once per tick for all games waiting on it (training/sampler.py). vec_env: SB3's `learn()`
-    over single-seat self-play envs (the `vec_env` section), the opponents played one observation at a
-    time (the old path, kept as the bench's yardstick)."""
+    kind: Literal["batched", "array"] = "batched"
+    """batched: the Python engines, many games in one process, every seat the learning policy plays is a
+    sample, each policy evaluated once per tick for all games waiting on it (training/sampler.py). array:
+    the game's array engine (`envs.batch(game, n, backend="array")`), every seat played by the learner or
+    a pool snapshot in batched forward passes on tensors, on the update's device (training/array_sampler.py;
+    only games with an array engine, and pool kinds snapshots and mirror)."""
     rollout: int = Field(2048, ge=8)
-    """batched: samples per PPO update."""
+    """Samples per PPO update."""
     games: int = Field(64, ge=1)
-    """batched: games in play at once (split over the workers)."""
+    """Games in play at once (batched: split over the workers; array: the batch size)."""
     workers: Annotated[int, Field(ge=0)] | Literal["auto"] = 1
     """batched: sampling processes. 0 samples in the trainer's process; 1 or more play the next rollout
     while the trainer updates on the current one (one update of policy lag, which PPO's ratio and clipping
@@ -154,22 +147,13 @@ class SamplerConfig(_Strict):
     and `games` is then read as games per worker (training/hardware.py)."""
 
 
-class VecEnvConfig(_Strict):
-    """The old path's own settings (sampler.kind: vec_env): SB3's `learn()` over single-seat envs."""
-
-    n_envs: int = Field(8, ge=1)
-    """Self-play envs stepped together; SB3's update sees ppo.n_steps x n_envs samples."""
-    kind: Literal["dummy", "subproc"] = "dummy"
-    """dummy: all envs in this process (fastest when game steps are cheap); subproc: one process each."""
-
-
 class RLlibConfig(_Strict):
     """Settings only the RLlib backend reads (`ultimata train --backend rllib`, training/rllib/)."""
 
     num_env_runners: int = Field(0, ge=0)
     """Sampling processes (Ray actors); 0 samples in the learner's process, like the SB3 path."""
-    num_envs_per_env_runner: int | None = Field(None, ge=1)
-    """Envs each runner steps together (batched inference); default `vec_env.n_envs`, as in the SB3 path."""
+    num_envs_per_env_runner: int = Field(8, ge=1)
+    """Envs each runner steps together (batched inference)."""
     train_batch_size: int | None = Field(None, ge=16)
     """Env steps per training iteration; default sampler.rollout, the batched path's update size."""
     address: str | None = None
@@ -199,24 +183,12 @@ class TrainConfig(_Strict):
     eval: EvalConfig = Field(default_factory=EvalConfig)
     rllib: RLlibConfig = Field(default_factory=RLlibConfig)
     sampler: SamplerConfig = Field(default_factory=SamplerConfig)
-    vec_env: VecEnvConfig = Field(default_factory=VecEnvConfig)
-
-    @model_validator(mode="after")
-    def _mirror_needs_batched(self) -> TrainConfig:
-        if self.pool.weights.get("mirror", 0) > 0 and self.sampler.kind != "batched":
-            raise ValueError("pool.weights.mirror (the learning policy in an opponent seat) needs sampler.kind: "
-                             "batched; the vec_env sampler has one learner seat per game")
-        return self
 
     @model_validator(mode="after")
     def _batch_fits(self) -> TrainConfig:
-        if self.sampler.kind == "batched" and self.ppo.batch_size > self.sampler.rollout:
+        if self.ppo.batch_size > self.sampler.rollout:
             raise ValueError(f"ppo.batch_size {self.ppo.batch_size} exceeds one rollout (sampler.rollout "
                              f"{self.sampler.rollout})")
-        rollout = self.ppo.n_steps * self.vec_env.n_envs
-        if self.sampler.kind == "vec_env" and self.ppo.batch_size > rollout:
-            raise ValueError(f"ppo.batch_size {self.ppo.batch_size} exceeds one rollout (ppo.n_steps "
-                             f"{self.ppo.n_steps} x vec_env.n_envs {self.vec_env.n_envs})")
         return self
 
 
@@ -224,27 +196,48 @@ class ConfigWarning(UserWarning):
     """A config that loads but says something the way an older release did."""
 
 
-def _moved_keys(data: dict[str, Any], where: str) -> dict[str, Any]:
-    """Configs written before the old path's keys had their own section still load: `n_envs` and
-    `vec_env: dummy|subproc` move under `vec_env`, and the batched rollout keeps its size (ppo.n_steps x
-    n_envs) as `sampler.rollout`; each move is said once, naming the new key."""
-    moved = dict(data)
-    if isinstance(moved.get("vec_env"), str):
-        kind = moved.pop("vec_env")
-        moved["vec_env"] = {"kind": kind}
-        warnings.warn(f"{where}: 'vec_env: {kind}' is now 'vec_env: {{kind: {kind}}}'", ConfigWarning, stacklevel=3)
+RETIRED = {
+    "sampler.kind: vec_env": "the batched sampler ('sampler.kind: batched')",
+    "vec_env": "'sampler.games' and 'sampler.rollout'",
+    "n_envs": "'sampler.games', and 'sampler.rollout' (read here as ppo.n_steps x n_envs)",
+    "ppo.update": "the one update, training/ppo_update.py (what 'update: lean' was)",
+    "ppo.n_steps": "'sampler.rollout' (samples per update)",
+}
+"""Keys of training paths that are gone (issue 51), and what replaced each; BENCHMARKS.md keeps their figures."""
+
+
+def _retired_keys(data: dict[str, Any], where: str) -> dict[str, Any]:
+    """A config that names a retired path still loads: its keys are dropped (a top-level `n_envs` keeps its
+    update size, ppo.n_steps x n_envs, as sampler.rollout), and one warning names them and what replaced
+    each."""
+    moved, found = dict(data), []
+    sampler = dict(moved["sampler"]) if isinstance(moved.get("sampler"), dict) else None
+    ppo = dict(moved["ppo"]) if isinstance(moved.get("ppo"), dict) else None
+    if sampler is not None and sampler.get("kind") == "vec_env":
+        sampler["kind"] = "batched"
+        found.append("sampler.kind: vec_env")
+    if "vec_env" in moved:
+        moved.pop("vec_env")
+        found.append("vec_env")
+    n_steps = ppo.pop("n_steps", None) if ppo is not None else None
+    if ppo is not None and "update" in ppo:
+        ppo.pop("update")
+        found.append("ppo.update")
     if "n_envs" in moved:
         n_envs = moved.pop("n_envs")
-        section = moved.get("vec_env") if isinstance(moved.get("vec_env"), dict) else {}
-        moved["vec_env"] = {**section, "n_envs": n_envs}
-        sampler = moved.get("sampler") if isinstance(moved.get("sampler"), dict) else {}
-        n_steps = (moved.get("ppo") or {}).get("n_steps", PPOConfig.model_fields["n_steps"].default) \
-            if isinstance(moved.get("ppo") or {}, dict) else None
-        if "rollout" not in sampler and isinstance(n_steps, int) and isinstance(n_envs, int):
-            moved["sampler"] = {**sampler, "rollout": n_steps * n_envs}
-        warnings.warn(f"{where}: 'n_envs' is now 'vec_env.n_envs' (the old sampler's envs), and the batched "
-                      f"sampler's update size is 'sampler.rollout' (read here as ppo.n_steps x n_envs)",
-                      ConfigWarning, stacklevel=3)
+        steps = 256 if n_steps is None else n_steps
+        if isinstance(n_envs, int) and isinstance(steps, int) and "rollout" not in (sampler or {}):
+            sampler = {**(sampler or {}), "rollout": steps * n_envs}
+        found.append("n_envs")
+    if n_steps is not None:
+        found.append("ppo.n_steps")
+    if sampler is not None:
+        moved["sampler"] = sampler
+    if ppo is not None:
+        moved["ppo"] = ppo
+    if found:
+        said = "; ".join(f"'{key}' by {RETIRED[key]}" for key in found)
+        warnings.warn(f"{where} names retired training settings, ignored: {said}", ConfigWarning, stacklevel=3)
     return moved
 
 
@@ -256,16 +249,12 @@ def _merge(base: dict[str, Any], override: dict[str, Any]) -> dict[str, Any]:
 
 
 def default_config_text(game_name: str) -> tuple[str, str] | None:
-    """The YAML shipped for a game and where it is: configs/<base name>.yaml, else the game package's own
-    training.yaml; None when neither exists."""
-    from ultimata.envs.core.registry import game_package
+    """The YAML shipped for a game (configs/<base name>.yaml) and how to name it; None when there is none."""
+    from ultimata import configs
 
     base = game_base_name(game_name)
-    for node, where in ((resources.files("ultimata.configs") / f"{base}.yaml", f"configs/{base}.yaml"),
-                        (resources.files(game_package(game_name)) / "training.yaml", f"envs/{base}/training.yaml")):
-        if node.is_file():
-            return node.read_text(), where
-    return None
+    text = configs.game_text(base)
+    return None if text is None else (text, configs.where(base))
 
 
 def load_train_config(
@@ -282,12 +271,10 @@ def load_train_config(
             raise ConfigError(f"cannot read config {path}: {err}") from None
     else:
         text, where = default_config_text(game_name) or ("{}", f"built-in defaults for {game_name}")
-    try:
-        data = yaml.safe_load(text) or {}
-    except yaml.YAMLError as err:
-        raise ConfigError(f"{where} is not valid YAML: {err}") from None
-    if not isinstance(data, dict):
-        raise ConfigError(f"{where} must be a mapping of keys to values")
+    from ultimata.configs import SECTIONS, parse_mapping
+
+    # the game's other settings (difficulty, hard, mcts) are for their own readers
+    data = {key: value for key, value in parse_mapping(text, where).items() if key not in SECTIONS}
     presets = data.pop("presets", {}) or {}
     if not isinstance(presets, dict):
         raise ConfigError(f"'presets' in {where} must map preset names to overrides")
@@ -295,7 +282,7 @@ def load_train_config(
         if preset not in presets:
             raise ConfigError(f"unknown preset {preset!r} in {where}; presets: {', '.join(presets) or '(none)'}")
         data = _merge(data, presets[preset] or {})
-    data = _merge(_moved_keys(data, where), _moved_keys(overrides or {}, "the overrides"))
+    data = _merge(_retired_keys(data, where), _retired_keys(overrides or {}, "the overrides"))
     cfg = _validate_nested(data, where)
     if cfg.game is not None and cfg.game != game_name:
         raise ConfigError(f"{where} is a config for {cfg.game}, not {game_name}")
@@ -307,12 +294,30 @@ def load_train_config(
                           f"rules has {game.num_players} seats, so give {game.num_players}")
     if cfg.imitation is not None:
         _check_imitation_specs(cfg.imitation, game_name, cfg.rules, where)
+    if cfg.sampler.kind == "array":
+        _check_array_sampler(cfg, game_name, where)
     if cfg.ppo.features == "planes" and game.observation_planes is None:
         raise ConfigError(
             f"ppo.features: planes in {where} needs board planes, and {game_name} declares none "
             "(observation_planes is None); use features: flat"
         )
     return cfg
+
+
+ARRAY_POOL_KINDS = ("mirror", "snapshots", "random")
+"""What the array sampler seats: the learner itself, its snapshots and uniform play, all on tensors."""
+
+
+def _check_array_sampler(cfg: TrainConfig, game_name: str, where: str) -> None:
+    """`sampler.kind: array` needs the game's array engine and a pool it can seat on tensors."""
+    from ultimata.envs.core.array.engine import array_game_class
+
+    array_game_class(game_name)  # ConfigError naming the games that have one
+    other = sorted(k for k, w in cfg.pool.weights.items() if w > 0 and k not in ARRAY_POOL_KINDS)
+    if other:
+        raise ConfigError(f"sampler.kind: array in {where} plays the pool kinds {', '.join(ARRAY_POOL_KINDS)} on "
+                          f"tensors; pool.weights gives weight to {', '.join(other)}: set those to 0, or use "
+                          "sampler.kind: batched")
 
 
 def _check_imitation_specs(im: ImitationConfig, game_name: str, rules: dict[str, Any], where: str) -> None:
@@ -334,7 +339,7 @@ def _check_imitation_specs(im: ImitationConfig, game_name: str, rules: dict[str,
 def _validate_nested(data: dict[str, Any], where: str) -> TrainConfig:
     """Validate sections separately so an unknown key lists the keys allowed in its own section."""
     sections = {"ppo": PPOConfig, "pool": PoolConfig, "eval": EvalConfig, "imitation": ImitationConfig,
-                "rllib": RLlibConfig, "sampler": SamplerConfig, "vec_env": VecEnvConfig}
+                "rllib": RLlibConfig, "sampler": SamplerConfig}
     for key, model in sections.items():
         if key in data and data[key] is not None:
             data = {**data, key: validate_config(model, data[key], f"'{key}' of {where}")}

@@ -18,6 +18,7 @@ import torch
 from torch.nn import functional as F
 
 from ultimata.agents.base import Agent
+from ultimata.agents.policy import actor_logits, logits_and_values, masked_logits
 from ultimata.agents.policy_agent import PolicyAgent
 from ultimata.agents.specs import load_agent
 from ultimata.envs.core.engine import Game
@@ -150,11 +151,8 @@ def _fit(policy, data: tuple[np.ndarray, ...], epochs: int, batch_size: int, opt
         order = torch.randperm(n, generator=gen).to(policy.device)
         for start in range(0, n, batch_size):
             idx = order[start : start + batch_size]
-            pi_features, vf_features = _features(policy, o[idx])
-            latent_pi = policy.mlp_extractor.forward_actor(pi_features)
-            latent_vf = policy.mlp_extractor.forward_critic(vf_features)
-            logits = policy.action_net(latent_pi).masked_fill(~m[idx], -1e8)
-            value = policy.value_net(latent_vf).squeeze(-1)
+            logits, value = logits_and_values(policy, o[idx])
+            logits = masked_logits(logits, m[idx])
             loss = F.cross_entropy(logits, a[idx]) + 0.5 * F.mse_loss(value, r[idx])
             optimizer.zero_grad()
             loss.backward()
@@ -170,15 +168,8 @@ def _accuracy(policy, obs: np.ndarray, masks: np.ndarray, actions: np.ndarray, b
     with torch.no_grad():
         for start in range(0, len(actions), batch_size):
             rows = slice(start, start + batch_size)
-            pi_features, _ = _features(policy, torch.as_tensor(obs[rows], device=policy.device))
-            logits = policy.action_net(policy.mlp_extractor.forward_actor(pi_features))
-            logits = logits.masked_fill(~torch.as_tensor(masks[rows], device=policy.device), -1e8)
+            logits = actor_logits(policy, torch.as_tensor(obs[rows], device=policy.device))
+            logits = masked_logits(logits, torch.as_tensor(masks[rows], device=policy.device))
             matched += int((logits.argmax(-1).cpu().numpy() == actions[rows]).sum())
     return matched / len(actions)
 
-
-def _features(policy, obs: torch.Tensor) -> tuple[torch.Tensor, torch.Tensor]:
-    if policy.share_features_extractor:
-        features = policy.features_extractor(obs)
-        return features, features
-    return policy.pi_features_extractor(obs), policy.vf_features_extractor(obs)

@@ -31,12 +31,13 @@ from ultimata.training.run_dir import RunDir
 def new_model(cfg: TrainConfig, venv: VecEnv, tb: Path | None, game: Game, n_steps: int | None = None,
               device: Any = "cpu") -> MaskablePPO:
     """A fresh MaskablePPO with the config's network (tb: tensorboard folder, None for none; n_steps:
-    the rollout length per env, default the config's; device: where its weights live)."""
+    the rollout length, default sampler.rollout; device: where its weights live)."""
     p = cfg.ppo
     policy_kwargs = {"net_arch": {"pi": list(p.net_arch), "vf": list(p.net_arch)},
                      **features_policy_kwargs(p.features, game, p.conv_channels, p.conv_out_channels, p.conv_scalars)}
     return MaskablePPO(
-        "MlpPolicy", venv, learning_rate=p.learning_rate, n_steps=n_steps or p.n_steps, batch_size=p.batch_size,
+        "MlpPolicy", venv, learning_rate=p.learning_rate, n_steps=n_steps or cfg.sampler.rollout,
+        batch_size=p.batch_size,
         n_epochs=p.n_epochs, gamma=p.gamma, gae_lambda=p.gae_lambda, clip_range=p.clip_range,
         ent_coef=p.ent_coef, vf_coef=p.vf_coef, max_grad_norm=p.max_grad_norm,
         policy_kwargs=policy_kwargs,
@@ -74,7 +75,7 @@ def load_latest_good(run: RunDir, progress: RunProgress, venv: VecEnv, console: 
             progress.snapshots = [s for s in progress.snapshots if s in kept]
             progress.steps = meta.steps
             progress.finished = False
-            console.print(f"[yellow]warning:[/] resuming from {escape(rel)} at {meta.steps:,} steps", soft_wrap=True)
+            console.print(f"[yellow]warning:[/] resuming from {escape(rel)} at {meta.steps:,} samples", soft_wrap=True)
         keep_intact_snapshots(run, progress, game_class(meta.game).from_config(meta.config), console)
         return model
     raise CheckpointError(f"{run.root}: none of its {len(progress.checkpoints)} checkpoints is intact; "

@@ -1,8 +1,8 @@
 """The masked PPO update, written out in torch in CleanRL's style, on SB3's policy module.
 
 The loss is MaskablePPO's, term for term: the clipped surrogate on per-minibatch normalised advantages,
-the unclipped value MSE, the entropy bonus of the masked distribution (masked logits set to -1e8, as
-sb3-contrib's MaskableCategorical does), gradient clipping, SB3's Adam. What is gone is the machinery
+the unclipped value MSE, the entropy bonus of the masked distribution (masked logits set to `MASKED_LOGIT`, as
+sb3-contrib's MaskableCategorical does; agents/policy.py), gradient clipping, SB3's Adam. What is gone is the machinery
 around it: SB3 rebuilds a torch Distribution object and its argument checks for every minibatch and
 copies the rollout buffer into fresh tensors each epoch; here the rollout moves to the device once and
 minibatches are index views. On the card game's config that is a third of `MaskablePPO.train()`'s time
@@ -22,10 +22,8 @@ import numpy as np
 import torch
 from torch import nn
 
+from ultimata.agents.policy import logits_and_values, masked_entropy, masked_log_probs
 from ultimata.training.sampler import Rollout
-
-MASKED_LOGIT = -1e8
-"""What sb3-contrib's MaskableCategorical writes over masked logits: finite, so 0 * logit stays 0."""
 
 
 @dataclass
@@ -40,20 +38,34 @@ class UpdateSettings:
     precision: str = "float32"
 
 
-def logits_and_values(policy: Any, obs: torch.Tensor) -> tuple[torch.Tensor, torch.Tensor]:
-    """SB3's actor-critic forward pass: features (shared or separate), the two MLPs, the two heads."""
-    features = policy.extract_features(obs)
-    if policy.share_features_extractor:
-        latent_pi, latent_vf = policy.mlp_extractor(features)
-    else:
-        pi_features, vf_features = features
-        latent_pi = policy.mlp_extractor.forward_actor(pi_features)
-        latent_vf = policy.mlp_extractor.forward_critic(vf_features)
-    return policy.action_net(latent_pi), policy.value_net(latent_vf).flatten()
+@dataclass
+class LossTerms:
+    loss: torch.Tensor
+    policy_loss: torch.Tensor
+    value_loss: torch.Tensor
+    entropy_loss: torch.Tensor
+    ratio: torch.Tensor
+    log_ratio: torch.Tensor
 
 
-def masked_log_probs(logits: torch.Tensor, masks: torch.Tensor) -> torch.Tensor:
-    return torch.log_softmax(logits.float().masked_fill(~masks, MASKED_LOGIT), dim=-1)
+def ppo_loss(logits: torch.Tensor, values: torch.Tensor, masks: torch.Tensor, actions: torch.Tensor,
+             old_log_probs: torch.Tensor, advantages: torch.Tensor, returns: torch.Tensor, clip: float,
+             ent_coef: float, vf_coef: float) -> LossTerms:
+    """The masked PPO loss of one minibatch: the clipped surrogate on the minibatch's normalised
+    advantages, the value MSE and the masked distribution's entropy bonus. `logits` are unmasked."""
+    log_probs_all = masked_log_probs(logits, masks)
+    log_prob = log_probs_all.gather(1, actions[:, None]).squeeze(1)
+    entropy = masked_entropy(log_probs_all, masks)
+    adv = advantages
+    if len(adv) > 1:
+        adv = (adv - adv.mean()) / (adv.std() + 1e-8)
+    log_ratio = log_prob - old_log_probs
+    ratio = log_ratio.exp()
+    policy_loss = -torch.min(adv * ratio, adv * ratio.clamp(1 - clip, 1 + clip)).mean()
+    value_loss = nn.functional.mse_loss(returns, values.float())
+    entropy_loss = -entropy.mean()
+    loss = policy_loss + ent_coef * entropy_loss + vf_coef * value_loss
+    return LossTerms(loss, policy_loss, value_loss, entropy_loss, ratio, log_ratio)
 
 
 def channels_last(policy: nn.Module) -> None:
@@ -89,31 +101,22 @@ def ppo_update(policy: Any, rollout: Rollout, settings: UpdateSettings, rng: np.
             rows = order[start:start + settings.batch_size]
             with autocast:
                 logits, values = logits_and_values(policy, obs[rows])
-            log_probs_all = masked_log_probs(logits, masks[rows])
-            log_prob = log_probs_all.gather(1, actions[rows, None]).squeeze(1)
-            entropy = -(log_probs_all.exp() * log_probs_all).masked_fill(~masks[rows], 0.0).sum(dim=1)
-            adv = advantages[rows]
-            if len(rows) > 1:
-                adv = (adv - adv.mean()) / (adv.std() + 1e-8)
-            log_ratio = log_prob - old_log_probs[rows]
-            ratio = log_ratio.exp()
-            policy_loss = -torch.min(adv * ratio, adv * ratio.clamp(1 - clip, 1 + clip)).mean()
-            value_loss = nn.functional.mse_loss(returns[rows], values.float())
-            entropy_loss = -entropy.mean()
-            loss = policy_loss + settings.ent_coef * entropy_loss + settings.vf_coef * value_loss
+            terms = ppo_loss(logits, values, masks[rows], actions[rows], old_log_probs[rows], advantages[rows],
+                             returns[rows], clip, settings.ent_coef, settings.vf_coef)
             optimizer.zero_grad()
-            loss.backward()
+            terms.loss.backward()
             nn.utils.clip_grad_norm_(policy.parameters(), settings.max_grad_norm)
             optimizer.step()
             with torch.no_grad():
-                stats["approx_kl"].append(((ratio - 1) - log_ratio).mean().item())
-                stats["clip_fraction"].append(((ratio - 1).abs() > clip).float().mean().item())
-            for key, value in (("policy_gradient_loss", policy_loss), ("value_loss", value_loss),
-                               ("entropy_loss", entropy_loss), ("loss", loss)):
+                stats["approx_kl"].append(((terms.ratio - 1) - terms.log_ratio).mean().item())
+                stats["clip_fraction"].append(((terms.ratio - 1).abs() > clip).float().mean().item())
+            for key, value in (("policy_gradient_loss", terms.policy_loss), ("value_loss", terms.value_loss),
+                               ("entropy_loss", terms.entropy_loss), ("loss", terms.loss)):
                 stats[key].append(value.item())
     policy.set_training_mode(False)
-    values_np = rollout.values
-    variance = np.var(rollout.returns)
-    explained = float("nan") if variance == 0 else float(1 - np.var(rollout.returns - values_np) / variance)
+    returns_all = torch.as_tensor(rollout.returns, dtype=torch.float64)
+    variance = float(returns_all.var(unbiased=False))
+    residual = float((returns_all - torch.as_tensor(rollout.values, dtype=torch.float64)).var(unbiased=False))
+    explained = float("nan") if variance == 0 else 1 - residual / variance
     return {**{k: float(np.mean(v)) for k, v in stats.items()}, "explained_variance": explained,
             "clip_range": clip}

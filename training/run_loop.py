@@ -18,7 +18,7 @@ from pathlib import Path
 from typing import Any
 
 from rich.console import Console
-from rich.progress import BarColumn, Progress, TextColumn, TimeElapsedColumn, TimeRemainingColumn
+from rich.progress import BarColumn, Progress, TaskProgressColumn, TextColumn, TimeElapsedColumn
 
 from ultimata.agents.checkpoint import CheckpointMeta, save_checkpoint
 from ultimata.agents.scripted_agent import has_scripted_bot
@@ -52,11 +52,25 @@ def eval_opponents(cfg: TrainConfig) -> list[str]:
 
 
 def progress_bar(console: Console) -> Progress:
+    """The bar, the samples done of the total, the run's own rate, the time left at that rate, the latest
+    evaluation's rates and the time so far."""
     return Progress(
-        TextColumn("[bold]{task.description}"), BarColumn(), TextColumn("{task.completed:,}/{task.total:,}"),
-        TextColumn("{task.fields[sps]}"), TextColumn("{task.fields[rates]}"), TimeElapsedColumn(),
-        TimeRemainingColumn(), console=console, transient=False,
+        TextColumn("[bold]{task.description}"), BarColumn(), TaskProgressColumn(),
+        TextColumn("{task.completed:,}/{task.total:,} samples"), TextColumn("{task.fields[sps]}"),
+        TextColumn("{task.fields[left]}"), TextColumn("{task.fields[rates]}"), TimeElapsedColumn(),
+        console=console, transient=False,
     )
+
+
+def time_left(seconds: float | None) -> str:
+    """'about 4 min 10 s left', or '' while there is no rate to go by."""
+    if seconds is None or seconds != seconds or seconds == float("inf"):
+        return ""
+    whole = int(round(seconds))
+    hours, rest = divmod(whole, 3600)
+    minutes, secs = divmod(rest, 60)
+    said = f"{hours} h {minutes} min" if hours else f"{minutes} min {secs} s" if minutes else f"{secs} s"
+    return f"about {said} left"
 
 
 def rating_summary(result: ArenaResult) -> dict[str, Any]:
@@ -80,7 +94,7 @@ class RunLoop:
         self.add_snapshot, self.log = add_snapshot, log
         record.finished = record.finished and record.steps >= cfg.total_timesteps  # a finished run trained longer
         self.task = bar.add_task("training", total=cfg.total_timesteps, completed=record.steps,
-                                 sps="", rates="") if bar else None
+                                 sps="", left="", rates="") if bar else None
         self.next_checkpoint = (record.steps // cfg.checkpoint_every + 1) * cfg.checkpoint_every
         self.next_eval = (record.steps // cfg.eval.every + 1) * cfg.eval.every
         self.report_every = max(1, cfg.total_timesteps // 20)
@@ -121,6 +135,7 @@ class RunLoop:
             self.steps_per_s = (steps - self._clock[1]) / (now - self._clock[0])
             self._clock = (now, steps)
             self.log("time/env_steps_per_s", self.steps_per_s)
+        left = time_left(self.seconds_left(steps, now))
         if steps >= self.next_checkpoint:
             self.save_checkpoint(model, steps)
             self.next_checkpoint = (steps // self.cfg.checkpoint_every + 1) * self.cfg.checkpoint_every
@@ -128,12 +143,24 @@ class RunLoop:
             self.evaluate(self.playing_policy(model), steps)
             self.next_eval = (steps // self.cfg.eval.every + 1) * self.cfg.eval.every
         if self.bar is not None:
-            self.bar.update(self.task, completed=steps, sps=f"{self.steps_per_s:,.0f} steps/s", rates=self.rates)
+            self.bar.update(self.task, completed=steps, sps=f"{self.steps_per_s:,.0f} samples/s", left=left,
+                            rates=self.rates)
         elif steps >= self.next_report:  # no live bar (piped, CI): a plain line every 5% so logs show progress
             self.next_report = (steps // self.report_every + 1) * self.report_every
             total = self.cfg.total_timesteps
-            self.console.print(f"{steps:,}/{total:,} steps ({steps / total:.0%}), {self.steps_per_s:,.0f} steps/s"
-                               + (f", {self.rates}" if self.rates else ""), highlight=False, soft_wrap=True)
+            self.console.print(f"{steps:,}/{total:,} samples ({steps / total:.0%}), {self.steps_per_s:,.0f} "
+                               "samples/s" + (f", {left}" if left else "") + (f", {self.rates}" if self.rates else ""),
+                               highlight=False, soft_wrap=True)
+
+    def seconds_left(self, steps: int, now: float) -> float | None:
+        """The time to the total at this session's own rate so far (its samples over its wall time: the
+        warm start excluded, evaluations and checkpoints included, as they will recur); None before the
+        first samples."""
+        began, _, first_steps = self._session
+        done, elapsed = steps - first_steps, now - began
+        if done <= 0 or elapsed <= 0:
+            return None
+        return max(0, self.cfg.total_timesteps - steps) * elapsed / done
 
     def write(self, model: Any, path: Path, meta: CheckpointMeta) -> Path:
         """The learner as an ultimata checkpoint (.zip + sidecar) at `path`."""

@@ -27,6 +27,7 @@ from typing import Any
 import numpy as np
 import torch
 
+from ultimata.agents.policy import logits_and_values
 from ultimata.envs.core.engine import Game, State
 from ultimata.training.outcome import win_credit
 from ultimata.training.pool import OpponentPool
@@ -38,8 +39,6 @@ __all__ = ["BatchedSampler", "EpisodeStats", "Rollout", "policy_outputs", "sampl
 def policy_outputs(policy: Any, obs: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     """Logits and values of SB3's actor-critic policy for a batch of observations, in one pass, wherever the
     policy's weights are."""
-    from ultimata.training.ppo_update import logits_and_values
-
     with torch.no_grad():
         logits, values = logits_and_values(policy, torch.as_tensor(obs, device=policy.device))
         return logits.float().cpu().numpy(), values.float().cpu().numpy()

@@ -1,10 +1,10 @@
 """Every place the batched trainer touches SB3's MaskablePPO beyond its public API, in one module.
 
 The trainer samples and updates on its own but keeps SB3's model object, so a checkpoint is the same
-MaskablePPO zip SB3 users load, and `--resume` and `update: sb3` keep working. SB3 has no public way to
-advance a model whose timesteps move outside `learn()`, so three of its private fields are set here:
-`_total_timesteps` and `_current_progress_remaining` (read by SB3's schedules and by `train()`), and
-`_n_updates` (saved in the zip and logged as train/n_updates, as `learn()` keeps them).
+MaskablePPO zip SB3 users load, and `--resume` keeps working. SB3 has no public way to advance a model
+whose timesteps move outside `learn()`, so two of its private fields are set here: `_total_timesteps`
+(saved in the zip, read by SB3's schedules) and `_n_updates` (saved in the zip and logged as
+train/n_updates, as `learn()` keeps them).
 """
 
 from __future__ import annotations
@@ -14,12 +14,6 @@ from typing import Any
 
 def set_total_timesteps(model: Any, total: int) -> None:
     model._total_timesteps = total
-
-
-def train(model: Any) -> None:
-    """MaskablePPO.train() on the rollout buffer already filled, with its schedules at the current step."""
-    model._update_current_progress_remaining(model.num_timesteps, model._total_timesteps)
-    model.train()
 
 
 def record_update(model: Any, stats: dict[str, float], epochs: int) -> None:

@@ -8,6 +8,7 @@ from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
+from rich.table import Table
 
 from ultimata.envs.core.registry import GAMES, game_class, make, make_raw
 from ultimata.envs.core.rng import Rng
@@ -291,3 +292,33 @@ def _array_rates(names: list[str], steps: int, rounds: int, clock: str,
             player.seconds_for(CUDA_ROWS * 3)  # warm-up: kernels, caches
             on_cuda[n] = CUDA_ROWS * 20 / player.seconds_for(CUDA_ROWS * 20)
     return rates, on_cuda
+
+
+def random_play_table(results: list, steps: int, rounds: int, clock: str, mcts: bool) -> Table:
+    """`ultimata bench`'s table: each env's random-play speed and its ratio to connect_four's."""
+    title = f"random masked play, {steps} steps each in {rounds} interleaved rounds (medians, {clock} clock)"
+    table = Table(title=title)
+    columns = ["env", "env() steps/s", "x connect_four", "x range", "raw_env steps/s", "x raw", "engine decisions/s",
+               "batch(64) decisions/s", "x batch", "array(4096) decisions/s", "x array", "array CUDA decisions/s",
+               "random game decisions: median (min-max)"]
+    for column in columns + (["mcts s/decision"] if mcts else []):
+        table.add_column(column, justify="right" if column != "env" else "left")
+    for r in results:
+        engine = "" if r.engine_decisions_per_s is None else f"{r.engine_decisions_per_s:,.0f}"
+        table.add_row(
+            r.env,
+            f"{r.aec_steps_per_s:,.0f}",
+            f"{r.aec_ratio:.2f}",
+            "" if r.ratio_range is None else f"{r.ratio_range[0]:.2f}-{r.ratio_range[1]:.2f}",
+            f"{r.raw_steps_per_s:,.0f}",
+            f"{r.raw_ratio:.2f}",
+            engine,
+            "" if r.batch_decisions_per_s is None else f"{r.batch_decisions_per_s:,.0f}",
+            "" if r.batch_ratio is None else f"{r.batch_ratio:.2f}",
+            "" if r.array_decisions_per_s is None else f"{r.array_decisions_per_s:,.0f}",
+            "" if r.array_ratio is None else f"{r.array_ratio:.2f}",
+            "" if r.array_cuda_decisions_per_s is None else f"{r.array_cuda_decisions_per_s:,.0f}",
+            r.length_summary(),
+            *([f"{r.mcts_seconds:.3f}" if r.mcts_seconds is not None else "n/a"] if mcts else []),
+        )
+    return table

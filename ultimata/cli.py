@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import json
-import warnings
 from collections.abc import Callable
 from typing import Any
 
@@ -62,14 +61,14 @@ def bench(
     clock: str = typer.Option("wall", help="wall (what a user waits) or cpu (this process's CPU time: steadier "
                               "on a shared machine)."),
     train: str = typer.Option(None, "--train", help="Time training instead: learner samples per second of each "
-                              "training path on this game's config (the old SB3 loop and the batched sampler)."),
+                              "sampler on this game's config (batched, and array where the game has an array engine)."),
     config: str = typer.Option(None, "--config", help="With --train: a training YAML instead of the game's own."),
     device: str = typer.Option(None, "--device", help="With --train: where the batched paths update (auto, cpu, "
                                "cuda); default the config's."),
 ) -> None:
     """Random-play speed of every env, as a ratio to PettingZoo's connect_four_v3 in the same run; with
     --train, the training paths' samples per second."""
-    from ultimata.bench import clock_named, run
+    from ultimata.bench import clock_named, random_play_table, run
     from ultimata.envs.core.errors import UltimataError
     from ultimata.envs.core.registry import game_class
 
@@ -97,37 +96,12 @@ def bench(
         summary = {"steps": steps, "rounds": rounds, "clock": clock, "results": [r.as_dict() for r in results]}
         print(json.dumps(summary, indent=1))
         return
-    title = f"random masked play, {steps} steps each in {rounds} interleaved rounds (medians, {clock} clock)"
-    table = Table(title=title)
-    columns = ["env", "env() steps/s", "x connect_four", "x range", "raw_env steps/s", "x raw", "engine decisions/s",
-               "batch(64) decisions/s", "x batch", "array(4096) decisions/s", "x array", "array CUDA decisions/s",
-               "random game decisions: median (min-max)"]
-    for column in columns + (["mcts s/decision"] if mcts else []):
-        table.add_column(column, justify="right" if column != "env" else "left")
-    for r in results:
-        engine = "" if r.engine_decisions_per_s is None else f"{r.engine_decisions_per_s:,.0f}"
-        table.add_row(
-            r.env,
-            f"{r.aec_steps_per_s:,.0f}",
-            f"{r.aec_ratio:.2f}",
-            "" if r.ratio_range is None else f"{r.ratio_range[0]:.2f}-{r.ratio_range[1]:.2f}",
-            f"{r.raw_steps_per_s:,.0f}",
-            f"{r.raw_ratio:.2f}",
-            engine,
-            "" if r.batch_decisions_per_s is None else f"{r.batch_decisions_per_s:,.0f}",
-            "" if r.batch_ratio is None else f"{r.batch_ratio:.2f}",
-            "" if r.array_decisions_per_s is None else f"{r.array_decisions_per_s:,.0f}",
-            "" if r.array_ratio is None else f"{r.array_ratio:.2f}",
-            "" if r.array_cuda_decisions_per_s is None else f"{r.array_cuda_decisions_per_s:,.0f}",
-            r.length_summary(),
-            *([f"{r.mcts_seconds:.3f}" if r.mcts_seconds is not None else "n/a"] if mcts else []),
-        )
-    console.print(table)
+    console.print(random_play_table(results, steps, rounds, clock, mcts))
 
 
 def _bench_training(game: str, steps: int, config: str | None, as_json: bool, device: str | None) -> None:
     from ultimata.envs.core.errors import UltimataError
-    from ultimata.train_bench import run_train_bench
+    from ultimata.train_bench import run_train_bench, train_bench_table
 
     def said(row) -> None:
         if not as_json:
@@ -143,17 +117,7 @@ def _bench_training(game: str, steps: int, config: str | None, as_json: bool, de
         print(json.dumps({"game": game, "steps": steps, "connect_four_random_steps_per_cpu_s": round(connect_four),
                           "paths": [r.as_dict() for r in rows]}, indent=1))
         return
-    base = rows[0].per_cpu_second
-    table = Table(title=f"{game}: learner samples per second, {steps:,} samples per path, self-play only "
-                        f"(connect_four_v3 random play: {connect_four:,.0f} steps per CPU second)")
-    for column in ("path", "samples/s (wall)", "samples/s (CPU)", "x first path (CPU)", "x connect_four (CPU)",
-                   "peak RSS MB"):
-        table.add_column(column, justify="left" if column == "path" else "right")
-    for r in rows:
-        table.add_row(r.path, f"{r.per_wall_second:,.0f}", f"{r.per_cpu_second:,.0f}",
-                      f"{r.per_cpu_second / base:.2f}", f"{r.per_cpu_second / connect_four:.2f}",
-                      f"{r.peak_rss_mb:,.0f}")
-    console.print(table)
+    console.print(train_bench_table(game, steps, rows, connect_four))
 
 
 def _fail(err: Exception) -> None:
@@ -188,117 +152,16 @@ def train(
                               "mean ± sd of their final tables; OUT/seeds.json keeps it."),
 ) -> None:
     """Self-play against a pool of past snapshots, the scripted bot and random (SB3 or RLlib)."""
-    from datetime import datetime
-    from pathlib import Path
-
     from ultimata.envs.core.errors import UltimataError
-    from ultimata.envs.core.registry import game_class
-    from ultimata.report import training_table
-    from ultimata.training.config import ConfigWarning
-    from ultimata.training.trainer import prepare_run
-    from ultimata.training.trainer import train as run_training
+    from ultimata.train_command import TrainRequest, run_train
 
-    if steps is not None and steps < 1:
-        _fail(ValueError(f"--steps must be a positive number of samples, got {steps}"))
-    if resume and (config or preset or out):
-        _fail(ValueError("--resume continues a run with its saved config; drop --config/--preset/--out"))
-    if backend not in ("sb3", "rllib"):
-        _fail(ValueError(f"unknown --backend {backend!r}; use sb3 or rllib"))
-    if backend == "sb3" and (num_env_runners is not None or address):
-        _fail(ValueError("--num-env-runners and --address are rllib options; add --backend rllib"))
-    if backend == "rllib":
-        from ultimata.training.rllib import require_ray
-
-        try:
-            require_ray()
-        except UltimataError as err:
-            _fail(err)
+    request = TrainRequest(game, config, preset, resume, out, steps, backend, num_env_runners, address, device, seeds)
     try:
-        game_class(game)  # an unknown game is named as such, before any preset or config is read
-        if device is not None:
-            from ultimata.training.hardware import resolve_device
-
-            resolve_device(device)  # no CUDA for --device cuda: one clear error before any run folder is made
+        status = run_train(request, console)
     except UltimataError as err:
         _fail(err)
-    run_dir = Path(resume or out or Path("runs") / game / datetime.now().strftime("%Y%m%d-%H%M%S"))
-    if seeds is not None:
-        if not 1 <= seeds <= 20:
-            _fail(ValueError(f"--seeds must be 1 to 20, got {seeds}"))
-        if resume or backend != "sb3":
-            _fail(ValueError("--seeds starts K new runs on the sb3 backend; continue one of them with --resume "
-                             "OUT/seed_k, and drop --backend rllib"))
-        _train_seeds(game, run_dir, seeds, config, preset, {"total_timesteps": steps, "device": device})
-        return
-    try:
-        overrides = {k: v for k, v in (("total_timesteps", steps), ("device", device)) if v is not None} or None
-        with warnings.catch_warnings(record=True) as said:
-            warnings.simplefilter("always", ConfigWarning)
-            cfg, progress = prepare_run(game, run_dir, config_path=config, preset=preset, resume=bool(resume),
-                                        overrides=overrides)
-        for warning in said:
-            console.print(f"[yellow]warning:[/] {escape(str(warning.message))}", soft_wrap=True)
-        if steps is not None and resume:
-            cfg.total_timesteps = steps
-        if device is not None and resume:
-            cfg.device = device
-        if progress.finished and progress.steps >= cfg.total_timesteps:
-            console.print(f"{run_dir} already finished at {progress.steps:,} steps; give --steps to train longer")
-            return
-        if backend == "rllib":
-            from ultimata.training.rllib.trainer import train_rllib
-
-            runners = cfg.rllib.num_env_runners if num_env_runners is None else num_env_runners
-            console.print(f"training {game} for {cfg.total_timesteps:,} steps on RLlib: {runners} env runners, "
-                          f"league {cfg.pool.weights}; run folder {run_dir}")
-            outcome = train_rllib(cfg, run_dir, progress, console=console, num_env_runners=num_env_runners,
-                                  address=address)
-        else:
-            console.print(f"training {game} for {cfg.total_timesteps:,} steps: {_sampler_words(cfg)}, "
-                          f"pool {cfg.pool.weights}; run folder {run_dir}")
-            outcome = run_training(cfg, run_dir, progress, console=console)
-    except UltimataError as err:
-        _fail(err)
-    if outcome.interrupted:
-        again = "" if backend == "sb3" else " --backend rllib"
-        console.print(f"interrupted at {outcome.steps:,} steps; checkpoint saved. Continue with:\n"
-                      f"  ultimata train {game} --resume {run_dir}{again}")
-        raise typer.Exit(130)
-    console.print(f"{outcome.steps:,} steps at {outcome.steps_per_s:,.0f} steps/s; checkpoint {outcome.final}")
-    console.print(training_table(game, outcome.results, "trained policy"))
-    console.print(f"play against it:  ultimata play {game} --vs {outcome.final}")
-    console.print(f"rate it:          ultimata arena {game} {outcome.final} heuristic --games 400")
-
-
-def _train_seeds(game: str, out, seeds: int, config: str | None, preset: str | None,
-                 given: dict[str, Any]) -> None:
-    from ultimata.envs.core.errors import UltimataError
-    from ultimata.envs.core.io import atomic_write_json
-    from ultimata.train_seeds import seed_run, spread_table, summary
-    from ultimata.training.trainer import prepare_run
-    from ultimata.training.trainer import train as run_training
-
-    runs = []
-    try:
-        for k in range(seeds):
-            overrides = {"seed": k, **{key: value for key, value in given.items() if value is not None}}
-            cfg, progress = prepare_run(game, out / f"seed_{k}", config_path=config, preset=preset,
-                                        overrides=overrides)
-            console.print(f"seed {k + 1} of {seeds}: training {game} for {cfg.total_timesteps:,} steps: "
-                          f"{_sampler_words(cfg)}; run folder {out / f'seed_{k}'}")
-            outcome = run_training(cfg, out / f"seed_{k}", progress, console=console)
-            if outcome.interrupted:
-                console.print(f"interrupted at {outcome.steps:,} steps of seed {k}; continue it with:\n"
-                              f"  ultimata train {game} --resume {out / f'seed_{k}'}")
-                raise typer.Exit(130)
-            runs.append(seed_run(k, outcome))
-    except UltimataError as err:
-        _fail(err)
-    recipe = {"config": config, "preset": preset, "steps": cfg.total_timesteps}
-    data = summary(game, recipe, runs)
-    atomic_write_json(out / "seeds.json", data)
-    console.print(spread_table(data))
-    console.print(f"summary in {out / 'seeds.json'}")
+    if status:
+        raise typer.Exit(status)
 
 
 @app.command()
@@ -385,18 +248,6 @@ def plot(
         _fail(err)
     console.print(f"wrote {written}")
 
-
-def _sampler_words(cfg) -> str:
-    from ultimata.training.hardware import resolve_device, sampling_plan
-
-    s = cfg.sampler
-    if s.kind == "vec_env":
-        return f"{cfg.vec_env.n_envs} {cfg.vec_env.kind} envs (SB3 learn)"
-    plan = sampling_plan(s.workers, s.games, cfg.torch_threads)
-    where = "in this process" if plan.workers == 0 else \
-        f"in {plan.workers} sampling process{'es' * (plan.workers > 1)}"
-    return (f"{plan.games} games {where}, {s.rollout:,} samples per update on "
-            f"{resolve_device(cfg.device).type}")
 
 
 @app.command()

@@ -26,7 +26,7 @@ STANDARD_AGENTS = ("random", "heuristic", "pretrained", "mcts", "hard")
 NAMES = {"heuristic": "heuristic (scripted)", "pretrained": "pretrained (shipped)",
          "tests/agents/own_agents.py:FirstLegal": "first legal move (`tests/agents/own_agents.py:FirstLegal`)"}
 SEARCH_COST = {"mcts": "0.2-0.5 s a decision",
-               "hard": "0.3-0.5 s a decision and up to 5 s a turn (configs/hard.yaml)"}
+               "hard": "0.3-0.5 s a decision and up to 5 s a turn (configs/<game>.yaml, hard)"}
 """What one answer of each search spec costs on this project's 2-core machine."""
 NOT_TRAINED_AGAINST = ("not measured: search answers in {cost} and a best response meets it at every sample, so "
                        "100k samples would take 6-14 hours or more on 2 cores against one opponent seat, about three "

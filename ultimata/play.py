@@ -24,7 +24,7 @@ from ultimata.record.outcome import short_name
 
 
 def level_of(vs: str, game_name: str) -> str | None:
-    """The difficulty level (configs/difficulty.yaml) whose bot `vs` is, if any."""
+    """The difficulty level (configs/<game>.yaml, difficulty) whose bot `vs` is, if any."""
     from ultimata.agents.base import game_base_name
     from ultimata.web.difficulty import load_difficulty
 

@@ -16,19 +16,27 @@ from pathlib import Path
 from typing import Any
 
 from rich.console import Console
+from rich.table import Table
 
 from ultimata.bench import RandomPlay
-from ultimata.training.pool import MIRROR, SNAPSHOTS
 
 PATHS: dict[str, dict[str, Any]] = {
-    "vec_env (SB3 learn)": {"sampler": {"kind": "vec_env"}},
-    "batched, 1 worker, SB3 update": {"sampler": {"kind": "batched", "workers": 1}, "ppo": {"update": "sb3"}},
     "batched, in-process": {"sampler": {"kind": "batched", "workers": 0}},
     "batched, 1 worker": {"sampler": {"kind": "batched", "workers": 1}},
 }
-"""The paths compared: the old SB3 loop; the batched sampler with MaskablePPO.train() as its update; and the
-batched sampler with its own update (the default), without and with a sampling process. The old loop
-cannot seat the learning policy twice, so it plays a config's `mirror` share with snapshots."""
+"""The samplers compared on the one trainer: the batched sampler without and with a sampling process (the
+default). The retired paths (SB3's learn(), MaskablePPO.train() as the update) keep their figures in
+BENCHMARKS.md."""
+ARRAY_POOL = {"weights": {"mirror": 0.5, "snapshots": 0.3, "random": 0.2, "heuristic": 0.0}}
+ARRAY_PATHS: dict[str, dict[str, Any]] = {
+    "array, 1024 games, 2 epochs of 4096": {"sampler": {"kind": "array", "games": 1024, "rollout": 16384},
+                                            "ppo": {"n_epochs": 2, "batch_size": 4096}, "pool": ARRAY_POOL},
+    "array, 1024 games, 1 epoch of 4096": {"sampler": {"kind": "array", "games": 1024, "rollout": 16384},
+                                           "ppo": {"n_epochs": 1, "batch_size": 4096}, "pool": ARRAY_POOL},
+}
+"""For a game with an array engine: the array sampler, its update tuned for a CPU (fewer, larger
+minibatches over a larger rollout), and a pool it can seat on tensors (the scripted bot's share to mirror,
+snapshots and random)."""
 
 
 @dataclass
@@ -59,26 +67,14 @@ def bench_overrides(steps: int, extra: dict[str, Any]) -> dict[str, Any]:
             "eval": {"every": 10**12, "games": 1, "final_games": 1, "opponents": ["random"]}, **extra}
 
 
-def without_mirror(weights: dict[str, float]) -> dict[str, float]:
-    """The vec_env sampler has one learner seat per game: a config's `mirror` share is played there by the
-    learner's snapshots, the nearest thing it has to the learning policy itself."""
-    pool = {**weights, MIRROR: 0.0}  # zero, not absent: a config override merges into the file's weights
-    if weights.get(MIRROR, 0) > 0:
-        pool[SNAPSHOTS] = weights.get(SNAPSHOTS, 0.0) + weights[MIRROR]
-    return pool
-
 
 def measure_path(game: str, steps: int, extra: dict[str, Any], config: str | None = None,
                  device: str | None = None) -> TrainBenchRow:
-    from ultimata.training.config import load_train_config
     from ultimata.training.trainer import prepare_run, train
 
     overrides = bench_overrides(steps, extra)
     if device is not None:
         overrides["device"] = device
-    if extra.get("sampler", {}).get("kind") == "vec_env":
-        weights = load_train_config(game, config, overrides=overrides | {"sampler": {"kind": "batched"}}).pool.weights
-        overrides["pool"] = {"weights": without_mirror(weights)}
     with tempfile.TemporaryDirectory() as folder:
         run_dir = Path(folder) / "run"
         cfg, progress = prepare_run(game, run_dir, config_path=config, overrides=overrides)
@@ -99,9 +95,13 @@ def run_train_bench(game: str, steps: int, paths: dict[str, dict[str, Any]] | No
                     device: str | None = None) -> tuple[list[TrainBenchRow], float]:
     """Each path in turn, then connect_four's rate; (rows, connect_four steps per CPU second)."""
     rows = []
-    for label, extra in (paths or PATHS).items():
+    if paths is None:
+        from ultimata.envs.core.array.engine import games_with_array_engines
+
+        paths = {**PATHS, **(ARRAY_PATHS if game in games_with_array_engines() else {})}
+    for label, extra in paths.items():
         start = time.perf_counter()
-        row = measure_path(game, steps, extra, config, device if extra["sampler"]["kind"] == "batched" else None)
+        row = measure_path(game, steps, extra, config, device)
         row.path = label
         if row.wall_seconds != row.wall_seconds:  # nan: too short to time
             row.wall_seconds = time.perf_counter() - start
@@ -109,3 +109,19 @@ def run_train_bench(game: str, steps: int, paths: dict[str, dict[str, Any]] | No
         if on_row is not None:
             on_row(row)
     return rows, connect_four_cpu_rate()
+
+
+def train_bench_table(game: str, steps: int, rows: list[TrainBenchRow], connect_four: float) -> Table:
+    """`ultimata bench --train`'s table: each sampler's learner samples per second, against the first row and
+    connect_four's random play."""
+    base = rows[0].per_cpu_second
+    table = Table(title=f"{game}: learner samples per second, {steps:,} samples per path, self-play only "
+                        f"(connect_four_v3 random play: {connect_four:,.0f} steps per CPU second)")
+    for column in ("path", "samples/s (wall)", "samples/s (CPU)", "x first path (CPU)", "x connect_four (CPU)",
+                   "peak RSS MB"):
+        table.add_column(column, justify="left" if column == "path" else "right")
+    for r in rows:
+        table.add_row(r.path, f"{r.per_wall_second:,.0f}", f"{r.per_cpu_second:,.0f}",
+                      f"{r.per_cpu_second / base:.2f}", f"{r.per_cpu_second / connect_four:.2f}",
+                      f"{r.peak_rss_mb:,.0f}")
+    return table

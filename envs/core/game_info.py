@@ -20,6 +20,13 @@ Fact = T | Callable[["Game"], T]
 callable of the `Game`, read once per game after its `__init__` (`operator.attrgetter("layout.size")`)."""
 
 
+def split_env_name(name: str) -> tuple[str, int] | None:
+    """An env name's game and version, the one parser of `_vN`: 'ultimatum_cards_v3' -> ('ultimatum_cards', 2);
+    None when the name does not end in _v<number>."""
+    base, sep, number = name.rpartition("_v")
+    return (base, int(number)) if base and sep and number.isdigit() else None
+
+
 @dataclass(frozen=True)
 class GameInfo:
     """What a rule variant of a game is, for PettingZoo, training, search, the web and the tests."""
@@ -52,10 +59,10 @@ class GameInfo:
 
     @property
     def version(self) -> int:
-        base, sep, number = self.name.rpartition("_v")
-        if not (base and sep and number.isdigit()):
+        split = split_env_name(self.name)
+        if split is None:
             raise ValueError(f"a game's name ends in _v<version>, got {self.name!r}")
-        return int(number)
+        return split[1]
 
     @property
     def render_modes(self) -> tuple[str, ...]:

@@ -18,6 +18,7 @@ from pettingzoo import AECEnv
 
 from ultimata.envs.core.engine import Game
 from ultimata.envs.core.errors import ConfigError
+from ultimata.envs.core.game_info import split_env_name
 
 GAMES: dict[str, str] = {
     "ultimatum_cards_v3": "ultimata.envs.ultimatum_cards",
@@ -91,13 +92,13 @@ def make_raw(name: str, **config: Any) -> AECEnv:
 
 
 def pettingzoo_id(name: str) -> str:
-    base, version = name.rsplit("_v", 1)
+    base, version = _split(name)
     return f"ultimata/{base}-v{version}"
 
 
 def gymnasium_id(name: str) -> str:
     """The single-agent view's gymnasium id: 'ultimatum_cards_v2' -> 'ultimata/UltimatumCards-v2'."""
-    base, version = name.rsplit("_v", 1)
+    base, version = _split(name)
     return f"ultimata/{''.join(word.capitalize() for word in base.split('_'))}-v{version}"
 
 
@@ -140,10 +141,17 @@ def register_all() -> None:
             pettingzoo.register("aec", pettingzoo_id(name), entry_point=f"{module}.env:env")
 
 
+def _split(name: str) -> tuple[str, int]:
+    split = split_env_name(name)
+    if split is None:
+        raise ConfigError(f"an env name ends in _v<version>, got {name!r}")
+    return split
+
+
 def game_base_name(game_name: str) -> str:
     """'ultimatum_cards_v2' -> 'ultimatum_cards': scripted bots and configs are per game, not per version."""
-    base, sep, version = game_name.rpartition("_v")
-    return base if sep and version.isdigit() else game_name
+    split = split_env_name(game_name)
+    return game_name if split is None else split[0]
 
 
 def env_name(base: str) -> str:
@@ -152,4 +160,4 @@ def env_name(base: str) -> str:
     found = [name for name in GAMES if game_base_name(name) == base]
     if not found:
         raise ConfigError(f"unknown game {base!r}; games: {', '.join(game_base_name(name) for name in GAMES)}")
-    return max(found, key=lambda name: int(name.rpartition("_v")[2]))
+    return max(found, key=lambda name: _split(name)[1])

@@ -13,7 +13,7 @@ from ultimata.agents.mcts import MctsAgent
 from ultimata.agents.policy_agent import PolicyAgent
 from ultimata.agents.random_agent import RandomAgent
 from ultimata.agents.scripted_agent import ScriptedAgent
-from ultimata.agents.specs import SPEC_FORMS, hard_specs, parse_hard_specs
+from ultimata.agents.specs import SPEC_FORMS, check_hard_spec, hard_specs
 from ultimata.envs import GAMES, env_name
 from ultimata.envs.core.errors import ConfigError, UltimataError
 
@@ -105,17 +105,15 @@ def test_hard_is_keyed_by_base_name_so_a_version_bump_keeps_it(monkeypatch):
 @pytest.mark.parametrize(
     ("text", "says"),
     [
-        ("chess: mcts\n", "unknown game 'chess'"),
-        ("ultra_war: 3\n", "ultra_war: 3 is not an agent spec"),
-        ("ultra_war: hard\n", "'hard' is not an agent spec other than 'hard'"),
-        ("ultra_war: [mcts]\n", "is not an agent spec"),
-        ("- mcts\n", "it maps game base names"),
-        ("ultra_war: mcts: [\n", "not valid YAML"),
+        (3, "configs/ultra_war.yaml, hard: 3 is not an agent spec"),
+        ("hard", "'hard' is not an agent spec other than 'hard'"),
+        (["mcts"], "is not an agent spec"),
+        ("  ", "is not an agent spec"),
     ],
 )
 def test_bad_hard_entries_are_refused_clearly(text, says):
     with pytest.raises(ConfigError) as err:
-        parse_hard_specs(text)
+        check_hard_spec(text, "configs/ultra_war.yaml, hard")
     assert says in str(err.value)
 
 
@@ -123,10 +121,11 @@ def test_hard_for_a_game_without_an_entry_or_with_a_broken_one(monkeypatch):
     import ultimata.agents.specs as specs
 
     monkeypatch.setattr(specs, "hard_specs", lambda: {"ultra_war": "mcts:sims=0"})
-    with pytest.raises(ConfigError, match=r"no 'hard' agent for ultimatum_cards_v\d+: configs/hard.yaml has no entry"):
+    with pytest.raises(ConfigError, match=r"no 'hard' agent for ultimatum_cards_v\d+: "
+                                          "configs/ultimatum_cards.yaml has no 'hard' key"):
         load_agent("hard", CARDS)
-    with pytest.raises(ConfigError, match=r"'hard' for ultra_war_v\d+ is 'mcts:sims=0' \(configs/hard.yaml\), which "
-                                          "fails: bad mcts spec"):
+    with pytest.raises(ConfigError, match=r"'hard' for ultra_war_v\d+ is 'mcts:sims=0' "
+                                          r"\(configs/ultra_war.yaml\), which fails: bad mcts spec"):
         load_agent("hard", env_name("ultra_war"))
     with pytest.raises(ConfigError, match="unknown game 'chess_v1'"):
         load_agent("hard", "chess_v1")

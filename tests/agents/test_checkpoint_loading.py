@@ -189,7 +189,7 @@ def _planes_checkpoint(folder, **features):
     from sb3_contrib import MaskablePPO
 
     from ultimata.agents.features import features_policy_kwargs
-    from ultimata.training.batched_trainer import SpacesEnv
+    from ultimata.training.trainer import SpacesEnv
 
     game = game_class("ultimade_v2").from_config({})
     kwargs = features_policy_kwargs("planes", game, features["channels"], features["out_channels"], features["scalars"])

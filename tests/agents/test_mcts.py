@@ -142,8 +142,9 @@ def test_mcts_serves_as_a_self_play_opponent():
 
 
 def test_a_games_defaults_come_from_the_data_file():
-    """configs/mcts.yaml makes ULTIMADE search under the shipped bot's prior and the card game model its
-    opponents; a spec option overrides a default, and a rule config the shipped bot was not trained for
+    """The mcts keys of configs/ultimade.yaml and ultimatum_cards.yaml make ULTIMADE search under the shipped
+    bot's prior and the card game model its opponents; a spec option overrides a default, and a rule config
+    the shipped bot was not trained for
     keeps the built-in one."""
     assert load_agent("mcts", "ultimade_v2").options.guide == "pretrained"
     assert load_agent("mcts:guide=heuristic", "ultimade_v2").options.guide == "heuristic"
@@ -154,19 +155,17 @@ def test_a_games_defaults_come_from_the_data_file():
         load_agent("mcts:guide=pretrained", "ultimade_v2", {"points_to_win": 5})
 
 
-@pytest.mark.parametrize(("text", "problem"), [
-    ("ultimade: {guide: smart}", "ultimade: guide"),
-    ("ultimade: {guides: pretrained}", "guides"),
-    ("ultimade: pretrained", "invalid"),
-    ("ultimade: [", "not valid YAML"),
-    ("ultimad: {guide: pretrained}", "unknown game 'ultimad'; games: conquest_of_the_world, ultimade"),
+@pytest.mark.parametrize(("options", "problem"), [
+    ({"guide": "smart"}, "configs/ultimade.yaml, mcts: guide"),
+    ({"guides": "pretrained"}, "guides"),
+    ("pretrained", "invalid"),
 ])
-def test_a_bad_defaults_file_is_refused_clearly(text, problem):
-    from ultimata.agents.mcts import parse_game_defaults
+def test_bad_defaults_are_refused_clearly(options, problem):
+    from ultimata.agents.mcts import check_game_defaults
 
     with pytest.raises(ConfigError, match=problem) as err:
-        parse_game_defaults(text)
-    assert "maps game names to options (sims, time" in str(err.value)
+        check_game_defaults(options, "configs/ultimade.yaml, mcts")
+    assert "maps options (sims, time" in str(err.value)
 
 
 @pytest.mark.parametrize(("opponents", "only_mine"), [("rollout", True), ("search", False)])

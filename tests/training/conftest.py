@@ -9,9 +9,8 @@ import pytest
 TINY = {
     "total_timesteps": 256,
     "sampler": {"rollout": 128},
-    "vec_env": {"n_envs": 2},
     "checkpoint_every": 128,
-    "ppo": {"n_steps": 64, "batch_size": 64, "n_epochs": 1, "net_arch": [16]},
+    "ppo": {"batch_size": 64, "n_epochs": 1, "net_arch": [16]},
     "pool": {"weights": {"snapshots": 0.5, "heuristic": 0.25, "random": 0.25}, "keep": 2},
     "eval": {"every": 128, "games": 4, "final_games": 4},
     "imitation": {"samples": 300, "epochs": 1},

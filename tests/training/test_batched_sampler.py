@@ -14,11 +14,11 @@ from ultimata.envs.core.fields import Fields, Int
 from ultimata.envs.core.game_info import GameInfo
 from ultimata.envs.core.registry import game_class
 from ultimata.envs.core.rng import Rng
-from ultimata.training.batched_trainer import SpacesEnv
 from ultimata.training.config import load_train_config
 from ultimata.training.model import new_model
 from ultimata.training.pool import OpponentPool
 from ultimata.training.sampler import BatchedSampler, sample_masked
+from ultimata.training.trainer import SpacesEnv
 
 CARDS = "ultimatum_cards_v3"
 

@@ -10,7 +10,7 @@ from sb3_contrib import MaskablePPO
 
 from tests.training.conftest import tiny_overrides
 from ultimata.agents.checkpoint import verified_bytes
-from ultimata.training import batched_trainer, trainer
+from ultimata.training import trainer
 
 
 def _policy_after(tmp_path, monkeypatch, critic_steps: int) -> tuple[dict, dict]:
@@ -22,8 +22,7 @@ def _policy_after(tmp_path, monkeypatch, critic_steps: int) -> tuple[dict, dict]
         imitate_then_record(cfg, model, game, console)
         warm.update({k: v.clone() for k, v in model.policy.state_dict().items()})
 
-    for path in (trainer, batched_trainer):  # whichever sampler the config names
-        monkeypatch.setattr(path, "warm_start", recording)
+    monkeypatch.setattr(trainer, "warm_start", recording)
     overrides = tiny_overrides(imitation={"samples": 300, "epochs": 1, "critic_steps": critic_steps},
                                eval={"every": 10_000, "games": 4, "final_games": 4})
     cfg, progress = trainer.prepare_run("ultimatum_cards_v3", tmp_path, overrides=overrides)

@@ -2,8 +2,9 @@
 
 The fingerprints below were recorded with the pre-rebuild sampler (commit edc3667) on a policy whose
 weights are all zero, so every move is uniform over the legal ones and the games depend only on the seeds,
-not on floating-point details. Regenerate them (see `_fingerprint`) only when the card game's rules or
-observation change, with a version bump.
+not on floating-point details. They play the rules of that commit, where a reaction window asked only
+the card's holders: `reaction_windows: revealing` since the default became `always`. Regenerate them (see
+`_fingerprint`) only when the card game's rules or observation change, with a version bump.
 """
 
 import hashlib
@@ -15,11 +16,11 @@ from stable_baselines3.common.vec_env import DummyVecEnv
 from ultimata.envs import single_agent
 from ultimata.envs.core.registry import game_class
 from ultimata.envs.core.rng import derived_seed
-from ultimata.training.batched_trainer import SpacesEnv
 from ultimata.training.config import load_train_config
 from ultimata.training.model import new_model
 from ultimata.training.pool import OpponentPool
 from ultimata.training.sampler import BatchedSampler
+from ultimata.training.trainer import SpacesEnv
 
 CARDS = "ultimatum_cards_v3"
 BEFORE = {
@@ -37,7 +38,7 @@ BEFORE = {
 
 def _fingerprint() -> dict:
     cfg = load_train_config(CARDS, None)
-    game = game_class(CARDS).from_config(cfg.rules)
+    game = game_class(CARDS).from_config({**cfg.rules, "reaction_windows": "revealing"})  # the recording's rule
     model = new_model(cfg, DummyVecEnv([lambda: SpacesEnv(game)]), None, game, n_steps=256)
     with torch.no_grad():
         for parameter in model.policy.parameters():

@@ -9,7 +9,6 @@ import pytest
 from ultimata.envs.core.errors import ConfigError
 from ultimata.training.config import load_train_config
 from ultimata.training.selfplay_env import SelfPlayEnv
-from ultimata.training.trainer import build_vec_env
 
 
 def _seats(env: SelfPlayEnv, episodes: int) -> list[int]:
@@ -33,15 +32,6 @@ def test_the_learner_holds_the_seats_as_weighted():
     counts = Counter(_seats(env, 400))
     assert set(counts) == {0, 1} and 0.68 < counts[0] / 400 < 0.82
 
-
-def test_the_trainers_envs_get_the_weights(tmp_path):
-    path = tmp_path / "cfg.yaml"
-    path.write_text("vec_env: {n_envs: 2}\npool: {learner_seats: [1, 3]}\n")
-    venv = build_vec_env(load_train_config("ultimade_v2", path))
-    try:
-        assert [list(w) for w in venv.get_attr("learner_seats")] == [[0.25, 0.75], [0.25, 0.75]]
-    finally:
-        venv.close()
 
 
 @pytest.mark.parametrize("weights, message", [

@@ -22,10 +22,9 @@ from ultimata.training.trainer import prepare_run, train
 TINY_PLANES = {
     "total_timesteps": 128,
     "sampler": {"rollout": 64},
-    "vec_env": {"n_envs": 2},
     "checkpoint_every": 64,
     "shaping": 0.0,
-    "ppo": {"n_steps": 32, "batch_size": 32, "n_epochs": 1, "net_arch": [8], "features": "planes",
+    "ppo": {"batch_size": 32, "n_epochs": 1, "net_arch": [8], "features": "planes",
             "conv_channels": [4], "conv_out_channels": 2, "conv_scalars": "bias"},
     "pool": {"weights": {"snapshots": 0.5, "random": 0.5}, "keep": 2},
     "eval": {"every": 10_000, "games": 2, "opponents": ["random"], "final_games": 2},

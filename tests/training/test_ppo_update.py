@@ -17,12 +17,12 @@ from ultimata.cli import app
 from ultimata.envs.core.errors import ConfigError
 from ultimata.envs.core.registry import game_class
 from ultimata.training import sb3_adapter as sb3
-from ultimata.training.batched_trainer import SpacesEnv, fill_buffer
 from ultimata.training.config import load_train_config
 from ultimata.training.hardware import resolve_device, sampling_plan
 from ultimata.training.model import new_model
 from ultimata.training.ppo_update import UpdateSettings, channels_last, ppo_update
 from ultimata.training.sampler import Rollout
+from ultimata.training.trainer import SpacesEnv
 
 CARDS = "ultimatum_cards_v3"
 
@@ -55,14 +55,33 @@ def _settings(cfg, precision: str = "float32") -> UpdateSettings:
                           p.learning_rate, precision)
 
 
-def test_the_lean_update_is_maskableppo_train_on_the_same_minibatches():
+def fill_buffer(model, rollout: Rollout) -> None:
+    """A rollout as MaskablePPO.train()'s buffer of exactly its size, advantages already computed: the
+    yardstick the update is checked against (the trainer itself no longer calls SB3's train())."""
+    from sb3_contrib.common.maskable.buffers import MaskableRolloutBuffer
+
+    n = len(rollout)
+    buffer = MaskableRolloutBuffer(n, model.observation_space, model.action_space, device=model.device,
+                                   gamma=model.gamma, gae_lambda=model.gae_lambda, n_envs=1)
+    for name, field in (("observations", "obs"), ("rewards", "rewards"), ("episode_starts", "episode_starts"),
+                        ("values", "values"), ("log_probs", "log_probs"), ("advantages", "advantages"),
+                        ("returns", "returns"), ("action_masks", "masks")):
+        getattr(buffer, name)[:, 0] = getattr(rollout, field)
+    buffer.actions[:, 0, 0] = rollout.actions
+    buffer.pos, buffer.full = n, True
+    model.rollout_buffer = buffer
+
+
+def test_the_update_is_maskableppo_train_on_the_same_minibatches():
     cfg, game, model = _model()
     rollout = _rollout(game)
     lean = copy.deepcopy(model.policy)
     before = [p.detach().clone() for p in lean.parameters()]
     np.random.seed(0)  # SB3's buffer shuffles with numpy's global generator, once per epoch
     fill_buffer(model, rollout)
-    sb3.train(model)
+    model._total_timesteps = 1
+    model._update_current_progress_remaining(0, 1)
+    model.train()
     np.random.seed(0)
     stats = ppo_update(lean, rollout, _settings(cfg), np.random)
     for ours, theirs, start in zip(lean.parameters(), model.policy.parameters(), before):

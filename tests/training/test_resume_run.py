@@ -92,7 +92,7 @@ def test_resume_skips_a_damaged_latest_checkpoint_and_removes_temp_files(tmp_pat
     assert not outcome.interrupted and outcome.steps >= 4096
     done = json.loads((run_dir / "progress.json").read_text())
     assert done["finished"] and done["checkpoints"][: len(saved["checkpoints"]) - 1] == saved["checkpoints"][:-1]
-    assert "steps (" in printed, "a run without a terminal prints periodic progress lines"
+    assert "samples (" in printed and "left" in printed, "a run without a terminal prints periodic progress lines"
 
 
 def test_resume_with_no_intact_checkpoint_is_one_clear_error(tmp_path, monkeypatch):
@@ -104,17 +104,17 @@ def test_resume_with_no_intact_checkpoint_is_one_clear_error(tmp_path, monkeypat
 
 
 def test_resume_hands_the_saved_pool_to_the_batched_sampler(tmp_path, monkeypatch):
-    from ultimata.training import batched_trainer
+    from ultimata.training import trainer
 
     run_dir, saved = _interrupted_run(tmp_path, monkeypatch, checkpoints=2)
     seen = []
-    original = batched_trainer.sampler_specs
+    original = trainer.sampler_specs
 
     def recording(cfg, snapshots, plan):
         seen.append(list(snapshots))
         return original(cfg, snapshots, plan)
 
-    monkeypatch.setattr(batched_trainer, "sampler_specs", recording)
+    monkeypatch.setattr(trainer, "sampler_specs", recording)
     cfg, progress = prepare_run("ultimatum_cards_v3", run_dir, resume=True)
     assert cfg.sampler.kind == "batched"
     outcome = train(cfg, run_dir, progress, show_bar=False)

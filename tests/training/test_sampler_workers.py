@@ -8,11 +8,11 @@ import torch
 from stable_baselines3.common.vec_env import DummyVecEnv
 
 from ultimata.envs.core.registry import game_class
-from ultimata.training.batched_trainer import SpacesEnv, sampler_specs
 from ultimata.training.config import load_train_config
 from ultimata.training.hardware import SamplingPlan
 from ultimata.training.model import new_model
 from ultimata.training.sampler_workers import WorkerSamplers, policy_weights
+from ultimata.training.trainer import SpacesEnv, sampler_specs
 
 from .conftest import tiny_overrides
 

@@ -19,8 +19,7 @@ def test_bench_train_times_every_path_on_a_tiny_budget(tmp_path):
     assert result.exit_code == 0, result.output
     report = json.loads(result.output)
     paths = {row["path"]: row for row in report["paths"]}
-    assert set(paths) == {"vec_env (SB3 learn)", "batched, 1 worker, SB3 update", "batched, in-process",
-                          "batched, 1 worker"}
+    assert {"batched, in-process", "batched, 1 worker"} <= set(paths)
     for row in paths.values():
         assert row["samples"] >= 128 and row["samples_per_cpu_s"] > 0 and row["peak_rss_mb"] > 0
     assert report["connect_four_random_steps_per_cpu_s"] > 0
@@ -39,13 +38,6 @@ def test_train_refuses_a_budget_of_zero_steps_instead_of_running_the_default(tmp
     assert not (tmp_path / "r").exists()
 
 
-def test_the_old_path_plays_a_mirror_share_with_snapshots():
-    from ultimata.train_bench import without_mirror
-
-    assert without_mirror({"mirror": 0.5, "snapshots": 0.1, "heuristic": 0.4}) == {
-        "mirror": 0.0, "snapshots": 0.6, "heuristic": 0.4}
-    assert without_mirror({"heuristic": 1.0}) == {"heuristic": 1.0, "mirror": 0.0}
-
 
 def test_train_prints_each_progress_line_once(tmp_path):
     """Piped output (no live bar) gets one line per 5% with the latest evaluation's rates, and never the
@@ -58,5 +50,6 @@ def test_train_prints_each_progress_line_once(tmp_path):
     lines = [line.strip() for line in result.output.splitlines() if line.strip()]
     assert len(lines) == len(set(lines)), "a line was printed twice"
     rates = [line for line in lines if "vs random" in line]
-    assert rates and all("steps (" in line for line in rates), "evaluations show in the progress lines only"
+    assert rates and all("samples (" in line and " left" in line for line in rates), \
+        "evaluations show in the progress lines only, beside the samples done and the time left"
     assert (tmp_path / "run" / "curves.png").exists()

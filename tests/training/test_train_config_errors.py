@@ -29,13 +29,13 @@ def test_unknown_top_level_key_lists_the_allowed_keys(tmp_path):
 
 
 def test_unknown_key_in_a_section_lists_that_sections_keys(tmp_path):
-    with pytest.raises(ConfigError, match="unknown key 'epochs' in 'ppo'.*allowed keys: learning_rate, n_steps"):
+    with pytest.raises(ConfigError, match="unknown key 'epochs' in 'ppo'.*allowed keys: learning_rate, batch_size"):
         load_train_config("ultimatum_cards_v3", write(tmp_path, "ppo: {epochs: 3}\n"))
 
 
 def test_bad_values_and_rules_are_refused(tmp_path):
     with pytest.raises(ConfigError, match="invalid value for 'kind'"):
-        load_train_config("ultimatum_cards_v3", write(tmp_path, "vec_env: {kind: threads}\n"))
+        load_train_config("ultimatum_cards_v3", write(tmp_path, "sampler: {kind: threads}\n"))
     with pytest.raises(ConfigError, match="batch_size 4096 exceeds one rollout"):
         load_train_config("ultimatum_cards_v3", write(tmp_path, "ppo: {batch_size: 4096}\n"))
     with pytest.raises(ConfigError, match="unknown key 'players'"):
@@ -70,9 +70,22 @@ def test_a_config_in_the_old_layout_loads_and_names_the_new_keys(tmp_path):
     with pytest.warns(ConfigWarning) as said:
         cfg = load_train_config("ultimatum_cards_v3", old)
     words = " ".join(str(w.message) for w in said)
-    assert "'vec_env.n_envs'" in words and "'sampler.rollout'" in words and "'vec_env: {kind: subproc}'" in words
-    assert cfg.vec_env.n_envs == 4 and cfg.vec_env.kind == "subproc"
+    assert "'n_envs'" in words and "'sampler.rollout'" in words and "'vec_env'" in words
     assert cfg.sampler.rollout == 128 * 4  # the update keeps the size it had
+
+
+@pytest.mark.parametrize("retired, key", [
+    ("sampler: {kind: vec_env}\nvec_env: {n_envs: 8, kind: dummy}\n", "sampler.kind: vec_env"),
+    ("ppo: {update: sb3}\n", "ppo.update"),
+    ("ppo: {n_steps: 256}\n", "ppo.n_steps"),
+])
+def test_a_retired_training_path_loads_with_one_warning_naming_its_replacement(tmp_path, retired, key):
+    with pytest.warns(ConfigWarning) as said:
+        cfg = load_train_config("ultimatum_cards_v3", write(tmp_path, retired))
+    assert len(said) == 1
+    message = str(said[0].message)
+    assert f"'{key}' by " in message and ("batched" in message or "update" in message or "rollout" in message)
+    assert cfg.sampler.kind == "batched"
 
 
 def test_a_config_in_the_new_layout_loads_without_a_warning(tmp_path):

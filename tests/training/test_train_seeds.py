@@ -11,7 +11,7 @@ from ultimata.cli import app
 
 TINY = {"total_timesteps": 512, "checkpoint_every": 512, "imitation": None,
         "sampler": {"kind": "batched", "rollout": 512, "games": 4, "workers": 0},
-        "ppo": {"n_steps": 256, "batch_size": 256, "n_epochs": 1, "net_arch": [8]},
+        "ppo": {"batch_size": 256, "n_epochs": 1, "net_arch": [8]},
         "eval": {"every": 512, "games": 4, "final_games": 4}}
 
 

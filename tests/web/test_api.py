@@ -6,7 +6,6 @@ import json
 import random
 import re
 import threading
-from importlib import resources
 
 import pytest
 
@@ -492,13 +491,13 @@ def test_a_bad_difficulty_level_names_its_key(level, says) -> None:
     import yaml
 
     from ultimata.envs.core.errors import ConfigError
-    from ultimata.web.difficulty import WHERE, load_difficulty
+    from ultimata.web.difficulty import load_difficulty
 
-    good = yaml.safe_load((resources.files("ultimata.configs") / "difficulty.yaml").read_text())
+    good = {base: levels.model_dump() for base, levels in load_difficulty().items()}
     good["ultimade"]["easy"] = level
     with pytest.raises(ConfigError, match=re.escape(says)) as err:
         load_difficulty(yaml.safe_dump(good))
-    assert WHERE in str(err.value) and "ultimade" in str(err.value)
+    assert "configs/ultimade.yaml, difficulty" in str(err.value)
 
 
 def test_serve_with_a_bad_difficulty_file_is_one_error_line(monkeypatch, tmp_path) -> None:

@@ -2,8 +2,9 @@
 
 The layers are SB3's own classes under SB3's names (`features_extractor`, `mlp_extractor`, `action_net`,
 `value_net`), so exporting to an ultimata checkpoint is a `load_state_dict` per part and the exported
-policy computes the same logits (training/rllib/export.py). Masked logits are set to RLlib's FLOAT_MIN:
-a masked action has probability zero when sampling, in exploration and in the greedy argmax alike.
+policy computes the same logits (training/rllib/export.py). The forward pass and the mask are
+agents/policy.py's, as every other user of a policy runs them: a masked action has probability zero when
+sampling, in exploration and in the greedy argmax alike.
 """
 
 from __future__ import annotations
@@ -15,9 +16,10 @@ import torch
 from ray.rllib.core.columns import Columns
 from ray.rllib.core.rl_module.apis.value_function_api import ValueFunctionAPI
 from ray.rllib.core.rl_module.torch.torch_rl_module import TorchRLModule
-from ray.rllib.utils.torch_utils import FLOAT_MIN
 from stable_baselines3.common.torch_layers import FlattenExtractor, MlpExtractor
 from torch import nn
+
+from ultimata.agents.policy import actor_logits, critic_values, masked_logits
 
 OBSERVATIONS = "observations"
 ACTION_MASK = "action_mask"
@@ -45,19 +47,13 @@ class MaskedActorCritic(TorchRLModule, ValueFunctionAPI):
         self.action_net = nn.Linear(self.mlp_extractor.latent_dim_pi, int(self.action_space.n))
         self.value_net = nn.Linear(self.mlp_extractor.latent_dim_vf, 1)
 
-    def _features(self, batch: dict[str, Any]) -> torch.Tensor:
-        return self.features_extractor(batch[Columns.OBS][OBSERVATIONS].float())
-
     def _forward(self, batch: dict[str, Any], **kwargs: Any) -> dict[str, Any]:
-        features = self._features(batch)
-        logits = self.action_net(self.mlp_extractor.forward_actor(features))
-        mask = batch[Columns.OBS][ACTION_MASK]
-        return {Columns.ACTION_DIST_INPUTS: logits.masked_fill(mask == 0, FLOAT_MIN)}
+        obs = batch[Columns.OBS]
+        return {Columns.ACTION_DIST_INPUTS: masked_logits(actor_logits(self, obs[OBSERVATIONS]), obs[ACTION_MASK] != 0)}
 
     def compute_values(self, batch: dict[str, Any], embeddings: Any = None) -> torch.Tensor:
-        features = self._features(batch)
-        return self.value_net(self.mlp_extractor.forward_critic(features)).squeeze(-1)
+        return critic_values(self, batch[Columns.OBS][OBSERVATIONS])
 
     def raw_logits(self, observations: torch.Tensor) -> torch.Tensor:
         """Unmasked logits, for comparing with an exported policy."""
-        return self.action_net(self.mlp_extractor.forward_actor(self.features_extractor(observations.float())))
+        return actor_logits(self, observations)

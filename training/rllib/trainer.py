@@ -81,7 +81,7 @@ def algorithm_config(cfg: TrainConfig, game: Game, num_env_runners: int | None =
         )
         .multi_agent(policies={MAIN}, policy_mapping_fn=LeagueMapping(), policies_to_train=[MAIN])
         .rl_module(rl_module_spec=MultiRLModuleSpec(rl_module_specs={MAIN: module_spec(cfg, game)}))
-        .env_runners(num_env_runners=runners, num_envs_per_env_runner=r.num_envs_per_env_runner or cfg.vec_env.n_envs)
+        .env_runners(num_env_runners=runners, num_envs_per_env_runner=r.num_envs_per_env_runner)
         .learners(num_learners=0)
         .training(
             lr=p.learning_rate,
@@ -262,7 +262,7 @@ def train_rllib(
         league: tuple[str, ...] = ()
         if progress.checkpoints:
             league = restore(cfg, run, progress, algo, game, console)
-            console.print(f"resuming {cfg.game} from {progress.latest} at {progress.steps:,} steps")
+            console.print(f"resuming {cfg.game} from {progress.latest} at {progress.steps:,} samples")
         elif cfg.imitation is not None:
             _warm_start(cfg, game, algo, console)
         return _train(LeagueRunLoop(cfg, run, progress, game, console, algo, league, writer))

@@ -91,7 +91,7 @@ def create_app(
     hosts: Iterable[str] = (),
     record: Path | None = None,
 ) -> FastAPI:
-    """The app; ConfigError here (a bad configs/difficulty.yaml, a bad host name, a record it cannot open)
+    """The app; ConfigError here (a bad configs/<game>.yaml, difficulty, a bad host name, a record it cannot open)
     stops the server before it starts. It answers to loopback names and `hosts` (the bound host and
     --allow-host) only. `record`: the game record's file (None: kept in memory, for tests); the JSON files
     in `replays` are imported into it now and whenever new ones appear."""

@@ -10,7 +10,6 @@ import os
 import threading
 from collections import OrderedDict
 from functools import lru_cache
-from importlib import resources
 from pathlib import Path
 from typing import Any
 
@@ -21,7 +20,7 @@ from ultimata.inference import one_thread_per_forward
 from ultimata.web.loaded_bots import Identity, LoadedCheckpoints, file_identity
 
 BUILTIN = ("random", "heuristic", "mcts", "pretrained", "hard")
-"""`hard` is each game's strongest quick agent (configs/hard.yaml), offered once this install has it."""
+"""`hard` is each game's strongest quick agent (the `hard` key of configs/<game>.yaml), offered where it loads."""
 CHECKPOINT = "checkpoint:"
 log = logging.getLogger("ultimata.web")
 
@@ -138,8 +137,6 @@ def _plays(spec: str, game: str, rules_json: str) -> bool:
                 return False
             check_compatible(read_meta(path), game_class(game).from_config(rules), "the shipped bot")
         elif spec == "hard":
-            if not (resources.files("ultimata.configs") / "hard.yaml").is_file():
-                return False  # not in this install yet (and a trial load would import torch for nothing)
             load_agent(spec, game, rules)  # defined by data per game: it plays these rules if it loads
         elif spec not in BUILTIN:  # the operator's own agent: it plays these rules if it loads for them
             load_agent(spec, game, rules)

@@ -9,10 +9,10 @@ import pytest
 TINY_RLLIB = {
     "total_timesteps": 1024,
     "sampler": {"rollout": 512},
-    "vec_env": {"n_envs": 2},
+    "rllib": {"num_envs_per_env_runner": 2},
     "checkpoint_every": 512,
     "imitation": None,
-    "ppo": {"n_steps": 256, "batch_size": 256, "n_epochs": 1, "net_arch": [16, 16]},
+    "ppo": {"batch_size": 256, "n_epochs": 1, "net_arch": [16, 16]},
     "pool": {"weights": {"snapshots": 0.5, "heuristic": 0.25, "random": 0.25}, "keep": 1},
     "eval": {"every": 512, "games": 4, "final_games": 8},
 }

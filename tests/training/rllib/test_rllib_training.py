@@ -138,7 +138,6 @@ def test_a_new_snapshot_plays_with_the_weights_it_was_given(ray_session):
                     "conv_channels": [8],
                     "conv_out_channels": 2,
                     "net_arch": [],
-                    "n_steps": 256,
                     "batch_size": 256,
                 }
             },
@@ -293,10 +292,9 @@ def test_every_registered_game_trains_an_iteration_with_its_own_network(ray_sess
     cfg = load_train_config(
         game,
         overrides={
-            "vec_env": {"n_envs": 2},
             "sampler": {"rollout": 128},
-            "rllib": {"train_batch_size": 128},
-            "ppo": {"n_steps": 64, "batch_size": 64, "n_epochs": 1},
+            "rllib": {"train_batch_size": 128, "num_envs_per_env_runner": 2},
+            "ppo": {"batch_size": 64, "n_epochs": 1},
         },
     )
     game_obj = game_class(game).from_config(cfg.rules)

@@ -1,4 +1,4 @@
-"""How fast the record answers with many games: `python -m ultimata.record.bench [GAMES]` fills a record in a
+"""How fast the record answers with many games: `python -m ultimata.web.record_bench [GAMES]` fills a record in a
 temporary folder with GAMES finished games (10,000 by default; five games, three opponents, one small
 replay each) and times what the pages ask: a page of Your games with and without filters, a deep page,
 the ratings, the replay listing, opening one replay, and opening the file. Figures in BENCHMARKS.md."""
