@@ -329,6 +329,8 @@ def exploit(
 
     shown = Console(file=sys.stderr) if as_json else console  # --json keeps standard output for the JSON
     try:
+        if rungs is not None and not ladder:
+            raise exploit_tool.ConfigError("--rungs sets the budgets of --ladder: add --ladder, or give --steps")
         if ladder:
             found = exploit_tool.run_ladder(game, agent, exploit_tool.parse_rungs(rungs), steps=steps, minutes=minutes,
                                             preset=preset, seeds=seeds, games=games, config=config, out=out,
