@@ -13,9 +13,11 @@ from typer.testing import CliRunner
 from ultimata import arena, benchmark
 from ultimata.agents.specs import pretrained_path
 from ultimata.cli import app
+from ultimata.envs.core.registry import GAMES, game_base_name, game_class
 from ultimata.leaderboard import load_results, render
 
-GAME = "ultimatum_cards_v2"
+GAME = next(name for name in GAMES if game_base_name(name) == "ultimatum_cards")
+VERSION = game_class(GAME).version
 
 
 def test_an_agent_is_measured_against_pinned_opponents_on_the_protocols_deals(tmp_path):
@@ -30,13 +32,14 @@ def test_an_agent_is_measured_against_pinned_opponents_on_the_protocols_deals(tm
         pairing = next(p for p in report["pairings"] if p["opponent"] == opponent)
         played = arena.run(GAME, ["pretrained", opponent], games=8, seed=benchmark.BENCHMARK_SEED).agents[0]
         assert pairing["games"] == 8 and pairing["win_rate"] == round(played.win_rate, 4)
-    assert report["env_version"] == 2 and report["below_protocol"] == ["8 games per pairing (the protocol: at "
+    assert report["env_version"] == VERSION and report["below_protocol"] == ["8 games per pairing (the protocol: at "
                                                                        "least 400)"]
     stored = json.loads((tmp_path / "report" / "benchmark.json").read_text())
     assert stored == json.loads(json.dumps(report))
     page = (tmp_path / "report" / "benchmark.md").read_text()
     assert "**below the protocol**" in page and f"sha256 {shipped[:12]}" in page
-    assert f"ultimata {benchmark.package_version()}, env version v2" in page and "`ultimata benchmark test`" in page
+    assert f"ultimata {benchmark.package_version()}, env version v{VERSION}" in page
+    assert "`ultimata benchmark test`" in page
 
 
 def test_a_recipe_is_trained_per_seed_with_intervals_within_and_across_seeds(tmp_path):

@@ -13,18 +13,21 @@ from open_spiel.python.algorithms import evaluate_bots, ismcts, mcts
 from open_spiel.python.bots import uniform_random
 
 from ultimata import openspiel as bridge
-from ultimata.envs.core.registry import GAMES
+from ultimata.envs.core.registry import GAMES, game_base_name
 from ultimata.openspiel_chance import MAX_OUTCOMES, ChanceNeeded, ChanceRng
 
-SHORT = {  # rule keys as game parameters, so OpenSpiel's whole-game checks stay short
-    "ultimade_v2": {"points_to_win": 1},
-    "conquest_of_the_world_v3": {"max_turns": 3},
-    "ultimatum_world_v3": {"max_rounds": 2},
+SHORT = {  # rule keys as game parameters, so OpenSpiel's whole-game checks stay short (by base name: env
+    # versions change, the games do not)
+    "ultimade": {"points_to_win": 1},
+    "conquest_of_the_world": {"max_turns": 3},
+    "ultimatum_world": {"max_rounds": 2},
 }
+ENV = {game_base_name(name): name for name in GAMES}
+CARDS = ENV["ultimatum_cards"]
 
 
 def _load(env_name: str, **params):
-    return pyspiel.load_game(bridge.short_name(env_name), {**SHORT.get(env_name, {}), **params})
+    return pyspiel.load_game(bridge.short_name(env_name), {**SHORT.get(game_base_name(env_name), {}), **params})
 
 
 def _play_chance(state, rng) -> None:
@@ -36,10 +39,10 @@ def _play_chance(state, rng) -> None:
 def test_every_registered_game_is_registered_under_its_env_name():
     assert [f"ultimata_{name}" for name in GAMES] == bridge.REGISTERED
     assert set(bridge.REGISTERED) <= set(pyspiel.registered_names())
-    game = pyspiel.load_game("ultimata_ultimatum_cards_v2", {"num_players": 3})
+    game = pyspiel.load_game(f"ultimata_{CARDS}", {"num_players": 3})
     assert game.num_players() == 3 and game.get_type().chance_mode == pyspiel.GameType.ChanceMode.EXPLICIT_STOCHASTIC
     with pytest.raises(Exception, match="num_players"):
-        pyspiel.load_game("ultimata_ultimatum_cards_v2", {"num_players": 9})
+        pyspiel.load_game(f"ultimata_{CARDS}", {"num_players": 9})
 
 
 @pytest.mark.parametrize("env_name", list(GAMES))
@@ -48,11 +51,11 @@ def test_openspiels_random_simulation_passes(env_name):
 
 
 def test_openspiels_random_simulation_with_serialisation_passes_on_the_card_game():
-    pyspiel.random_sim_test(_load("ultimatum_cards_v2"), num_sims=1, serialize=True, verbose=False)
+    pyspiel.random_sim_test(_load(CARDS), num_sims=1, serialize=True, verbose=False)
 
 
 def test_each_seat_gets_the_engines_observation_as_both_tensors():
-    game = _load("ultimatum_cards_v2")
+    game = _load(CARDS)
     state = game.new_initial_state()
     _play_chance(state, np.random.default_rng(0))
     assert game.information_state_tensor_shape() == list(state.engine_state.game.observation_shape)
@@ -64,7 +67,7 @@ def test_each_seat_gets_the_engines_observation_as_both_tensors():
 
 
 def test_a_copy_holds_no_generator_and_meets_the_same_chance_nodes():
-    game = _load("ultimatum_cards_v2")
+    game = _load(CARDS)
     state = game.new_initial_state()
     assert state.is_chance_node() and len(state.chance_outcomes()) == 4  # the first dealer, one of 4 seats
     state.apply_action(0)
@@ -84,7 +87,7 @@ def test_a_copy_holds_no_generator_and_meets_the_same_chance_nodes():
 
 
 def test_resampling_keeps_what_the_seat_knows_and_redraws_the_rest():
-    game = _load("ultimatum_cards_v2")
+    game = _load(CARDS)
     state = game.new_initial_state()
     _play_chance(state, np.random.default_rng(2))
     seat = state.current_player()
@@ -135,7 +138,7 @@ class _Search(ismcts.ISMCTSBot):
         pass
 
 
-@pytest.mark.parametrize("env_name", ["ultimatum_cards_v2", "conquest_of_the_world_v3"])
+@pytest.mark.parametrize("env_name", [CARDS, ENV["conquest_of_the_world"]])
 def test_is_mcts_and_evaluate_bots_play_a_game(env_name):
     game = _load(env_name)
     rng = np.random.RandomState(3)
