@@ -67,7 +67,7 @@ def test_a_file_that_is_no_result_is_refused_by_name(tmp_path):
     folder = tmp_path / GAME
     folder.mkdir()
     (folder / "notes.json").write_text('{"game": "ultimatum_cards_v3"}')
-    with pytest.raises(ConfigError, match="notes.json is not an arena, exploit or train --seeds result"):
+    with pytest.raises(ConfigError, match="notes.json is not an arena, exploit, train --seeds or benchmark result"):
         load_results(tmp_path)
     with pytest.raises(ConfigError, match="no results folder"):
         load_results(tmp_path / "missing")

@@ -4,9 +4,12 @@ every other seat.
 NashConv cannot be computed for games this large; the standard stand-in (PSRO and Stratego-scale work
 report it) is to train a fresh learner against the frozen agent and measure how far it beats it. The
 learner is trained by the ordinary trainer (`prepare_run`, `train`), so the recipe (network, PPO
-settings, warm start, sampler) is the one the game's bots are trained with; only the opponent pool and
-the evaluation change: the pool is the agent alone (no snapshots, no mirror), the learner's seat rotates
-every game, and the periodic evaluation (the run's learning curve) plays the agent.
+settings, sampler) is the one the game's bots are trained with; only the opponent pool, the evaluation
+and the start change: the pool is the agent alone (no snapshots, no mirror), the learner's seat rotates
+every game, the periodic evaluation (the run's learning curve) plays the agent, and the learner starts from
+scratch. A warm start from the scripted bot is an option only: a learner that starts as the scripted bot
+scores what the scripted bot scores before it learns anything, so its figure measures the bot as much as
+the agent (issue 53: 2.15x reported where the scripted bot alone scored 2.28x).
 """
 
 from __future__ import annotations
@@ -31,13 +34,14 @@ CURVE_POINTS = 5
 
 
 def best_response_overrides(game: str, agent: str, seed: int, steps: int | None, *,
-                            config_path: str | None = None, preset: str | None = None) -> dict[str, Any]:
+                            config_path: str | None = None, preset: str | None = None,
+                            warm_start: bool = False) -> dict[str, Any]:
     """Config overrides that turn the game's recipe into a best response to `agent`.
 
     Every pool kind of the recipe gets weight 0 (a config's dicts merge key by key, so a kind left out
     would keep its weight) and the agent weight 1; the final table is cut to one rotation, since the
     exploit tool measures the learner afterwards in an arena of its own. A run bounded by minutes keeps the
-    recipe's evaluation cadence."""
+    recipe's evaluation cadence. Without `warm_start` the recipe's imitation step is switched off."""
     base = load_train_config(game, config_path, preset)
     weights = {kind: 0.0 for kind in base.pool.weights}
     weights[agent] = 1.0
@@ -46,6 +50,8 @@ def best_response_overrides(game: str, agent: str, seed: int, steps: int | None,
         "pool": {"weights": weights, "keep": 1, "learner_seats": None},
         "eval": {"opponents": [agent], "final_games": 1},
     }
+    if not warm_start:
+        overrides["imitation"] = None
     total = steps if steps is not None else base.total_timesteps
     if total < UNLIMITED_STEPS:  # the learning curve gets CURVE_POINTS evaluations whatever the budget
         overrides["eval"]["every"] = max(1, total // CURVE_POINTS)
@@ -97,11 +103,13 @@ class _Deadline:
 
 def train_best_response(game: str, agent: str, run_dir: Path, *, seed: int, steps: int | None = None,
                         minutes: float | None = None, config_path: str | None = None, preset: str | None = None,
-                        console: Console | None = None, show_bar: bool = True) -> tuple[TrainOutcome, bool, float]:
+                        console: Console | None = None, show_bar: bool = True,
+                        warm_start: bool = False) -> tuple[TrainOutcome, bool, float]:
     """Train one best response; returns the outcome, whether the clock stopped it, and its wall seconds."""
     if minutes is not None and steps is None:
         steps = UNLIMITED_STEPS
-    overrides = best_response_overrides(game, agent, seed, steps, config_path=config_path, preset=preset)
+    overrides = best_response_overrides(game, agent, seed, steps, config_path=config_path, preset=preset,
+                                        warm_start=warm_start)
     cfg, progress = prepare_run(game, run_dir, config_path=config_path, preset=preset, overrides=overrides)
     began = time.perf_counter()
     with _Deadline(None if minutes is None else minutes * 60) as deadline:

@@ -180,9 +180,15 @@ def exploit(
     config: str = typer.Option(None, "--config", help="Training YAML; default configs/<game>.yaml."),
     out: str = typer.Option(None, "--out", help="Folder of the runs; default runs/exploit/<game>/<agent>/<date-time>."),
     as_json: bool = typer.Option(False, "--json", help="Print one JSON object instead of a table."),
+    warm_start: bool = typer.Option(False, "--warm-start", help="Start each learner as the recipe's imitation "
+                                    "teacher (the scripted bot); the teacher's own score is measured and shown."),
+    ladder: bool = typer.Option(False, "--ladder", help="Run one budget after another (--rungs) and report the "
+                                "figure per rung with its interval."),
+    rungs: str = typer.Option(None, "--rungs", help="The ladder's budgets in samples, e.g. 1e5,1e6,1e7 (the default)."),
 ) -> None:
-    """Approximate exploitability: train a best response to AGENT (frozen in every other seat), then report its
-    win rate over the fair share with a 95% interval, and its learning curve."""
+    """Approximate exploitability: train a best response to AGENT (frozen in every other seat, the learner from
+    scratch unless --warm-start), then report its win rate over the fair share with a 95% interval, its recipe
+    and budget, and its learning curve against the fair share."""
     import sys
 
     from ultimata import exploit as exploit_tool
@@ -190,8 +196,17 @@ def exploit(
 
     shown = Console(file=sys.stderr) if as_json else console  # --json keeps standard output for the JSON
     try:
+        if rungs is not None and not ladder:
+            raise exploit_tool.ConfigError("--rungs sets the budgets of --ladder: add --ladder, or give --steps")
+        if ladder:
+            found = exploit_tool.run_ladder(game, agent, exploit_tool.parse_rungs(rungs), steps=steps, minutes=minutes,
+                                            preset=preset, seeds=seeds, games=games, config=config, out=out,
+                                            console=shown, show_progress=not as_json, warm_start=warm_start)
+            print(json.dumps(found.to_dict(), indent=1) if as_json else found.to_markdown())
+            return
         result = exploit_tool.run(game, agent, steps=steps, minutes=minutes, preset=preset, seeds=seeds, games=games,
-                                  config=config, out=out, console=shown, show_progress=not as_json)
+                                  config=config, out=out, console=shown, show_progress=not as_json,
+                                  warm_start=warm_start)
     except UltimataError as err:
         _fail(err)
     if as_json:
@@ -204,8 +219,43 @@ def exploit(
     for r in result.runs:
         table.add_row(str(r.seed), f"{r.steps:,}", f"{r.win_rate:.1%}", f"{r.ci95[0]:.1%}–{r.ci95[1]:.1%}",
                       f"{r.x_fair:.2f}", str(r.games), f"{r.seconds / 60:.1f}", r.curves or "(no evaluation ran)")
-    table.caption = f"fair share {result.fair_share:.1%}; {result.summary()}"
+    table.caption = f"fair share {result.fair_share:.1%}; {result.summary()}\nrecipe: {result.recipe_words}" + (
+        f"\n{result.teacher_words}" if result.teacher_words else "")
     console.print(table)
+
+
+@app.command()
+def benchmark(
+    game: str = typer.Argument(..., help="Env name, e.g. ultimatum_cards_v2."),
+    agent: str = typer.Argument(None, help="The agent measured: pretrained, heuristic, a checkpoint .zip, ...; "
+                                "leave it out with --recipe."),
+    opponent: list[str] = typer.Option(None, "--opponent", help="An opponent filling every other seat "
+                                       "(repeatable); default random and heuristic."),
+    games: int = typer.Option(400, "--games", help="Games per pairing (the protocol: at least 400)."),
+    recipe: str = typer.Option(None, "--recipe", help="A training YAML to measure instead of an agent: trained "
+                               "--seeds times, each seed's checkpoint measured."),
+    seeds: int = typer.Option(None, "--seeds", help="Training seeds of --recipe (default and protocol: 5)."),
+    steps: int = typer.Option(None, "--steps", help="Samples per seed of --recipe; default the recipe's own."),
+    below_protocol: bool = typer.Option(False, "--below-protocol", help="Allow fewer games or seeds than the "
+                                        "protocol; the report is marked as below it."),
+    out: str = typer.Option(None, "--out", help="Folder of benchmark.json and benchmark.md; default "
+                            "runs/benchmark/<game>/<date-time>."),
+) -> None:
+    """The benchmark protocol: pinned opponents, 400+ games on shared deals with seats rotated, 5+ seeds for a
+    recipe, intervals within and across seeds; a JSON and markdown report naming versions and the command."""
+    from datetime import datetime
+
+    from ultimata import benchmark as protocol
+    from ultimata.envs.core.errors import UltimataError
+
+    folder = out or f"runs/benchmark/{game}/{datetime.now().strftime('%Y%m%d-%H%M%S')}"
+    try:
+        report = protocol.run(game, agent, opponents=opponent, games=games, recipe=recipe, seeds=seeds, steps=steps,
+                              below_protocol=below_protocol, out=folder, console=console)
+    except UltimataError as err:
+        _fail(err)
+    print(protocol.to_markdown(report), end="")
+    console.print(f"report in {folder}/benchmark.json and benchmark.md")
 
 
 @app.command()

@@ -5,7 +5,10 @@ Each game's folder holds JSON files of three kinds, each written by a command th
 - `arena*.json`: `ultimata arena GAME random heuristic pretrained mcts hard --json` (a round robin: win rates
   against each other and openskill);
 - `exploit_*.json`: `ultimata exploit GAME AGENT --json` (a best response's edge over the agent);
-- `seeds*.json`: the `seeds.json` of `ultimata train GAME --seeds 3` (the spread over training seeds).
+- `seeds*.json`: the `seeds.json` of `ultimata train GAME --seeds 3` (the spread over training seeds);
+- `benchmark*.json`: the `benchmark.json` of `ultimata benchmark GAME AGENT` (ultimata/benchmark.py's protocol).
+Every row says whether it meets the benchmark protocol (400+ games a pairing, 5+ seeds for a recipe, pinned
+opponents, a best response's recipe and start recorded) and, where it does not, why.
 An exploit result's learning curve (the run's curves.png) may be stored beside it as `<same name>.png`: the
 page links it. The page's text between the two markers is replaced; everything else in it (the history) is kept.
 """
@@ -16,6 +19,7 @@ import json
 from pathlib import Path
 from typing import Any
 
+from ultimata.benchmark import PROTOCOL, pin_words, subject_words
 from ultimata.envs.core.errors import ConfigError
 from ultimata.envs.core.registry import GAMES, game_class
 from ultimata.exploit import ExploitResult
@@ -46,8 +50,8 @@ def load_results(folder: str | Path) -> dict[str, dict[str, list[dict[str, Any]]
             except (OSError, json.JSONDecodeError) as err:
                 raise ConfigError(f"{path} is not a stored result: {err}") from None
             kind = data.get("kind") or ("arena" if "agents" in data else "exploit" if "runs" in data else None)
-            if kind not in ("arena", "exploit", "train_seeds") or data.get("game") != game:
-                raise ConfigError(f"{path} is not an arena, exploit or train --seeds result for {game}")
+            if kind not in ("arena", "exploit", "train_seeds", "benchmark") or data.get("game") != game:
+                raise ConfigError(f"{path} is not an arena, exploit, train --seeds or benchmark result for {game}")
             data["_file"] = path.name
             if path.with_suffix(".png").exists():  # the run's curves.png, stored beside its result
                 data["_picture"] = f"results/{game}/{path.with_suffix('.png').name}"
@@ -76,7 +80,31 @@ def _arena_section(data: dict[str, Any]) -> list[str]:
         lines.append(f"| {_name(a['spec'])} | {a['win_rate']:.1%} | {low:.1%}–{high:.1%} | {a['x_fair_share']:.2f} | "
                      f"{a['rating']['mu']:.1f} ± {a['rating']['sigma']:.1f} | {a['rating']['ordinal']:.1f} | "
                      f"{a['seat_games']} |")
-    return lines + [*(f"- {note}" for note in data.get("notes", []))]
+    return lines + [*(f"- {note}" for note in data.get("notes", [])), f"- {_arena_protocol(data)}"]
+
+
+def _below(reasons: list[str]) -> str:
+    return "**below the protocol**: " + "; ".join(reasons) if reasons else "under the protocol"
+
+
+def _arena_protocol(data: dict[str, Any]) -> str:
+    """An arena file pins nothing and a round robin spreads its games over tables."""
+    per_table = min(a["seat_games"] // a["seats_per_game"] for a in data["agents"]) if data["agents"] else 0
+    reasons = ["opponents not pinned by checksum"]
+    if per_table < PROTOCOL["games"]:
+        reasons.insert(0, f"{per_table} games for an agent (the protocol: {PROTOCOL['games']} a pairing)")
+    return _below(reasons)
+
+
+def _exploit_protocol(r: ExploitResult) -> str:
+    reasons = []
+    if r.recipe is None:
+        reasons.append("recipe and start not recorded (run when the learner was warm-started by default)")
+    if r.warm_start is not None:
+        reasons.append(f"warm-started; the teacher alone: {r.warm_start['x_fair']:.2f}×")
+    if r.runs[0].games < PROTOCOL["games"]:
+        reasons.append(f"{r.runs[0].games} games")
+    return _below(reasons)
 
 
 def _exploit_rows(results: list[dict[str, Any]]) -> list[str]:
@@ -94,7 +122,7 @@ def _exploit_rows(results: list[dict[str, Any]]) -> list[str]:
         if "_picture" in data:
             curve = f"[{curve}]({data['_picture']})"
         rows.append(f"| {_name(r.agent)} | {r.budget_words} | {edge} | {fair} | {r.runs[0].games} | {curve} | "
-                    f"`{data['_file']}` |")
+                    f"`{data['_file']}` | {_exploit_protocol(r)} |")
     return rows
 
 
@@ -103,11 +131,11 @@ def _exploit_section(results: list[dict[str, Any]]) -> list[str]:
              "(`ultimata exploit`), then measured against it on deals the training never saw. ×fair is its win "
              "rate over the fair share (1.00: the agent is not exploited at this budget), with the interval's ends "
              "in the same unit; the learning curve is its win rate at the periodic evaluations.", "",
-             "| agent | budget per learner | learner's win rate (95% CI) | ×fair | games | learning curve | file |",
-             "|---|---|---:|---:|---:|---|---|"]
+             "| agent | budget per learner | learner's win rate (95% CI) | ×fair | games | learning curve | file | "
+             "protocol |", "|---|---|---:|---:|---:|---|---|---|"]
     lines += _exploit_rows(results)
     measured = {r["agent"] for r in results}
-    lines += [f"| {_name(spec)} | | {NOT_TRAINED_AGAINST.format(cost=cost)} | | | | |"
+    lines += [f"| {_name(spec)} | | {NOT_TRAINED_AGAINST.format(cost=cost)} | | | | | |"
               for spec, cost in SEARCH_COST.items() if spec not in measured]
     return lines
 
@@ -115,15 +143,42 @@ def _exploit_section(results: list[dict[str, Any]]) -> list[str]:
 def _seeds_section(results: list[dict[str, Any]]) -> list[str]:
     lines = ["Spread over training seeds (`ultimata train GAME --seeds 3`): each seed's final table against random "
              "and the scripted bot, then mean ± sd over seeds.", "",
-             "| recipe | opponent | games per seed | win rate, mean ± sd | ×fair, mean ± sd | each seed (×fair) |",
-             "|---|---|---:|---:|---:|---|"]
+             "| recipe | opponent | games per seed | win rate, mean ± sd | ×fair, mean ± sd | each seed (×fair) | "
+             "protocol |", "|---|---|---:|---:|---:|---|---|"]
     for data in results:
         recipe = data["recipe"]
         words = f"{recipe['steps']:,} samples" + (f", the {recipe['preset']} preset" if recipe.get("preset") else "")
         for spec, s in data["spread"].items():
             each = ", ".join(f"{run['results'][spec]['x_fair_share']:.2f}" for run in data["runs"])
+            reasons = []
+            if len(data["runs"]) < PROTOCOL["seeds"]:
+                reasons.append(f"{len(data['runs'])} seeds")
+            if s["games"] < PROTOCOL["games"]:
+                reasons.append(f"{s['games']} games a seed")
             lines.append(f"| {words} | {_name(spec)} | {s['games']} | {s['win_rate']:.1%} ± {s['win_rate_sd']:.1%} | "
-                         f"{s['x_fair']:.2f} ± {s['x_fair_sd']:.2f} | {each} |")
+                         f"{s['x_fair']:.2f} ± {s['x_fair_sd']:.2f} | {each} | {_below(reasons)} |")
+    return lines
+
+
+def _benchmark_section(results: list[dict[str, Any]]) -> list[str]:
+    lines = [f"Benchmark (`ultimata benchmark`): at least {PROTOCOL['games']} games a pairing on shared deals, seats "
+             f"rotated, opponents pinned by checksum or version, at least {PROTOCOL['seeds']} training seeds for a "
+             "recipe (the interval over seeds is Student's t of the mean).", "",
+             "| measured | opponent | pinned by | seeds | games a seed | win rate | 95% CI | ×fair | ultimata, env | "
+             "file | protocol |", "|---|---|---|---:|---:|---:|---:|---:|---|---|---|"]
+    for data in results:
+        for opponent, s in data["summary"].items():
+            if s["seeds"] == 1:
+                pairing = next(p for p in data["pairings"] if p["opponent"] == opponent)
+                low, high = pairing["ci95"]
+                rate = f"{pairing['win_rate']:.1%}"
+            else:
+                low, high = s["across_seeds_ci95"]
+                rate = f"{s['win_rate']:.1%} ± {s['win_rate_sd']:.1%}"
+            lines.append(f"| {subject_words(data)} | {_name(opponent)} | {pin_words(data['opponents'][opponent])} | "
+                         f"{s['seeds']} | {s['games_per_seed']} | {rate} | {low:.1%}–{high:.1%} | {s['x_fair']:.2f} | "
+                         f"{data['package_version']}, v{data['env_version']} | `{data['_file']}` | "
+                         f"{_below(data['below_protocol'])} |")
     return lines
 
 
@@ -132,11 +187,14 @@ def render(results: dict[str, dict[str, list[dict[str, Any]]]]) -> str:
     lines = [BEGIN, "", "## Measured (regenerated by `ultimata leaderboard --write docs/leaderboard.md`)", "",
              "Every figure below is read from the JSON in [docs/results/](results/), each file written by the "
              "command its kind names (`ultimata arena ... --json`, `ultimata exploit ... --json`, `ultimata train "
-             "... --seeds 3`). Intervals are Wilson's 95% over the games of one measurement; the spread over seeds "
-             "is the standard deviation of the per-seed figures."]
+             "... --seeds 3`, `ultimata benchmark ...`). Intervals are Wilson's 95% over the games of one "
+             "measurement; the spread over seeds is the standard deviation of the per-seed figures. Each row says "
+             "whether it meets the benchmark protocol and, where not, why."]
     for game, kinds in results.items():
         seats = game_class(game).from_config({}).num_players
         lines += ["", f"### {game} ({seats} players by default; fair share {1 / seats:.1%})"]
+        if "benchmark" in kinds:
+            lines += ["", *_benchmark_section(kinds["benchmark"])]
         if "arena" in kinds:
             for data in kinds["arena"]:
                 lines += ["", *_arena_section(data)]
