@@ -357,6 +357,19 @@ def test_each_client_address_has_its_own_share_of_the_slots() -> None:
     new_game(alice)
 
 
+def test_an_address_lists_its_own_live_games_and_no_one_elses() -> None:
+    app = create_app(max_sessions=10, max_per_client=2)
+    alice, bob = (local_client(app, client=(host, 5000)) for host in ("10.0.0.1", "10.0.0.2"))
+    mine = [new_game(alice)["id"], new_game(alice, human_seat=None)["id"]]
+    theirs = new_game(bob)["id"]
+    listed = alice.get("/api/sessions").json()
+    assert [g["id"] for g in listed] == mine and [g["human"] for g in listed] == [0, None]
+    assert all(g["game"] == CARDS for g in listed)
+    assert [g["id"] for g in bob.get("/api/sessions").json()] == [theirs]
+    assert alice.delete(f"/api/sessions/{mine[0]}").status_code == 204
+    assert [g["id"] for g in alice.get("/api/sessions").json()] == mine[1:], "a game left is no longer listed"
+
+
 def test_the_limit_is_checked_before_any_bot_loads(monkeypatch) -> None:
     import ultimata.agents.specs as specs
 

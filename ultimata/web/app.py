@@ -180,6 +180,13 @@ def create_app(
             raise HTTPException(400, _public(str(err))) from None
         return session.snapshot()
 
+    @app.get("/api/sessions")
+    def live_games(request: Request) -> list[dict[str, Any]]:
+        """Your address's live games (the per-person limit counts them): any browser there can go back to
+        one or leave it."""
+        return [{"id": s.id, "game": s.game_name, "human": s.human, "events_total": len(s.events)}
+                for s in store.live_for(_client(request))]
+
     def _session(session_id: str) -> GameSession:
         try:
             return store.get(session_id)

@@ -189,6 +189,12 @@ class SessionStore:
         """Slots in use: live games and games whose bots are loading."""
         return len(self._live) + len(self._creating)
 
+    def live_for(self, client: str) -> list[GameSession]:
+        """The live games of one address, oldest first: the per-person limit counts them, so any browser
+        there may list them to go back to one or leave it."""
+        with self._lock:
+            return [s for s in self._live.values() if s.client == client]
+
     def _expire(self) -> list[GameSession]:
         """Drop idle live games and old finished ones; returns the live games dropped, which the caller
         records (`_abandon`) once it has let go of the store's lock."""

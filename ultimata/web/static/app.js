@@ -17,7 +17,10 @@ async function api(method, path, body) {
     body: body ? JSON.stringify(body) : undefined,
   });
   const data = await res.json().catch(() => ({}));
-  if (!res.ok) throw new Error(typeof data.detail === "string" ? data.detail : JSON.stringify(data.detail || data));
+  if (!res.ok) {
+    throw Object.assign(new Error(typeof data.detail === "string" ? data.detail : JSON.stringify(data.detail || data)),
+      { status: res.status });
+  }
   return data;
 }
 
@@ -72,6 +75,7 @@ async function createGame(body, button, note) {
   } catch (err) {
     note.classList.add("error");
     note.textContent = err.message;
+    if (err.status === 429) await showLimitReached(button, err.message);
     return null;
   } finally {
     clearInterval(ticking);
@@ -150,19 +154,35 @@ async function showGames() {
   paint(await gamesInPlay(titles), h("h1", {}, "Play against the bots"), h("div", { class: "games" }, cards));
 }
 
-// Your games still in play on the server, to go back to or leave; those that ended are forgotten.
+// Your games still in play on the server, to go back to or leave: the server lists every live game of
+// this address (the per-person limit counts those), so another browser there sees them too; this
+// browser's own list forgets the games that ended.
+let gameTitles = {};
+async function liveGameRows() {
+  const live = await api("GET", "/api/sessions").catch(() => []);
+  const ids = new Set(live.map((g) => g.id));
+  for (const g of inPlay()) if (!ids.has(g.id)) forgetGame(g.id);
+  return live.map((g) => {
+    const watching = g.human === null;
+    const leave = h("button", {}, watching ? "stop watching" : "leave");
+    leave.addEventListener("click", async () => { if (await leaveGame(g.id, watching)) route(); });
+    return h("li", { "data-game": g.id }, h("b", {}, gameTitles[g.game] || g.game), ` (${g.events_total} moves so far) `,
+      h("a", { href: `#/game/${g.id}`, class: "button" }, "go back to it"), " ", leave);
+  });
+}
+
 async function gamesInPlay(titles) {
-  const rows = [];
-  for (const g of inPlay()) {
-    const res = await fetch(`/api/sessions/${g.id}?events_from=1000000`).catch(() => null);
-    const snap = res && res.ok ? await res.json() : null;
-    if (!snap || snap.over) { forgetGame(g.id); continue; }
-    const leave = h("button", {}, snap.human === null ? "stop watching" : "leave");
-    leave.addEventListener("click", async () => { if (await leaveGame(g.id, snap.human === null)) route(); });
-    rows.push(h("li", { "data-game": g.id }, h("b", {}, titles[snap.game] || snap.game), ` (${snap.events_total} moves so far) `,
-      h("a", { href: `#/game/${g.id}`, class: "button" }, "go back to it"), " ", leave));
-  }
+  gameTitles = titles;
+  const rows = await liveGameRows();
   return rows.length ? h("div", { class: "panel in-play" }, h("h2", {}, "Your games in play"), h("ul", {}, rows)) : h("div", {});
+}
+
+// The per-person limit, said next to Start, with the games that hold it to go back to or leave.
+async function showLimitReached(button, message) {
+  document.querySelectorAll(".limit-reached").forEach((box) => box.remove());
+  const rows = await liveGameRows();
+  button.after(h("div", { class: "panel limit-reached" }, h("p", { class: "error" }, message),
+    rows.length ? h("ul", {}, rows) : h("p", {}, "Those games have ended or expired: try Start again.")));
 }
 
 function configField(name, schema, value) {
