@@ -585,3 +585,26 @@ def test_an_opened_replay_is_not_read_again_until_its_file_changes(client, tmp_p
     assert len(reads) == 1
     long_replay(tmp_path / "replays", seed=2)  # another game under the same name: a new file version
     assert client.get("/api/replays/world-long.json").status_code == 200 and len(reads) == 2
+
+
+def test_every_bot_move_says_why_and_a_hint_answers_for_your_own_turn(client) -> None:
+    snap = new_game(client, opponents={"1": "pretrained", "2": "heuristic", "3": "random"})
+    for _ in range(12):
+        if snap["over"]:
+            break
+        if snap["waiting_for"] == "human":
+            asked = client.post(f"/api/sessions/{snap['id']}/hint", json={"bot": "pretrained"})
+            assert asked.status_code == 200, asked.text
+            said = asked.json()
+            assert said["action"] in [m["action"] for m in snap["moves"]] and "probability" in said["hint"]
+            snap = client.post(f"/api/sessions/{snap['id']}/move", json={"action": said["action"]}).json()
+        else:
+            refused = client.post(f"/api/sessions/{snap['id']}/hint", json={})
+            assert refused.status_code == 409 and "your own turn" in refused.json()["detail"]
+            snap = client.post(f"/api/sessions/{snap['id']}/advance").json()
+    bots = [e for e in snap["events"] if e["who"] != "human"]
+    assert bots and all(e.get("why") for e in bots)
+    assert any("a scripted rule" in e["why"] for e in bots if e["who"] == "heuristic")
+    assert all("not named" in e["why"] or "no other move" in e["why"] for e in bots if e["who"] == "pretrained")
+    bad = client.post(f"/api/sessions/{snap['id']}/hint", json={"bot": "nobody"})
+    assert bad.status_code == 400
