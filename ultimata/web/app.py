@@ -211,7 +211,10 @@ def create_app(
             raise HTTPException(400, _public(str(err))) from None
         key = (session.game_name, req.bot)
         if key not in advisers:
-            advisers[key] = bots.load(req.bot, session.game_name, session.state.game.config.model_dump(mode="json"))
+            try:
+                advisers[key] = bots.load(req.bot, session.game_name, session.state.game.config.model_dump(mode="json"))
+            except UltimataError as err:
+                raise HTTPException(400, _public(str(err))) from None
             while len(advisers) > MAX_ADVISERS:
                 advisers.popitem(last=False)
         advisers.move_to_end(key)

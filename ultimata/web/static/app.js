@@ -352,6 +352,32 @@ async function showGame(id) {
   const you = h("div", { class: "you" });
   const movesBox = h("div", { class: "moves" });
   const events = h("ol", { class: "events" });
+  // "Why?": each bot move's reason (its share under the bot's policy or search) shows under it in the log.
+  const whyToggle = h("input", { type: "checkbox", name: "why" });
+  whyToggle.checked = localStorage.getItem("ultimataWhy") === "1";
+  const showWhy = () => events.classList.toggle("show-why", whyToggle.checked);
+  whyToggle.addEventListener("change", () => { localStorage.setItem("ultimataWhy", whyToggle.checked ? "1" : "0"); showWhy(); });
+  showWhy();
+  // A hint for your own turn, from the bot you choose, computed from your seat's view only.
+  const hintBot = h("select", { name: "hint-bot" }, h("option", { value: "heuristic" }, "heuristic"));
+  api("GET", `/api/games/${first.game}/opponents`).then((offered) => {
+    hintBot.replaceChildren(...offered.map((o) => h("option", { value: o.spec }, o.label)));
+  }).catch(() => {});
+  const hintSaid = h("div", { class: "hint-said" });
+  const hintButton = h("button", { type: "button", class: "hint" }, "hint");
+  hintButton.addEventListener("click", async () => {
+    hintButton.disabled = true;
+    hintSaid.textContent = "thinking…";
+    try {
+      const said = await api("POST", `/api/sessions/${id}/hint`, { bot: hintBot.value });
+      hintSaid.textContent = `${said.bot} would ${said.hint}`;
+    } catch (err) {
+      hintSaid.textContent = err.message;
+    } finally {
+      hintButton.disabled = false;
+    }
+  });
+  const hintBox = h("div", { class: "hint-box" }, hintButton, " from ", hintBot, hintSaid);
   const helpSlot = h("div", {});
   const result = h("div", {});
   const watching = first.human === null;
@@ -383,10 +409,12 @@ async function showGame(id) {
     h("div", { class: "layout" },
       h("div", {}, status, you, result, board, movesBox),
       h("div", { class: "panel side" }, actions, h("label", {}, "bot speed (ms per move) ", speedInput),
+        h("label", { class: "why-toggle" }, whyToggle, " why? (each bot move's reason in the log)"),
         h("label", { class: "view-as" }, "view as ", viewAs), helpSlot, h("h3", {}, "What happened"), events)),
   )) return;
 
   async function play(action) {
+    hintSaid.textContent = "";  // a hint answers one position only
     try {
       draw(await api("POST", `/api/sessions/${id}/move`, { action }));
     } catch (err) {
@@ -400,7 +428,8 @@ async function showGame(id) {
       if (e.n <= lastEvent) continue;
       lastEvent = e.n;
       events.append(h("li", { class: e.who === "human" ? "human" : "", value: e.n },
-        (e.who === "human" ? `you: ${e.move}` : `(${e.who}) ${e.move}`), e.outcome ? h("div", { class: "outcome" }, `→ ${e.outcome}`) : ""));
+        (e.who === "human" ? `you: ${e.move}` : `(${e.who}) ${e.move}`), e.outcome ? h("div", { class: "outcome" }, `→ ${e.outcome}`) : "",
+        e.why ? h("div", { class: "bot-why" }, `why: ${e.why}`) : ""));
     }
     if (atBottom) events.scrollTop = events.scrollHeight;
   }
@@ -430,7 +459,9 @@ async function showGame(id) {
       ...(moves.length ? [h("h3", {}, "Your moves")] : []),
       ...plain.map(button),
       ...(onBoard.length ? [h("details", { open: renderer ? null : "" }, h("summary", {}, `all legal moves as a list (${moves.length})`), onBoard.map(button))] : []),
+      ...(moves.length ? [hintBox] : []),
     );
+    if (!moves.length) hintSaid.textContent = "";
     logEvents(snap.events);
     if (snap.over) {
       forgetGame(id);
