@@ -11,6 +11,7 @@ from pathlib import Path
 from typing import Any
 
 from rich.console import Console
+from rich.markup import escape
 
 from ultimata.agents.explain import explain as explain_move
 from ultimata.agents.explain import hint as hint_for
@@ -56,26 +57,33 @@ def play_session(
         return _hint_words(advisers[0], position, seed)
 
     human = HumanAgent(read=read, write=console.print, hint=advise)
-    agents: list[Any] = [
-        human if p == seat else load_agent(vs, game_name, config, seed=seed * 31 + p) for p in range(n)
-    ]
+    state = game.new_initial_state(Rng(seed))
+    bot = short_name(vs)
+    # the table first, then the bots (a network or a search can take seconds to load)
+    console.print(f"[bold]{game_name}[/bold] (seed {seed}): you are player_{seat}; "
+                  f"the other seats are '{escape(bot)}'.")
+    console.print(HELP)
+    console.print()
+    console.print(state.render_text(seat), markup=False)
+    shown = True  # the table on screen is the current one
+    with console.status(f"loading the bots ('{escape(bot)}')..."):
+        agents: list[Any] = [
+            human if p == seat else load_agent(vs, game_name, config, seed=seed * 31 + p) for p in range(n)
+        ]
     for p, agent in enumerate(agents):
         agent.reset(p, seed * 31 + p)
     one_thread_per_forward()  # a bot answers one position at a time (ultimata/inference.py)
-    state = game.new_initial_state(Rng(seed))
     players = [("you" if p == seat else vs) for p in range(n)]
     kept = _Kept(record, game_name, config, seed, players, seat)
-    bot = short_name(vs)
-    console.print(f"[bold]{game_name}[/bold] (seed {seed}): you are player_{seat}; the other seats are '{bot}'.")
-    console.print(HELP)
     actions: list[int] = []
     ending = "interrupted"  # until the loop says otherwise: an error in a bot stops the game here
     try:
         while not state.is_terminal() and state.decisions < game.config.max_decisions:
             p = state.current_player
-            if p == seat:
+            if p == seat and not shown:
                 console.print()
                 console.print(state.render_text(seat), markup=False)
+            shown = False
             why = None
             if explain and p != seat:
                 told = explain_move(agents[p], state.observation(p), state.legal_action_mask(), state)
