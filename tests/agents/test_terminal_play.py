@@ -40,3 +40,19 @@ def test_explain_says_why_each_bot_moved_and_hint_answers_from_your_seat():
     assert all("probability under its policy" in w for w in whys)
     assert all("not named" in w or "no other move" in w for w in whys), "a hidden hand's other moves stay unnamed"
     assert any(line.startswith("hint: ") and "a scripted rule" in line for line in lines)
+
+
+def test_the_table_shows_before_the_bots_load(monkeypatch):
+    import ultimata.play as play
+
+    console = Console(record=True, width=200, highlight=False)
+    seen_at_load: list[str] = []
+    real = play.load_agent
+
+    def load(*args, **kwargs):
+        seen_at_load.append(console.export_text(clear=False))
+        return real(*args, **kwargs)
+
+    monkeypatch.setattr(play, "load_agent", load)
+    play_session("ultimatum_cards_v2", "random", seat=0, seed=3, read=lambda prompt: "quit", console=console)
+    assert seen_at_load and all("your hand (player_0)" in text for text in seen_at_load)
