@@ -164,7 +164,8 @@ async function liveGameRows() {
   for (const g of inPlay()) if (!ids.has(g.id)) forgetGame(g.id);
   return live.map((g) => {
     const watching = g.human === null;
-    const leave = h("button", {}, watching ? "stop watching" : "leave");
+    // type=button: in the Start form's limit box a plain button would submit the form (a new game)
+    const leave = h("button", { type: "button" }, watching ? "stop watching" : "leave");
     leave.addEventListener("click", async () => { if (await leaveGame(g.id, watching)) route(); });
     return h("li", { "data-game": g.id }, h("b", {}, gameTitles[g.game] || g.game), ` (${g.events_total} moves so far) `,
       h("a", { href: `#/game/${g.id}`, class: "button" }, "go back to it"), " ", leave);
