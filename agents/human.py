@@ -17,8 +17,8 @@ if TYPE_CHECKING:
 
 HELP = (
     "Type the number of a move, or its name (any unique part of it is enough, e.g. 'take 3').\n"
-    "Other commands: 'moves' lists the legal moves again, 'board' shows the table, 'help' this text,\n"
-    "'quit' leaves the game."
+    "Other commands: 'moves' lists the legal moves again, 'board' shows the table, 'hint' asks a bot what it\n"
+    "would play here and why (from your seat's view only), 'help' this text, 'quit' leaves the game."
 )
 
 
@@ -29,8 +29,11 @@ class HumanQuit(Exception):
 class HumanAgent:
     spec = "human"
 
-    def __init__(self, read: Callable[[str], str] = input, write: Callable[[str], None] = print) -> None:
+    def __init__(self, read: Callable[[str], str] = input, write: Callable[[str], None] = print,
+                 hint: Callable[[State], str] | None = None) -> None:
         self.read, self.write = read, write
+        self.hint = hint
+        """What a bot would play in this seat, and why (agents/explain.py's hint, in words)."""
         self.seat = 0
 
     def reset(self, seat: int, seed: int | None = None) -> None:
@@ -56,6 +59,9 @@ class HumanAgent:
                 self.write(HELP)
             elif choice == "moves":
                 self._list(names)
+            elif choice == "hint":
+                self.write(f"hint: {self.hint(state)}" if self.hint is not None and state is not None
+                           else "no hint here: the game passed no table to read")
             elif choice == "board":
                 self.write(state.render_text(self.seat) if state is not None else "(no table to show)")
             else:
@@ -79,6 +85,8 @@ class HumanAgent:
             return "moves"
         if key in ("board", "b", "table"):
             return "board"
+        if key == "hint":
+            return "hint"
         if key.isdigit():
             i = int(key) - 1
             return i if 0 <= i < len(names) else f"no move {key}; choose 1..{len(names)}"

@@ -28,6 +28,7 @@ import numpy as np
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, model_validator
 
 from ultimata.agents.base import StateReadingAgent, game_base_name
+from ultimata.agents.explain import Explanation, from_shares
 from ultimata.agents.options import split_options
 from ultimata.agents.scripted_agent import has_scripted_bot, scripted_policy
 from ultimata.agents.turn_budget import TurnBudget
@@ -176,6 +177,8 @@ class MctsAgent(StateReadingAgent):
             choose = scripted_policy(game_name)
             self._prior = lambda sim, legal: {int(choose(sim, self._rng)): 1.0}
         self.last_simulations = 0
+        self.last_root: _Node | None = None
+        """The last search's tree (its first moves' visits and values explain the move)."""
         self.last_budget = opts.time
         """The seconds the last search was given (its share of the turn, with `turn_time`)."""
         self.turn = TurnBudget(opts.turn_time) if opts.turn_time is not None else None
@@ -227,8 +230,23 @@ class MctsAgent(StateReadingAgent):
             self._simulate(root, state.sample_consistent(me, self._rng), me)
             sims += 1
         self.last_simulations = sims
+        self.last_root = root
         legal = state.legal_actions()
         return max(legal, key=lambda a: (root.children[a].visits if a in root.children else -1, -a))
+
+    def explain(self, observation: np.ndarray | None, action_mask: np.ndarray,
+                state: State | None = None) -> Explanation:
+        """The move `act` plays, with each first move's share of the visits and its mean value for the mover;
+        a move taken unsearched (forced, or the turn's time spent) says so by a share of 1 and no value."""
+        self.last_root = None
+        action = self.act(observation, action_mask, state)
+        root, me = self.last_root, self._require(state).current_player
+        if root is None or not root.children:
+            return from_shares(action, "search", {action: 1.0})
+        visits = sum(c.visits for c in root.children.values()) or 1
+        shares = {a: c.visits / visits for a, c in root.children.items()}
+        values = {a: float(c.value[me] / c.visits) for a, c in root.children.items() if c.visits}
+        return from_shares(action, "search", shares, values)
 
     def _simulate(self, root: _Node, sim: State, me: int) -> None:
         """Select down the tree, expand one new child, roll out, back the value up."""

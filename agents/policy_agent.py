@@ -14,6 +14,7 @@ import numpy as np
 import torch
 
 from ultimata.agents.checkpoint import CheckpointMeta, load_policy
+from ultimata.agents.explain import Explanation, from_shares, masked_softmax
 from ultimata.agents.policy import actor_logits
 
 if TYPE_CHECKING:
@@ -63,3 +64,9 @@ class PolicyAgent:
         probs = np.exp(logits - logits.max())
         probs /= probs.sum()
         return int(self._rng.choice(len(probs), p=probs))
+
+    def explain(self, observation: np.ndarray, action_mask: np.ndarray, state: State | None = None) -> Explanation:
+        """The move `act` plays, with its share under the policy (softmax of the masked logits) and the likeliest
+        others."""
+        shares = masked_softmax(self.logits(observation), action_mask)
+        return from_shares(self.act(observation, action_mask, state), "policy", shares)

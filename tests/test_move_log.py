@@ -148,3 +148,20 @@ def test_the_world_names_every_nation_that_changes_hands_under_the_move_that_too
                     assert outcome and re.search(taker, outcome) and names[x] in outcome, outcome
                     taken += owners[x] >= 0
     assert taken > 5, "conquests were made"
+
+
+def test_a_block_in_the_same_words_as_the_last_event_is_still_told() -> None:
+    """Issue 54: a blocked card whose sentence repeated the one before ('player_3 blocks the Steal' twice)
+    got no result line. These random card games (found by search) each hold such a repeat."""
+    repeats = 0
+    for seed in (56, 213, 493):
+        state = game_class("ultimatum_cards_v3").from_config({}).new_initial_state(Rng(seed))
+        pick = random.Random(seed)
+        while not state.is_terminal() and state.decisions < 400:
+            action = pick.choice(state.legal_actions())
+            blocks, before = state.action_to_string(action) == "block", state.last_event
+            _, told = apply_and_tell(state, action, 0)
+            if blocks:
+                assert told == state.last_event, f"seed {seed}: a block was not told"
+                repeats += told == before
+    assert repeats >= 3, "the games no longer hold a block in the same words as the event before it"

@@ -226,7 +226,7 @@ def exploit(
 
 @app.command()
 def benchmark(
-    game: str = typer.Argument(..., help="Env name, e.g. ultimatum_cards_v2."),
+    game: str = typer.Argument(..., help="Env name, e.g. ultimatum_cards_v3."),
     agent: str = typer.Argument(None, help="The agent measured: pretrained, heuristic, a checkpoint .zip, ...; "
                                 "leave it out with --recipe."),
     opponent: list[str] = typer.Option(None, "--opponent", help="An opponent filling every other seat "
@@ -408,6 +408,9 @@ def play(
     save: str = typer.Option(None, "--save", help="Also save the game as a replay file, to share."),
     config: str = typer.Option(None, "--config", help="Take the rule variant from this training YAML."),
     record: str = typer.Option("runs/ultimata.db", "--record", help=RECORD_HELP),
+    explain: bool = typer.Option(False, "--explain", help="After each bot move, say why: its share under the "
+                                 "bot's policy or search and what else it weighed (a hidden hand's moves unnamed)."),
+    hint: str = typer.Option(None, "--hint", help="The bot the 'hint' command asks (default: the --vs bot)."),
 ) -> None:
     """Play in the terminal against bots, seeing only your own seat's view; the game is kept in your record."""
     import random
@@ -417,7 +420,7 @@ def play(
 
     try:
         play_session(game, vs, seat, random.randrange(10**6) if seed is None else seed, _rules(game, config),
-                     console=console, save=save, record=_record_path(record))
+                     console=console, save=save, record=_record_path(record), explain=explain, hint=hint)
     except UltimataError as err:
         _fail(err)
 

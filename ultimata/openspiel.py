@@ -1,5 +1,5 @@
 """The games as OpenSpiel games (`pip install ultimata[openspiel]`): `import ultimata.openspiel` registers every
-registered env as `ultimata_<env name>`, so `pyspiel.load_game("ultimata_ultimatum_cards_v2", {"num_players":
+registered env as `ultimata_<env name>`, so `pyspiel.load_game("ultimata_ultimatum_cards_v3", {"num_players":
 3})` works, each scalar rule key a game parameter.
 
 Why it is built this way:

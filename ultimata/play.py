@@ -11,7 +11,10 @@ from pathlib import Path
 from typing import Any
 
 from rich.console import Console
+from rich.markup import escape
 
+from ultimata.agents.explain import explain as explain_move
+from ultimata.agents.explain import hint as hint_for
 from ultimata.agents.human import HELP, HumanAgent, HumanQuit
 from ultimata.agents.specs import load_agent
 from ultimata.envs.core.errors import ConfigError
@@ -35,42 +38,64 @@ def level_of(vs: str, game_name: str) -> str | None:
 def play_session(
     game_name: str, vs: str, seat: int = 0, seed: int = 0, rules: dict[str, Any] | None = None,
     read: Callable[[str], str] = input, console: Console | None = None, save: str | Path | None = None,
-    record: str | Path | None = None,
+    record: str | Path | None = None, explain: bool = False, hint: str | None = None,
 ) -> list[float] | None:
     """Play one game; returns the final returns, or None if the person quit. `record`: the game record's file
-    to keep the game in (None: not kept)."""
+    to keep the game in (None: not kept). `explain`: each bot move is followed by why (agents/explain.py);
+    `hint`: the bot spec the 'hint' command asks (default `vs`)."""
     console = console or Console(highlight=False)
     game = game_class(game_name).from_config(rules)
     n = game.num_players
     if not 0 <= seat < n:
         raise ConfigError(f"--seat must be 0..{n - 1} for {game_name}")
     config = game.config.model_dump(mode="json")
-    human = HumanAgent(read=read, write=console.print)
-    agents: list[Any] = [
-        human if p == seat else load_agent(vs, game_name, config, seed=seed * 31 + p) for p in range(n)
-    ]
+    advisers: list[Any] = []  # the hint's bot, loaded when first asked
+
+    def advise(position: Any) -> str:
+        if not advisers:
+            advisers.append(load_agent(hint or vs, game_name, config, seed=seed * 31 + n))
+        return _hint_words(advisers[0], position, seed)
+
+    human = HumanAgent(read=read, write=console.print, hint=advise)
+    state = game.new_initial_state(Rng(seed))
+    bot = short_name(vs)
+    # the table first, then the bots (a network or a search can take seconds to load)
+    console.print(f"[bold]{game_name}[/bold] (seed {seed}): you are player_{seat}; "
+                  f"the other seats are '{escape(bot)}'.")
+    console.print(HELP)
+    console.print()
+    console.print(state.render_text(seat), markup=False)
+    shown = True  # the table on screen is the current one
+    with console.status(f"loading the bots ('{escape(bot)}')..."):
+        agents: list[Any] = [
+            human if p == seat else load_agent(vs, game_name, config, seed=seed * 31 + p) for p in range(n)
+        ]
     for p, agent in enumerate(agents):
         agent.reset(p, seed * 31 + p)
     one_thread_per_forward()  # a bot answers one position at a time (ultimata/inference.py)
-    state = game.new_initial_state(Rng(seed))
     players = [("you" if p == seat else vs) for p in range(n)]
     kept = _Kept(record, game_name, config, seed, players, seat)
-    bot = short_name(vs)
-    console.print(f"[bold]{game_name}[/bold] (seed {seed}): you are player_{seat}; the other seats are '{bot}'.")
-    console.print(HELP)
     actions: list[int] = []
     ending = "interrupted"  # until the loop says otherwise: an error in a bot stops the game here
     try:
         while not state.is_terminal() and state.decisions < game.config.max_decisions:
             p = state.current_player
-            if p == seat:
+            if p == seat and not shown:
                 console.print()
                 console.print(state.render_text(seat), markup=False)
-            action = int(agents[p].act(state.observation(p), state.legal_action_mask(), state))
+            shown = False
+            why = None
+            if explain and p != seat:
+                told = explain_move(agents[p], state.observation(p), state.legal_action_mask(), state)
+                action, why = told.action, told.words(state.action_to_string, game.perfect_information)
+            else:
+                action = int(agents[p].act(state.observation(p), state.legal_action_mask(), state))
             words, event = apply_and_tell(state, action, seat)
             actions.append(action)
             kept.move(len(actions), action)
             console.print(f"  you: {words}" if p == seat else f"  ({bot}) {words}", markup=False)
+            if why:
+                console.print(f"    why: {why}", markup=False)
             if event:  # what the rules did by themselves: a turn, a die, a payout
                 console.print(f"  → {event}", markup=False)
         ending = "finished" if state.is_terminal() else "cut"
@@ -94,6 +119,12 @@ def play_session(
         "shared win." if returns[seat] == best else "you lose.")
     console.print(f"final returns: {', '.join(f'player_{p} {r:+.2f}' for p, r in enumerate(returns))} — {verdict}")
     return list(returns)
+
+
+def _hint_words(adviser: Any, state: Any, seed: int) -> str:
+    """The adviser's move for the seat to move and why, from that seat's view (the alternatives too: they
+    are the seat's own moves)."""
+    return hint_for(adviser, state, seed * 7 + state.decisions).words(state.action_to_string)
 
 
 class _Kept:

@@ -20,17 +20,17 @@
     if (!moves.length) return "";
     const kinds = new Set(moves.map((m) => m.kind || m.target));
     if (v.phase === "homeland") return "Choose your homeland: click any unoccupied country (outlined).";
-    if (v.phase === "zone alliances") return "Ally with unoccupied countries of your home zone (free, up to your homeland's value): click them, then 'done'.";
+    if (v.phase === "zone alliances") return "Ally with unoccupied countries of your home zone (free, up to your homeland's value): click them, then 'stop allying in your home zone'.";
     if (v.phase === "weapon choice") return "Choose your weapon and spend level for the next battle (below).";
     if (v.phase === "diplomacy") {
-      return v.stage === "play" ? "Diplomacy: propose a player alliance, break yours, or 'done'."
-        : "Diplomacy: the board has been filled, so no new player alliances; break yours, or 'done'.";
+      return v.stage === "play" ? "Diplomacy: propose a player alliance, break yours, or 'end your diplomacy for now'."
+        : "Diplomacy: the board has been filled, so no new player alliances; break yours, or 'end your diplomacy for now'.";
     }
     if (v.phase === "alliance answer") return "A player alliance is proposed: accept or decline.";
     const what = [];
     if (kinds.has("buy")) what.push("buy an alliance (click a country: pays half its value × 1000)");
     if (kinds.has("attack")) what.push("attack a country (click it)");
-    return `Your attack option: ${what.join(", or ") || "choose"}; 'done' passes the option to the left.`;
+    return `Your attack option: ${what.join(", or ") || "choose"}; or 'pass the attack option' to the left.`;
   }
 
   function weaponDialog(v, moves, play) {

@@ -11,7 +11,8 @@ What the rules did comes from one of two protocols (`State.last_event_per_move` 
   however long it ran (a blitz of many rolls), and nothing is told twice. A sentence that only repeats
   the words the listener was just told ("player_2 passes the attack option") is left out.
 - latest only (the card game, ULTIMADE): the state keeps `last_event`, one sentence that stays until
-  something new happens, so it is told only when it changed."""
+  something new happens, so it is told only when it was set anew (by identity: the same words again are a
+  new event)."""
 
 from __future__ import annotations
 
@@ -36,7 +37,9 @@ def apply_and_tell(state: State, action: int, listener: int | None) -> tuple[str
     before = getattr(state, "last_event", None)
     state.apply(action)
     outcome = getattr(state, "last_event", None)
-    return words, (outcome if outcome and outcome != before else None)
+    # told when set anew, even in the same words (a second block of the same card in a row, issue 54): the
+    # rules build each sentence when it happens, so a new one is a new object
+    return words, (outcome if outcome and outcome is not before else None)
 
 
 def two_voices(template: str) -> tuple[str, str]:

@@ -129,10 +129,10 @@
     el.append(info);
     const canStop = moves.some((m) => m.kind === "done");
     const selectAsk = () => {
-      if (v.must_run_to_disc) return "The disc lies on the ground: first one of your players must run toward it (the highlighted ones get closest); 'done' is offered after that run.";
+      if (v.must_run_to_disc) return "The disc lies on the ground: first one of your players must run toward it (the highlighted ones get closest); the step can end only after that run.";
       const step = v.offense === v.seat ? "Your offense step: click one of your players to run" : "Your defense step: click one of your players to run (mark the receivers!)";
       if (canStop) return `${step}, or 'done'.`;
-      return `${step}. 'done' is not offered yet: two of your players mark the new disc holder, and one of them must run away first.`;
+      return `${step}. The step cannot end yet: two of your players mark the new disc holder, and one of them must run away first.`;
     };
     const ask = {
       place: "Set-up: click a yellow field of your endzone to place your next player.",
@@ -141,7 +141,7 @@
       run: v.must_run_to_disc ? "Click the field he runs to: as close to the disc as any run can get."
         : `Click the field he runs to (up to the yellow squares).${moves.some((m) => m.leaves_no_free_team_mate) ? ` A dashed orange square leaves ${v.holder} (disc) with no free team-mate: a turn follows unless a lane opens before the throw.` : ""}`,
       throw: "Throw: click the team-mate who catches the disc.",
-      monster: `Monster-Defense: click the marker who rolls the die, or decline. ${v.roll_rule}.`,
+      monster: `Monster-Defense: click the marker who rolls the die, or 'no Monster-Defense roll'. ${v.roll_rule}.`,
     }[v.phase_key];
     if (moves.length && ask) el.append(Object.assign(document.createElement("div"), { className: "prompt", textContent: ask }));
     if (Object.keys(v.why_not || {}).length) {

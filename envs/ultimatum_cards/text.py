@@ -7,7 +7,7 @@ from typing import TYPE_CHECKING
 
 from ultimata.envs.ultimatum_cards import deck
 from ultimata.envs.ultimatum_cards.deck import BLOCK, COUNTER, SWAP, ULTIMATUM
-from ultimata.envs.ultimatum_cards.phases import BLOCKS, COUNTERS, ENDED, OVER, PHASES, RESOLVED
+from ultimata.envs.ultimatum_cards.phases import BLOCKS, COUNTERS, ENDED, OVER, PHASES, RESOLVED, RESPOND
 
 if TYPE_CHECKING:
     from ultimata.envs.ultimatum_cards.state import UltimatumCardsState
@@ -18,23 +18,25 @@ def prompt(state: UltimatumCardsState, seat: int | None) -> str:
     card and the seat's part in it (the Ultimatum's own initiator may still counter: the book lets 'all
     players other than the responder' counter), so a person is asked only what they can do."""
     phase = state.phase
-    if seat is None or seat != state.current_player or phase not in (COUNTERS, BLOCKS):
+    if seat is None or seat != state.current_player or phase not in (COUNTERS, BLOCKS, RESPOND):
         return PHASES[phase]
+    if phase == RESPOND:
+        return "accept a proposal (click it) or 'reject all proposals'"
     card = deck.NAMES[state.card]
     held = state.hands[seat][BLOCK if phase == BLOCKS else COUNTER]
     if not held:  # every eligible seat is asked (reaction_windows: always), so the table learns nothing
         what = f"block player_{state.actor}'s {card}" if phase == BLOCKS else f"counter player_{state.actor}'s {card}"
         return f"pass: you hold no {'Block' if phase == BLOCKS else 'Counter'} card to {what}"
     if phase == BLOCKS:
-        return f"block player_{state.actor}'s {card} with your Block card, or pass"
+        return f"block player_{state.actor}'s {card} with your Block card ('block'), or 'pass'"
     responder, target = f"player_{state.p1}", f"player_{state.p2}"
     if seat == state.p2:
         return (f"you are the target: play your Counter card to offer {responder} a share of your own chips "
-                "instead, or pass")
+                "instead, or 'pass'")
     if seat == state.actor:
         return (f"your offer is made; you may still play your Counter card to make {responder} a second offer "
-                f"for {target}'s chips (they may accept either), or pass")
-    return f"play your Counter card to offer {responder} a split of {target}'s chips with you, or pass"
+                f"for {target}'s chips (they may accept either), or 'pass'")
+    return f"play your Counter card to offer {responder} a split of {target}'s chips with you, or 'pass'"
 
 
 def end_reason(state: UltimatumCardsState) -> str:

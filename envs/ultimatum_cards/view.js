@@ -46,7 +46,9 @@
       return node;
     };
 
-    const head = make("p", "", v.over ? `Game over after round ${v.round}` : `Round ${v.round} · ${v.pile} cards to draw · ${v.phase}`);
+    // On your decision the phase is the prompt (it quotes the buttons it names); otherwise the header says it.
+    const asked = moves.length && !v.over;
+    const head = make("p", "", v.over ? `Game over after round ${v.round}` : `Round ${v.round} · ${v.pile} cards to draw${asked ? "" : ` · ${v.phase}`}`);
     const seats = make("div", "seats");
     for (const p of v.players) {
       const box = make("div", "seat" + (p.seat === v.seat ? " me" : "") + (p.seat === v.to_move ? " moving" : ""));
@@ -58,7 +60,7 @@
       );
       seats.append(clickable(box, byTarget("player", p.seat)));
     }
-    el.append(head, seats);
+    el.append(head, ...(asked ? [make("div", "prompt", v.phase)] : []), seats);
     // why the game ended (the result line above the board says only who won)
     if (v.end_reason) el.append(make("p", "end-reason", v.end_reason));
 

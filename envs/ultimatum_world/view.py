@@ -184,14 +184,15 @@ def _prompt(state: WorldState) -> str:
     if phase in (BUY, ACT):
         buy = "buy troops, ships or a laser, or " if phase == BUY else ""
         return (f"Your turn: {buy}start an action with a button (troop attack, move ships, a card, laser); "
-                "the map then asks for the places one click at a time. 'done' ends "
-                + ("the purchases." if phase == BUY else "the turn."))
+                "the map then asks for the places one click at a time; "
+                + ("'end your purchases' when you are done." if phase == BUY else "'end your turn' ends it."))
     if phase == BATTLE:
         if state.attack and state.attack[0] == NAVAL:
             return "Naval battle: announce which of your vessels attacks which of theirs (a button), or blitz."
-        return "Troop battle: roll once, blitz (roll until it is decided) or stop."
+        return ("Troop battle: 'roll the black dice' once, 'roll until the battle is decided' (blitz) "
+                "or 'stop the attack'.")
     if phase == MOVE_IN:
         return "You took the nation: choose how many troops move in."
     if phase == WINDOW:
-        return "You are attacked: play a defence card or a laser now, or 'done' to let the roll happen."
+        return "You are attacked: play a defence card or a laser now, or 'let the attack go on'."
     return ""

@@ -20,10 +20,10 @@
     const has = (t, k) => moves.some((m) => m.target === t && (!k || m.kind === k));
     const card = v.cards.find((c) => c.name === v.playing);
     switch (v.phase) {
-      case "draft": return "Draft your army: pick characters with the buttons above the map, then end turn.";
-      case "setup": if (moves.some((m) => m.label === "go second")) return "You won the roll: choose to go first or second with the buttons above the map.";
-        return "Set-up: you may pay for equipment and enhancements by clicking cards in your hand; 'end turn' then draws your hand up to 5.";
-      case "main": return "Your turn: click a character with a dashed yellow ring to activate it (move, attack, face), play a card from your hand, or end the turn.";
+      case "draft": return "Draft your army: pick characters with the buttons above the map, then 'finish drafting'.";
+      case "setup": if (moves.some((m) => m.label === "go second")) return "You won the roll: choose 'go first' or 'go second' with the buttons above the map.";
+        return "Set-up: you may pay for equipment and enhancements by clicking cards in your hand, then 'finish paying and draw up to a full hand' (5 cards).";
+      case "main": return "Your turn: click a character with a dashed yellow ring to activate it (move, attack, face), play a card from your hand, or 'end the turn'.";
       case "activation": {
         const parts = [];
         if (has("field", "step")) parts.push("a yellow square to step there");
@@ -34,10 +34,10 @@
       }
       case "card target": return card && card.kind === "feat" ? `Who performs ${v.playing}? Click one of your characters.` : `Who gets ${v.playing || "the card"}? Click a highlighted character.`;
       case "feat target": return "Choose the feat's target: click a highlighted enemy.";
-      case "quick window": return "Quick window (an attack or feat is being resolved): click a quick card in your hand or a power source to answer, or pass.";
-      case "deviate": return "The attack may deviate: click the square where it lands, or pass.";
+      case "quick window": return "Quick window (an attack or feat is being resolved): click a quick card in your hand or a power source to answer, or 'pass'.";
+      case "deviate": return "The attack may deviate: click the square where it lands, or 'let the attack go where it was aimed'.";
       case "discard": return "Discard down to 5: click a card in your hand to discard it.";
-      case "pause": return "Activation paused: click a card to play, use a power source or transfer; 'pass' resumes the activation.";
+      case "pause": return `Activation paused: click a card to play, use a power source or transfer; '${(moves.find((m) => m.label.startsWith("resume ")) || { label: "resume" }).label}' goes on with it.`;
       default: return "";
     }
   }

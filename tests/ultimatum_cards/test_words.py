@@ -14,12 +14,13 @@ from .test_rules import ultimatum_table
 def test_the_initiator_asked_to_counter_is_told_its_offer_is_made_and_what_a_counter_would_do():
     state = ultimatum_table()  # counters: player_3, then the initiator player_0, then the target player_2
     assert state.current_player == 3
-    assert prompt(state, 3) == "play your Counter card to offer player_1 a split of player_2's chips with you, or pass"
+    assert prompt(state, 3) == ("play your Counter card to offer player_1 a split of player_2's chips with you, "
+                                "or 'pass'")
     assert prompt(state, 0) == "counter or pass", "a seat that is not deciding reads the phase's name"
     do(state, "pass")
     assert view(state, 0)["phase"] == (
         "your offer is made; you may still play your Counter card to make player_1 a second offer for "
-        "player_2's chips (they may accept either), or pass")
+        "player_2's chips (they may accept either), or 'pass'")
     do(state, "pass")
     assert prompt(state, 2).startswith("you are the target: play your Counter card to offer player_1")
 
@@ -27,7 +28,7 @@ def test_the_initiator_asked_to_counter_is_told_its_offer_is_made_and_what_a_cou
 def test_a_block_window_names_the_card_it_would_block():
     state = position({0: ["Steal", "Draw"], 1: ["Block", "Draw"]})
     do(state, "play Steal", "choose player_1")
-    assert prompt(state, 1) == "block player_0's Steal with your Block card, or pass"
+    assert prompt(state, 1) == "block player_0's Steal with your Block card ('block'), or 'pass'"
 
 
 @pytest.mark.parametrize(("hands", "moves", "config", "why"), [

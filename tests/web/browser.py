@@ -28,11 +28,11 @@ CHROMIUM_ARGS = [
 
 @contextmanager
 def running_server(replays: Path, header_timeout: float = server.HEADER_TIMEOUT,
-                   body_timeout: float = server.BODY_TIMEOUT) -> Iterator[str]:
+                   body_timeout: float = server.BODY_TIMEOUT, max_per_client: int = 32) -> Iterator[str]:
     """The app served as `ultimata serve` serves it (its socket, its protocol and limits) on a free port."""
     # every test here is one client (127.0.0.1) with several games open: the per-client share is
     # tested over HTTP in test_api.py
-    app = create_app(replays=replays, max_per_client=32)
+    app = create_app(replays=replays, max_per_client=max_per_client)
     sock = server.listen("127.0.0.1", 0)
     port = sock.getsockname()[1]
     running = uvicorn.Server(server.config(app, "127.0.0.1", port, header_timeout, body_timeout))

@@ -356,6 +356,19 @@ def test_each_client_address_has_its_own_share_of_the_slots() -> None:
     new_game(alice)
 
 
+def test_an_address_lists_its_own_live_games_and_no_one_elses() -> None:
+    app = create_app(max_sessions=10, max_per_client=2)
+    alice, bob = (local_client(app, client=(host, 5000)) for host in ("10.0.0.1", "10.0.0.2"))
+    mine = [new_game(alice)["id"], new_game(alice, human_seat=None)["id"]]
+    theirs = new_game(bob)["id"]
+    listed = alice.get("/api/sessions").json()
+    assert [g["id"] for g in listed] == mine and [g["human"] for g in listed] == [0, None]
+    assert all(g["game"] == CARDS for g in listed)
+    assert [g["id"] for g in bob.get("/api/sessions").json()] == [theirs]
+    assert alice.delete(f"/api/sessions/{mine[0]}").status_code == 204
+    assert [g["id"] for g in alice.get("/api/sessions").json()] == mine[1:], "a game left is no longer listed"
+
+
 def test_the_limit_is_checked_before_any_bot_loads(monkeypatch) -> None:
     import ultimata.agents.specs as specs
 
@@ -572,3 +585,26 @@ def test_an_opened_replay_is_not_read_again_until_its_file_changes(client, tmp_p
     assert len(reads) == 1
     long_replay(tmp_path / "replays", seed=2)  # another game under the same name: a new file version
     assert client.get("/api/replays/world-long.json").status_code == 200 and len(reads) == 2
+
+
+def test_every_bot_move_says_why_and_a_hint_answers_for_your_own_turn(client) -> None:
+    snap = new_game(client, opponents={"1": "pretrained", "2": "heuristic", "3": "random"})
+    for _ in range(12):
+        if snap["over"]:
+            break
+        if snap["waiting_for"] == "human":
+            asked = client.post(f"/api/sessions/{snap['id']}/hint", json={"bot": "pretrained"})
+            assert asked.status_code == 200, asked.text
+            said = asked.json()
+            assert said["action"] in [m["action"] for m in snap["moves"]] and "probability" in said["hint"]
+            snap = client.post(f"/api/sessions/{snap['id']}/move", json={"action": said["action"]}).json()
+        else:
+            refused = client.post(f"/api/sessions/{snap['id']}/hint", json={})
+            assert refused.status_code == 409 and "your own turn" in refused.json()["detail"]
+            snap = client.post(f"/api/sessions/{snap['id']}/advance").json()
+    bots = [e for e in snap["events"] if e["who"] != "human"]
+    assert bots and all(e.get("why") for e in bots)
+    assert any("a scripted rule" in e["why"] for e in bots if e["who"] == "heuristic")
+    assert all("not named" in e["why"] or "no other move" in e["why"] for e in bots if e["who"] == "pretrained")
+    bad = client.post(f"/api/sessions/{snap['id']}/hint", json={"bot": "nobody"})
+    assert bad.status_code == 400

@@ -78,7 +78,7 @@ def test_after_your_own_offer_you_are_told_it_is_made_and_what_a_counter_would_d
     status = page.locator(".status.turn").inner_text()
     assert "counter or pass" not in status
     assert status.endswith(": your offer is made; you may still play your Counter card to make player_1 a second "
-                           "offer for player_2's chips (they may accept either), or pass"), status
+                           "offer for player_2's chips (they may accept either), or 'pass'"), status
     assert page.locator(".amounts span").inner_text().startswith("your counter")
     assert page.locator(".moves > button", has_text="pass").count() == 1
 

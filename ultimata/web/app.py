@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 import re
+from collections import OrderedDict
 from collections.abc import AsyncIterator, Iterable
 from contextlib import asynccontextmanager
 from pathlib import Path
@@ -16,6 +17,7 @@ from fastapi.staticfiles import StaticFiles
 from pydantic import BaseModel, ConfigDict, Field, StrictInt, field_validator
 
 from ultimata.agents.base import Agent, game_base_name
+from ultimata.agents.explain import hint
 from ultimata.envs.core import safe_json
 from ultimata.envs.core.errors import IllegalActionError, UltimataError
 from ultimata.envs.core.registry import GAMES, game_class
@@ -70,6 +72,14 @@ class Move(BaseModel):
                              "(a string, a boolean or a decimal is not a move)")
         return value
 
+
+class HintRequest(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+    bot: str = Field(DEFAULT_BOT, max_length=200, description="The bot to ask: one of the game's opponents.")
+
+
+MAX_ADVISERS = 8
+"""Hint bots kept loaded at once (each holds a network or a search's settings)."""
 
 EventsFrom = Query(0, ge=0, description="Send the game's events from this index on (default: all of them).")
 Offset = Query(0, ge=0, le=10**9, description="Skip this many games (newest first).")
@@ -182,6 +192,40 @@ def create_app(
         except UltimataError as err:
             raise HTTPException(400, _public(str(err))) from None
         return session.snapshot()
+
+    @app.get("/api/sessions")
+    def live_games(request: Request) -> list[dict[str, Any]]:
+        """Your address's live games (the per-person limit counts them): any browser there can go back to
+        one or leave it."""
+        return [{"id": s.id, "game": s.game_name, "human": s.human, "events_total": len(s.events)}
+                for s in store.live_for(_client(request))]
+
+    advisers: OrderedDict[tuple[str, str], Agent] = OrderedDict()
+    """The bots that give hints, by (game, spec): loaded once, the least recently asked dropped first."""
+
+    @app.post("/api/sessions/{session_id}/hint")
+    def hint_for_you(session_id: str, req: HintRequest) -> dict[str, Any]:
+        """What `req.bot` would play in your seat now, and why, from your seat's view only (search re-draws
+        the hidden parts, as it does for its own moves)."""
+        session = _session(session_id)
+        try:
+            bots.check(req.bot, session.game_name)
+        except UnknownOpponent as err:
+            raise HTTPException(400, _public(str(err))) from None
+        key = (session.game_name, req.bot)
+        if key not in advisers:
+            try:
+                advisers[key] = bots.load(req.bot, session.game_name, session.state.game.config.model_dump(mode="json"))
+            except UltimataError as err:
+                raise HTTPException(400, _public(str(err))) from None
+            while len(advisers) > MAX_ADVISERS:
+                advisers.popitem(last=False)
+        advisers.move_to_end(key)
+        with session.lock:
+            if session.waiting_for != "human":
+                raise HTTPException(409, "a hint is for your own turn: it is not your turn now")
+            told = hint(advisers[key], session.state, session.seed + len(session.actions))
+            return {"bot": req.bot, "action": told.action, "hint": told.words(session.state.action_to_string)}
 
     def _session(session_id: str) -> GameSession:
         try:

@@ -25,6 +25,7 @@ from pathlib import Path
 from typing import Any
 
 from ultimata.agents.base import Agent
+from ultimata.agents.explain import explain
 from ultimata.envs.core.engine import State
 from ultimata.envs.core.errors import UltimataError
 from ultimata.envs.core.narration import apply_and_tell
@@ -92,13 +93,15 @@ class GameSession:
             return None
         return "human" if self.state.current_player == self.human else "bot"
 
-    def _apply(self, action: int) -> None:
+    def _apply(self, action: int, why: str | None = None) -> None:
         seat = self.state.current_player
         label, outcome = apply_and_tell(self.state, action, self.human)
         self.actions.append(action)
         event = {"n": len(self.actions), "seat": seat, "who": self.seats[seat], "move": label}
         if outcome:
             event["outcome"] = outcome
+        if why:
+            event["why"] = why
         self.events.append(event)
 
     def human_move(self, action: int) -> None:
@@ -111,8 +114,10 @@ class GameSession:
             raise SessionError("the game is over" if self.over else "it is your turn, not a bot's")
         seat = self.state.current_player
         agent = self.agents[seat]
-        action = agent.act(self.state.observation(seat), self.state.legal_action_mask(), state=self.state)
-        self._apply(int(action))
+        told = explain(agent, self.state.observation(seat), self.state.legal_action_mask(), state=self.state)
+        # the other moves it weighed would show a bot's hidden hand to a player (a watcher may see every seat)
+        shown = self.human is None or self.state.game.perfect_information
+        self._apply(told.action, told.words(self.state.action_to_string, shown))
 
     def snapshot(self, perspective: int | None = None, events_from: int = 0) -> dict[str, Any]:
         """What the browser receives: the view from the human seat (or `perspective` when watching), and
@@ -197,6 +202,12 @@ class SessionStore:
     def __len__(self) -> int:
         """Slots in use: live games and games whose bots are loading."""
         return len(self._live) + len(self._creating)
+
+    def live_for(self, client: str) -> list[GameSession]:
+        """The live games of one address, oldest first: the per-person limit counts them, so any browser
+        there may list them to go back to one or leave it."""
+        with self._lock:
+            return [s for s in self._live.values() if s.client == client]
 
     def _expire(self) -> list[GameSession]:
         """Drop idle live games and old finished ones; returns the live games dropped, which the caller

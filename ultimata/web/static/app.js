@@ -17,7 +17,10 @@ async function api(method, path, body) {
     body: body ? JSON.stringify(body) : undefined,
   });
   const data = await res.json().catch(() => ({}));
-  if (!res.ok) throw new Error(typeof data.detail === "string" ? data.detail : JSON.stringify(data.detail || data));
+  if (!res.ok) {
+    throw Object.assign(new Error(typeof data.detail === "string" ? data.detail : JSON.stringify(data.detail || data)),
+      { status: res.status });
+  }
   return data;
 }
 
@@ -72,6 +75,7 @@ async function createGame(body, button, note) {
   } catch (err) {
     note.classList.add("error");
     note.textContent = err.message;
+    if (err.status === 429) await showLimitReached(button, err.message);
     return null;
   } finally {
     clearInterval(ticking);
@@ -150,19 +154,36 @@ async function showGames() {
   paint(await gamesInPlay(titles), h("h1", {}, "Play against the bots"), h("div", { class: "games" }, cards));
 }
 
-// Your games still in play on the server, to go back to or leave; those that ended are forgotten.
+// Your games still in play on the server, to go back to or leave: the server lists every live game of
+// this address (the per-person limit counts those), so another browser there sees them too; this
+// browser's own list forgets the games that ended.
+let gameTitles = {};
+async function liveGameRows() {
+  const live = await api("GET", "/api/sessions").catch(() => []);
+  const ids = new Set(live.map((g) => g.id));
+  for (const g of inPlay()) if (!ids.has(g.id)) forgetGame(g.id);
+  return live.map((g) => {
+    const watching = g.human === null;
+    // type=button: in the Start form's limit box a plain button would submit the form (a new game)
+    const leave = h("button", { type: "button" }, watching ? "stop watching" : "leave");
+    leave.addEventListener("click", async () => { if (await leaveGame(g.id, watching)) route(); });
+    return h("li", { "data-game": g.id }, h("b", {}, gameTitles[g.game] || g.game), ` (${g.events_total} moves so far) `,
+      h("a", { href: `#/game/${g.id}`, class: "button" }, "go back to it"), " ", leave);
+  });
+}
+
 async function gamesInPlay(titles) {
-  const rows = [];
-  for (const g of inPlay()) {
-    const res = await fetch(`/api/sessions/${g.id}?events_from=1000000`).catch(() => null);
-    const snap = res && res.ok ? await res.json() : null;
-    if (!snap || snap.over) { forgetGame(g.id); continue; }
-    const leave = h("button", {}, snap.human === null ? "stop watching" : "leave");
-    leave.addEventListener("click", async () => { if (await leaveGame(g.id, snap.human === null)) route(); });
-    rows.push(h("li", { "data-game": g.id }, h("b", {}, titles[snap.game] || snap.game), ` (${snap.events_total} moves so far) `,
-      h("a", { href: `#/game/${g.id}`, class: "button" }, "go back to it"), " ", leave));
-  }
+  gameTitles = titles;
+  const rows = await liveGameRows();
   return rows.length ? h("div", { class: "panel in-play" }, h("h2", {}, "Your games in play"), h("ul", {}, rows)) : h("div", {});
+}
+
+// The per-person limit, said next to Start, with the games that hold it to go back to or leave.
+async function showLimitReached(button, message) {
+  document.querySelectorAll(".limit-reached").forEach((box) => box.remove());
+  const rows = await liveGameRows();
+  button.after(h("div", { class: "panel limit-reached" }, h("p", { class: "error" }, message),
+    rows.length ? h("ul", {}, rows) : h("p", {}, "Those games have ended or expired: try Start again.")));
 }
 
 function configField(name, schema, value) {
@@ -348,6 +369,32 @@ async function showGame(id) {
   const you = h("div", { class: "you" });
   const movesBox = h("div", { class: "moves" });
   const events = h("ol", { class: "events" });
+  // "Why?": each bot move's reason (its share under the bot's policy or search) shows under it in the log.
+  const whyToggle = h("input", { type: "checkbox", name: "why" });
+  whyToggle.checked = localStorage.getItem("ultimataWhy") === "1";
+  const showWhy = () => events.classList.toggle("show-why", whyToggle.checked);
+  whyToggle.addEventListener("change", () => { localStorage.setItem("ultimataWhy", whyToggle.checked ? "1" : "0"); showWhy(); });
+  showWhy();
+  // A hint for your own turn, from the bot you choose, computed from your seat's view only.
+  const hintBot = h("select", { name: "hint-bot" }, h("option", { value: "heuristic" }, "heuristic"));
+  api("GET", `/api/games/${first.game}/opponents`).then((offered) => {
+    hintBot.replaceChildren(...offered.map((o) => h("option", { value: o.spec }, o.label)));
+  }).catch(() => {});
+  const hintSaid = h("div", { class: "hint-said" });
+  const hintButton = h("button", { type: "button", class: "hint" }, "hint");
+  hintButton.addEventListener("click", async () => {
+    hintButton.disabled = true;
+    hintSaid.textContent = "thinking…";
+    try {
+      const said = await api("POST", `/api/sessions/${id}/hint`, { bot: hintBot.value });
+      hintSaid.textContent = `${said.bot} would ${said.hint}`;
+    } catch (err) {
+      hintSaid.textContent = err.message;
+    } finally {
+      hintButton.disabled = false;
+    }
+  });
+  const hintBox = h("div", { class: "hint-box" }, hintButton, " from ", hintBot, hintSaid);
   const helpSlot = h("div", {});
   const result = h("div", {});
   const watching = first.human === null;
@@ -379,10 +426,12 @@ async function showGame(id) {
     h("div", { class: "layout" },
       h("div", {}, status, you, result, board, movesBox),
       h("div", { class: "panel side" }, actions, h("label", {}, "bot speed (ms per move) ", speedInput),
+        h("label", { class: "why-toggle" }, whyToggle, " why? (each bot move's reason in the log)"),
         h("label", { class: "view-as" }, "view as ", viewAs), helpSlot, h("h3", {}, "What happened"), events)),
   )) return;
 
   async function play(action) {
+    hintSaid.textContent = "";  // a hint answers one position only
     try {
       draw(await api("POST", `/api/sessions/${id}/move`, { action }));
     } catch (err) {
@@ -396,7 +445,8 @@ async function showGame(id) {
       if (e.n <= lastEvent) continue;
       lastEvent = e.n;
       events.append(h("li", { class: e.who === "human" ? "human" : "", value: e.n },
-        (e.who === "human" ? `you: ${e.move}` : `(${e.who}) ${e.move}`), e.outcome ? h("div", { class: "outcome" }, `→ ${e.outcome}`) : ""));
+        (e.who === "human" ? `you: ${e.move}` : `(${e.who}) ${e.move}`), e.outcome ? h("div", { class: "outcome" }, `→ ${e.outcome}`) : "",
+        e.why ? h("div", { class: "bot-why" }, `why: ${e.why}`) : ""));
     }
     if (atBottom) events.scrollTop = events.scrollHeight;
   }
@@ -426,7 +476,9 @@ async function showGame(id) {
       ...(moves.length ? [h("h3", {}, "Your moves")] : []),
       ...plain.map(button),
       ...(onBoard.length ? [h("details", { open: renderer ? null : "" }, h("summary", {}, `all legal moves as a list (${moves.length})`), onBoard.map(button))] : []),
+      ...(moves.length ? [hintBox] : []),
     );
+    if (!moves.length) hintSaid.textContent = "";
     logEvents(snap.events);
     if (snap.over) {
       forgetGame(id);
