@@ -15,7 +15,7 @@ import sys, zipfile
 names = zipfile.ZipFile(sys.argv[1]).namelist()
 top = {n.split("/")[0] for n in names if not n.split("/")[0].endswith(".dist-info")}
 assert top == {"ultimata"}, f"the wheel must install only the ultimata package, not {sorted(top)}"
-for needed in ("ultimata/web/static/index.html", "ultimata/web/static/app.js", "ultimata/configs/ultimade.yaml", "ultimata/configs/hard.yaml",
+for needed in ("ultimata/web/static/index.html", "ultimata/web/static/app.js", "ultimata/configs/ultimade.yaml", "ultimata/configs/ultimatum_cards.yaml",
                "ultimata/agents/pretrained/ultimade.zip", "ultimata/agents/pretrained/ultimade.json",
                "ultimata/envs/ultra_war/data/maps.yaml",
                "ultimata/envs/conquest_of_the_world/data/board.yaml",

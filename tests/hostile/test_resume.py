@@ -41,8 +41,8 @@ def test_the_resumed_model_holds_the_checkpoints_training_state(tmp_path, monkey
     from stable_baselines3.common.vec_env import DummyVecEnv
 
     from ultimata.envs import game_class
-    from ultimata.training.batched_trainer import SpacesEnv
     from ultimata.training.run_dir import RunDir
+    from ultimata.training.trainer import SpacesEnv
 
     venv = DummyVecEnv([lambda: SpacesEnv(game_class(GAME).from_config({}))])
     model, meta = load_resume_state(latest, _run_model(RunDir(run_dir), GAME, saved["checkpoints"][-1], venv, "cpu"))

@@ -43,7 +43,7 @@ class ArrayEngine(ArrayGame):
             dealer = torch.full_like(s["draws"], cfg.first_dealer)
         everyone = torch.ones(b, dtype=torch.bool, device=self.device)
         self.rules.deal_into(s, everyone, dealer, None, fresh_chips=True)
-        self.rules._start_turn(s, everyone)
+        self.rules.start_turn(s, everyone)
         return s
 
     def current_player(self, state: ArrayState) -> torch.Tensor:

@@ -211,7 +211,7 @@ class Rules:
         next_turn = turn_over & ~round_over
         s["actor"] = torch.where(next_turn, (s["actor"] + 1) % n, s["actor"])
         over = self._end_round(s, round_over, chance)
-        self._start_turn(s, next_turn | round_over)
+        self.start_turn(s, next_turn | round_over)
         s["phase"] = torch.where(over, OVER, s["phase"])
         self._note_reveal(s, rows)
         s["decisions"] = s["decisions"] + live
@@ -410,7 +410,7 @@ class Rules:
             s["chips"].index_fill_(0, idx, self.cfg.starting_chips)
         s["actor"] = torch.where(flag, (dealer + 1) % self.n, s["actor"])
 
-    def _start_turn(self, s: State, flag: torch.Tensor) -> None:
+    def start_turn(self, s: State, flag: torch.Tensor) -> None:
         for name, value in (("phase", PLAY), ("card", -1), ("p1", -1), ("p2", -1), ("swap_hands", 0),
                             ("num_proposals", 0), ("queue_len", 0), ("accepted", -1)):
             s[name] = torch.where(flag, value, s[name])
