@@ -134,7 +134,8 @@ def click_a_move(page, turn: int) -> None:
 def play_by_clicking(page, moves: int = 2000) -> int:
     made = 0
     while made < moves:
-        page.wait_for_selector(".status.turn, .result", timeout=30_000)
+        # attached, not visible: an empty status line has no size, so it never counts as visible
+        page.wait_for_selector(".status.turn, .result", state="attached", timeout=30_000)
         if page.locator(".result").count():
             break
         before = page.locator("#main").get_attribute("data-moves")
