@@ -24,8 +24,12 @@ RUNS = {
 """Each example and a row its arena table must print."""
 
 
+ARRAY_EXAMPLE = "array_masked_ppo.py"
+"""The array backend's loop: it checks its bot on the tensors, without the arena."""
+
+
 def test_every_example_is_run_here():
-    assert sorted(p.name for p in EXAMPLES.glob("*.py")) == sorted(RUNS)
+    assert sorted(p.name for p in EXAMPLES.glob("*.py")) == sorted([*RUNS, ARRAY_EXAMPLE])
 
 
 def _run(name: str, monkeypatch, capsys) -> str:
@@ -38,6 +42,12 @@ def _run(name: str, monkeypatch, capsys) -> str:
 def test_example_runs(name, monkeypatch, capsys):
     out = _run(name, monkeypatch, capsys)
     assert TABLE in out and RUNS[name] in out and "4 games" in out
+
+
+def test_array_example_runs(monkeypatch, capsys):
+    out = _run(ARRAY_EXAMPLE, monkeypatch, capsys)
+    assert re.search(r"iteration 2: \d+ decisions, mean return [+-]\d\.\d{3}", out)
+    assert re.search(r"against random, 4 games: won \d+\.\d% \(fair share 25\.0%\)", out)
 
 
 def test_rllib_example_runs(ray_session, monkeypatch, capsys):  # noqa: F811
