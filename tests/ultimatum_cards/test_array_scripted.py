@@ -133,3 +133,38 @@ def test_a_game_without_an_array_scripted_bot_says_which_have_one():
     engine = NoBot(game_class(ENV).from_config({}))
     with pytest.raises(ConfigError, match=f"no scripted bot.*{ENV}"):
         engine.scripted_actions({}, None)
+
+
+def test_the_array_sampler_seats_the_scripted_bot_and_its_moves_are_legal(monkeypatch):
+    """A heuristic pool on `sampler.kind: array`: scripted seats are dealt, and every move they make is legal
+    (the array backend refuses none: each step's actions are checked against the mask here)."""
+    from stable_baselines3.common.vec_env import DummyVecEnv
+
+    from ultimata.envs.core.registry import game_class
+    from ultimata.training.array_sampler import SCRIPTED_SEAT, ArraySampler
+    from ultimata.training.config import load_train_config
+    from ultimata.training.model import new_model
+    from ultimata.training.trainer import SpacesEnv
+
+    cfg = load_train_config(ENV, overrides={"sampler": {"kind": "array", "games": 32, "rollout": 256},
+                                            "pool": {"weights": {"mirror": 0.25, "heuristic": 0.5, "random": 0.25}},
+                                            "ppo": {"batch_size": 64, "net_arch": [16]}})
+    game = game_class(ENV).from_config(cfg.rules)
+    model = new_model(cfg, DummyVecEnv([lambda: SpacesEnv(game)]), None, game)
+    sampler = ArraySampler(cfg, game, model.policy, [])
+    engine = sampler.env.engine
+    checked = {"scripted": 0}
+    scripted_actions = engine.scripted_actions
+
+    def checked_actions(state, generator):
+        actions = scripted_actions(state, generator)
+        mask = engine.legal_mask(state)
+        assert bool(mask.gather(1, actions[:, None]).all()), "a scripted seat chose an illegal move"
+        checked["scripted"] += len(actions)
+        return actions
+
+    monkeypatch.setattr(engine, "scripted_actions", checked_actions)
+    rollout = sampler.collect(256)
+    assert len(rollout) == 256
+    assert bool((sampler.owner == SCRIPTED_SEAT).any())
+    assert checked["scripted"] > 200
