@@ -53,6 +53,11 @@ class ScriptedBot:
         self.spend = torch.tensor([_SPEND.get(k, 0.0) for k in range(NUM_KINDS)], dtype=torch.float64, device=device)
         self.takes = torch.tensor([1, 2, 3, 4, 5, _ALL], device=device)
         """The Take cards' amounts, then Steal's: the rows of `take`'s table."""
+        self.eye = torch.eye(self.n, dtype=torch.int64, device=device)
+        self.give_values = torch.arange(1, 6, device=device).view(1, 5, 1)
+        self.give_pattern = self.eye[None, :] - self.eye[:, None]
+        """[giver, receiver, seat]: +1 at the receiver, -1 at the giver (0 where they are one seat)."""
+        self.distinct = ~torch.eye(self.n, dtype=torch.bool, device=device)
         self.offer_steps = (self.lay.max_amount + 2).bit_length()
         """Halvings that find the fair share among 0..max_amount+1."""
 
@@ -152,19 +157,18 @@ class ScriptedBot:
             return lay.seat + (seat - me) % n
 
         # _Planner.give for the five Give cards: [B, 5, giver, receiver], givers then receivers in seat order
-        shape = (b, 5, n, n)
-        giver = x.view(1, 1, n, 1).expand(shape)
-        receiver = x.view(1, 1, 1, n).expand(shape)
-        values = torch.arange(1, 6, device=self.device).view(1, 5, 1, 1)
-        gives = gain(self.moved(chips, giver, receiver, values))
-        may = others[:, None, :, None] & (giver != receiver)
+        # the chips after each give: giver g's min(value, its chips) moves to receiver r (a fixed +-1 pattern)
+        paid = torch.minimum(self.give_values, chips[:, None, :])  # [B, 5, giver]
+        gives = gain(chips[:, None, None, None, :] + paid[:, :, :, None, None] * self.give_pattern)
+        may = others[:, None, :, None] & self.distinct  # [B, 1, giver, receiver]
         if not self.give_to_self:
-            may = may & (receiver != me.view(b, 1, 1, 1))
+            may = may & (x != me.view(b, 1, 1, 1))
         gives = gives.masked_fill(~may, float("-inf")).reshape(b, 5, n * n)
         give_gain, give_best = gives.max(2).values, gives.argmax(2)
         # _Planner.take for Take 1-5 and Steal: [B, 6, victim]
-        victims = x.view(1, 1, n).expand(b, 6, n)
-        takes = gain(self.moved(chips, victims, me.view(b, 1, 1).expand(b, 6, n), self.takes.view(1, 6, 1)))
+        taken = torch.minimum(self.takes.view(1, 6, 1), chips[:, None, :])  # [B, 6, victim]
+        mine = (x == me[:, None]).to(torch.int64)
+        takes = gain(chips[:, None, None, :] + taken[..., None] * (mine[:, None, None, :] - self.eye))
         takes = takes.masked_fill(~others[:, None, :], float("-inf"))
         take_gain, take_best = takes.max(2).values, takes.argmax(2)
         # _Planner.swap: [B, other]
