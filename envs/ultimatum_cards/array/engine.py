@@ -1,6 +1,6 @@
-"""`ArrayEngine`: the card game's rules (`rules.py`), view (`view.py`) and conversions (`layout.py`) behind
-the `ArrayGame` contract, with the AEC env's rewards (the result when a move ends the game, plus the
-potential's change when `dense_reward` is on).
+"""`ArrayEngine`: the card game's rules (`rules.py`), view (`view.py`), conversions (`layout.py`) and scripted
+bot (`scripted.py`) behind the `ArrayGame` contract, with the AEC env's rewards (the result when a move ends the
+game, plus the potential's change when `dense_reward` is on).
 
 Chance: a step draws at most one shuffle (a new round's deal). `chance` is then [B, 48]: the deck order
 as indices into `deck.DECK` (what the Python `Rng.shuffled` drew), or -1 in column 0 for a row's own
