@@ -9,8 +9,10 @@ end of the game, with the rewards between summed onto it. GAE runs on the device
 rollout is exactly `sampler.rollout` closed decisions, and what is left (the overflow and each live seat's
 open decision) opens the next rollout, as in the batched sampler.
 
-The pool's kinds here are `mirror`, `snapshots` and `random`: a scripted bot plays one Python state at a
-time, which is what this sampler exists to avoid, so a pool that names one is refused when the run starts.
+The pool's kinds here are `mirror`, `snapshots`, `random` and `heuristic`, the game's scripted bot, where its
+array engine has one (`ArrayGame.scripted_actions`: the whole batch's scripted seats in one tensor pass, the
+card game's for now). A pool that gives weight to a kind this game cannot seat on tensors (the scripted bot of
+a game whose array engine has none, an agent spec) is refused when the config loads.
 A game cut at `max_decisions` bootstraps each open decision from its own value.
 """
 
@@ -23,15 +25,17 @@ import torch
 
 from ultimata.agents.checkpoint import load_policy
 from ultimata.agents.policy import logits_and_values, masked_logits
+from ultimata.envs.core.array.engine import has_scripted_actions
 from ultimata.envs.core.engine import Game
 from ultimata.training.config import ARRAY_POOL_KINDS, TrainConfig
 from ultimata.training.pool import SNAPSHOTS
 from ultimata.training.sampler import Rollout
 from ultimata.training.sampler_workers import Batch, peak_rss_mb
 
-RANDOM = "random"
-LEARNER, RANDOM_SEAT = 0, -1
-"""Seat owners: the learner, uniform random play, or k >= 1 for the pool's k-th snapshot."""
+LEARNER, RANDOM_SEAT, SCRIPTED_SEAT = 0, -1, -2
+"""Seat owners: the learner, uniform random play, the scripted bot, or k >= 1 for the pool's k-th snapshot."""
+OWNER_OF_KIND = {"mirror": LEARNER, "random": RANDOM_SEAT, "heuristic": SCRIPTED_SEAT}
+"""The owner code each pool kind seats (`snapshots` seats one of the snapshots, k >= 1, picked at random)."""
 
 FIELDS = ("obs", "mask", "action", "value", "log_prob", "reward")
 
@@ -55,6 +59,11 @@ class ArraySampler:
             self.add_snapshot(path)
         weights = cfg.pool.weights
         self.weights = {k: float(weights.get(k, 0.0)) for k in ARRAY_POOL_KINDS}
+        if self.weights["heuristic"] > 0 and not has_scripted_actions(self.env.engine):
+            self.env.engine.scripted_actions({}, None)  # the ConfigError naming the games that have one
+        self.kind_owner = torch.tensor([OWNER_OF_KIND.get(k, LEARNER) for k in self.weights], device=self.device)
+        """Owner code per pool kind, in `self.weights`' order (a snapshots entry is replaced by its pick)."""
+        self.snapshot_kind = list(self.weights).index(SNAPSHOTS)
         seats = cfg.pool.learner_seats
         self.learner_seats = None if seats is None else torch.tensor(seats, dtype=torch.float32, device=self.device)
         self.games_dealt = torch.zeros(self.n, dtype=torch.int64, device=self.device)
@@ -97,11 +106,12 @@ class ArraySampler:
         self.games_dealt[rows] += 1
         kinds = [w if kind != SNAPSHOTS or self.snapshots else 0.0 for kind, w in self.weights.items()]
         total = sum(kinds)
-        chances = torch.tensor([w / total for w in kinds] if total > 0 else [1.0, 0.0, 0.0], device=self.device)
+        mirror_only = [float(kind == "mirror") for kind in self.weights]  # an empty pool: self-play
+        chances = torch.tensor([w / total for w in kinds] if total > 0 else mirror_only, device=self.device)
         kind = torch.multinomial(chances.expand(k * self.players, -1), 1, replacement=True, generator=g)
         kind = kind.view(k, self.players)
         pick = torch.randint(1, max(2, len(self.snapshots) + 1), (k, self.players), generator=g, device=self.device)
-        owner = torch.where(kind == 0, LEARNER, torch.where(kind == 1, pick, RANDOM_SEAT))
+        owner = torch.where(kind == self.snapshot_kind, pick, self.kind_owner[kind])
         owner[torch.arange(k, device=self.device), mine] = LEARNER
         self.owner[rows] = owner
 
@@ -149,6 +159,10 @@ class ArraySampler:
         rows = (owner == RANDOM_SEAT).nonzero()[:, 0]
         if rows.numel():
             actions[rows] = self._sample(torch.zeros(rows.numel(), mask.shape[1], device=self.device), mask[rows])[0]
+        rows = (owner == SCRIPTED_SEAT).nonzero()[:, 0]
+        if rows.numel():
+            scripted = {name: value[rows] for name, value in self.env.state.items()}
+            actions[rows] = self.env.engine.scripted_actions(scripted, self.generator)
         self.decisions += self.n
         self.steps += 1
         rewards, done, _ = self.env.apply(actions)

@@ -304,19 +304,23 @@ def load_train_config(
     return cfg
 
 
-ARRAY_POOL_KINDS = ("mirror", "snapshots", "random")
-"""What the array sampler seats: the learner itself, its snapshots and uniform play, all on tensors."""
+ARRAY_POOL_KINDS = ("mirror", "snapshots", "random", "heuristic")
+"""What the array sampler seats: the learner itself, its snapshots, uniform play and, where the game's array
+engine has `scripted_actions`, the scripted bot, all on tensors."""
 
 
 def _check_array_sampler(cfg: TrainConfig, game_name: str, where: str) -> None:
     """`sampler.kind: array` needs the game's array engine and a pool it can seat on tensors."""
-    from ultimata.envs.core.array.engine import array_game_class
+    from ultimata.envs.core.array.engine import array_game_class, games_with_scripted_actions, has_scripted_actions
 
-    array_game_class(game_name)  # ConfigError naming the games that have one
-    other = sorted(k for k, w in cfg.pool.weights.items() if w > 0 and k not in ARRAY_POOL_KINDS)
+    engine = array_game_class(game_name)  # ConfigError naming the games that have one
+    kinds = [k for k in ARRAY_POOL_KINDS if k != "heuristic" or has_scripted_actions(engine)]
+    other = sorted(k for k, w in cfg.pool.weights.items() if w > 0 and k not in kinds)
     if other:
-        raise ConfigError(f"sampler.kind: array in {where} plays the pool kinds {', '.join(ARRAY_POOL_KINDS)} on "
-                          f"tensors; pool.weights gives weight to {', '.join(other)}: set those to 0, or use "
+        scripted = ("" if "heuristic" in kinds else f" (heuristic, the scripted bot, only for "
+                    f"{', '.join(games_with_scripted_actions()) or 'no game yet'})")
+        raise ConfigError(f"sampler.kind: array in {where} plays the pool kinds {', '.join(kinds)} on tensors"
+                          f"{scripted}; pool.weights gives weight to {', '.join(other)}: set those to 0, or use "
                           "sampler.kind: batched")
 
 

@@ -66,8 +66,11 @@ def test_the_same_seed_plays_the_same_rollout():
 
 
 def test_a_pool_or_game_the_array_sampler_cannot_seat_is_refused_when_the_config_loads():
-    with pytest.raises(ConfigError, match="pool kinds mirror, snapshots, random.*heuristic"):
-        load_train_config(GAME, overrides={"sampler": {"kind": "array"}})
+    with pytest.raises(ConfigError, match="pool kinds mirror, snapshots, random on tensors .heuristic, the "
+                                          f"scripted bot, only for {GAME}.*heuristic"):
+        load_train_config("ultimade_v2", overrides={"sampler": {"kind": "array"}})  # its default pool is scripted
+    with pytest.raises(ConfigError, match="pool kinds mirror, snapshots, random, heuristic on tensors.*pretrained"):
+        load_train_config(GAME, overrides={"sampler": {"kind": "array"}, "pool": {"weights": {"pretrained": 1}}})
     with pytest.raises(ConfigError, match="has no array engine"):
         load_train_config("ultra_war_v5", overrides={"sampler": {"kind": "array"}, "pool": POOL})
 

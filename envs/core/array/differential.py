@@ -267,11 +267,14 @@ class _Differ:
 def run_differential(env: str, options: dict[str, Any] | None = None, *, decisions: int = 10_000, rows: int = 64,
                      chooser: str | Chooser | Any = "random", seed: int = 0, device: str = "cpu",
                      engine: ArrayGame | None = None, compare_all_seats: bool = True, roundtrip_every: int = 1,
-                     on_progress: Callable[[int], None] | None = None) -> DifferentialReport:
+                     on_progress: Callable[[int], None] | None = None,
+                     on_decision: Callable[[list[State], ArrayGame, ArrayState], None] | None = None,
+                     ) -> DifferentialReport:
     """Play `rows` games side by side for at least `decisions` decisions (rows x moves), or until the first
     mismatch; `engine` overrides the env's own array engine (a test's deliberately broken one). The
     `to_states` round trip runs every `roundtrip_every` moves (0: never): it loads and checks every row as a
-    Python state, which costs more than the rest of a decision."""
+    Python state, which costs more than the rest of a decision. `on_decision(python states, engine, array
+    state)` sees every position once both engines agree on it, before its move (a test's extra check)."""
     options = dict(options or {})
     game = game_class(env).from_config(options)
     engine = engine or array_game_class(env)(game, device)
@@ -282,6 +285,8 @@ def run_differential(env: str, options: dict[str, Any] | None = None, *, decisio
     _check_deal(engine, rows, seed, differ)
     while differ.first is None and differ.decisions < decisions:
         differ.check_decision()
+        if differ.first is None and on_decision is not None:
+            on_decision(differ.python, engine, differ.array)
         if differ.first is None:
             differ.play_decision()
         if on_progress is not None:

@@ -75,6 +75,13 @@ class ArrayGame(ABC):
         return them as one row of the `chance` that `step` takes. This is how the differential test
         plays both engines on the Python engine's own dice and deals."""
 
+    def scripted_actions(self, state: ArrayState, generator: torch.Generator | None = None) -> torch.Tensor:
+        """The game's scripted bot for every row's current player ([B] int64), what its Python
+        `scripted.choose_action` would choose; an engine that has one overrides this. `generator` breaks the
+        ties the Python bot breaks with its own draws."""
+        raise ConfigError(f"{self.game.name}'s array engine has no scripted bot; it is available for "
+                          f"{', '.join(games_with_scripted_actions()) or 'no game yet'}")
+
     # -- helpers every engine shares ---------------------------------------------------------
     @staticmethod
     def where(cond: torch.Tensor, new: ArrayState, old: ArrayState) -> ArrayState:
@@ -116,6 +123,17 @@ def games_with_array_engines() -> list[str]:
         except ModuleNotFoundError:
             continue
     return out
+
+
+def has_scripted_actions(engine: type[ArrayGame] | ArrayGame) -> bool:
+    """Whether an array engine (class or instance) plays its game's scripted bot on tensors."""
+    cls = engine if isinstance(engine, type) else type(engine)
+    return cls.scripted_actions is not ArrayGame.scripted_actions
+
+
+def games_with_scripted_actions() -> list[str]:
+    """Env names whose array engine has `scripted_actions`."""
+    return [name for name in games_with_array_engines() if has_scripted_actions(array_game_class(name))]
 
 
 def as_tensor(x: Any, device: torch.device, dtype: torch.dtype = torch.int64) -> torch.Tensor:

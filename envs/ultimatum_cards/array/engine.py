@@ -1,6 +1,6 @@
-"""`ArrayEngine`: the card game's rules (`rules.py`), view (`view.py`) and conversions (`layout.py`) behind
-the `ArrayGame` contract, with the AEC env's rewards (the result when a move ends the game, plus the
-potential's change when `dense_reward` is on).
+"""`ArrayEngine`: the card game's rules (`rules.py`), view (`view.py`), conversions (`layout.py`) and scripted
+bot (`scripted.py`) behind the `ArrayGame` contract, with the AEC env's rewards (the result when a move ends the
+game, plus the potential's change when `dense_reward` is on).
 
 Chance: a step draws at most one shuffle (a new round's deal). `chance` is then [B, 48]: the deck order
 as indices into `deck.DECK` (what the Python `Rng.shuffled` drew), or -1 in column 0 for a row's own
@@ -18,6 +18,7 @@ from ultimata.envs.core.engine import Game, State
 from ultimata.envs.core.rng import Rng
 from ultimata.envs.ultimatum_cards.array import layout
 from ultimata.envs.ultimatum_cards.array.rules import Rules
+from ultimata.envs.ultimatum_cards.array.scripted import ScriptedBot
 from ultimata.envs.ultimatum_cards.array.view import View
 from ultimata.envs.ultimatum_cards.deck import DECK
 from ultimata.envs.ultimatum_cards.phases import OVER
@@ -28,6 +29,7 @@ class ArrayEngine(ArrayGame):
         super().__init__(game, device)
         self.rules = Rules(game, self.device)
         self.view = View(game, self.device)
+        self.scripted = ScriptedBot(game, self.rules)
         self.n = game.config.num_players
         self.dense = bool(game.config.dense_reward)
 
@@ -85,6 +87,10 @@ class ArrayEngine(ArrayGame):
     def observe(self, state: ArrayState, seats: torch.Tensor) -> torch.Tensor:
         seats = seats.to(device=self.device, dtype=torch.int64)
         return self.view.observe(state, seats.clamp(min=0), self.current_player(state))
+
+    def scripted_actions(self, state: ArrayState, generator: torch.Generator | None = None) -> torch.Tensor:
+        """The scripted bot's move in every row (array/scripted.py; a PLAY tie broken by `generator`)."""
+        return self.scripted.actions(state, generator)
 
     def from_states(self, states: list[State]) -> ArrayState:
         return layout.from_python(states, self.n, self.device)
