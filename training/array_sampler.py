@@ -11,8 +11,11 @@ open decision) opens the next rollout, as in the batched sampler.
 
 The pool's kinds here are `mirror`, `snapshots`, `random` and `heuristic`, the game's scripted bot, where its
 array engine has one (`ArrayGame.scripted_actions`: the whole batch's scripted seats in one tensor pass, the
-card game's for now). A pool that gives weight to a kind this game cannot seat on tensors (the scripted bot of
-a game whose array engine has none, an agent spec) is refused when the config loads.
+card game's for now). Any other key is an agent spec that names a checkpoint (`pretrained`, a `.zip`): a fixed
+network, seated on tensors like a snapshot and playing as that agent does in the arena (greedily, for the shipped
+bots), so a run can train against the shipped bot and `ultimata exploit` can run on the array path. A pool that
+gives weight to a kind this game cannot seat on tensors (the scripted bot of a game whose array engine has none,
+search, a custom Python agent) is refused when the config loads.
 A game cut at `max_decisions` bootstraps each open decision from its own value.
 """
 
@@ -25,6 +28,8 @@ import torch
 
 from ultimata.agents.checkpoint import load_policy
 from ultimata.agents.policy import logits_and_values, masked_logits
+from ultimata.agents.policy_agent import PolicyAgent
+from ultimata.agents.specs import load_agent
 from ultimata.envs.core.array.engine import has_scripted_actions
 from ultimata.envs.core.engine import Game
 from ultimata.training.config import ARRAY_POOL_KINDS, TrainConfig
@@ -33,7 +38,8 @@ from ultimata.training.sampler import Rollout
 from ultimata.training.sampler_workers import Batch, peak_rss_mb
 
 LEARNER, RANDOM_SEAT, SCRIPTED_SEAT = 0, -1, -2
-"""Seat owners: the learner, uniform random play, the scripted bot, or k >= 1 for the pool's k-th snapshot."""
+"""Seat owners: the learner, uniform random play, the scripted bot, or k >= 1 for the k-th seated network (the
+fixed checkpoint agents first, then the pool's snapshots)."""
 OWNER_OF_KIND = {"mirror": LEARNER, "random": RANDOM_SEAT, "heuristic": SCRIPTED_SEAT}
 """The owner code each pool kind seats (`snapshots` seats one of the snapshots, k >= 1, picked at random)."""
 
@@ -58,10 +64,14 @@ class ArraySampler:
         for path in snapshots:
             self.add_snapshot(path)
         weights = cfg.pool.weights
-        self.weights = {k: float(weights.get(k, 0.0)) for k in ARRAY_POOL_KINDS}
+        self.fixed = fixed_networks(cfg, self.device)
+        """(spec, policy, greedy) of each checkpoint agent the pool names, owner codes 1..len(fixed)."""
+        self.weights = {k: float(weights.get(k, 0.0)) for k in (*ARRAY_POOL_KINDS, *(f[0] for f in self.fixed))}
         if self.weights["heuristic"] > 0 and not has_scripted_actions(self.env.engine):
             self.env.engine.scripted_actions({}, None)  # the ConfigError naming the games that have one
-        self.kind_owner = torch.tensor([OWNER_OF_KIND.get(k, LEARNER) for k in self.weights], device=self.device)
+        fixed_owner = {spec: k for k, (spec, _, _) in enumerate(self.fixed, start=1)}
+        self.kind_owner = torch.tensor([OWNER_OF_KIND.get(k, fixed_owner.get(k, LEARNER)) for k in self.weights],
+                                       device=self.device)
         """Owner code per pool kind, in `self.weights`' order (a snapshots entry is replaced by its pick)."""
         self.snapshot_kind = list(self.weights).index(SNAPSHOTS)
         seats = cfg.pool.learner_seats
@@ -110,7 +120,9 @@ class ArraySampler:
         chances = torch.tensor([w / total for w in kinds] if total > 0 else mirror_only, device=self.device)
         kind = torch.multinomial(chances.expand(k * self.players, -1), 1, replacement=True, generator=g)
         kind = kind.view(k, self.players)
-        pick = torch.randint(1, max(2, len(self.snapshots) + 1), (k, self.players), generator=g, device=self.device)
+        first = len(self.fixed) + 1
+        pick = torch.randint(first, first + max(1, len(self.snapshots)), (k, self.players), generator=g,
+                             device=self.device)
         owner = torch.where(kind == self.snapshot_kind, pick, self.kind_owner[kind])
         owner[torch.arange(k, device=self.device), mine] = LEARNER
         self.owner[rows] = owner
@@ -151,11 +163,15 @@ class ArraySampler:
             a, logp = self._sample(logits, mask[learner])
             actions[learner] = a
             self._open(learner, seat[learner], obs[learner], mask[learner], a, values.float(), logp)
-        for k, (_, snapshot) in enumerate(self.snapshots, start=1):
+        seated = [(net, greedy) for _, net, greedy in self.fixed] + [(net, False) for _, net in self.snapshots]
+        for k, (net, greedy) in enumerate(seated, start=1):
             rows = (owner == k).nonzero()[:, 0]
             if rows.numel():
-                logits, _ = logits_and_values(snapshot, obs[rows])
-                actions[rows] = self._sample(logits, mask[rows])[0]
+                logits, _ = logits_and_values(net, obs[rows])
+                if greedy:
+                    actions[rows] = masked_logits(logits, mask[rows]).argmax(dim=-1)
+                else:
+                    actions[rows] = self._sample(logits, mask[rows])[0]
         rows = (owner == RANDOM_SEAT).nonzero()[:, 0]
         if rows.numel():
             actions[rows] = self._sample(torch.zeros(rows.numel(), mask.shape[1], device=self.device), mask[rows])[0]
@@ -248,3 +264,15 @@ class ArraySampler:
         self.buffer["next"][:kept] = renumber[self.buffer["next"][:kept]]  # -1 indexes the last slot: -1
         self.open = renumber[self.open]
         self.size = kept
+
+
+def fixed_networks(cfg: TrainConfig, device: torch.device) -> list[tuple[str, Any, bool]]:
+    """The checkpoint agents `pool.weights` names beyond the array kinds, loaded on the learner's device
+    (spec, policy, whether it plays greedily); config.py has refused any spec that is not a checkpoint."""
+    out = []
+    for spec, weight in cfg.pool.weights.items():
+        if weight > 0 and spec not in ARRAY_POOL_KINDS:
+            agent = load_agent(spec, cfg.game, cfg.rules)
+            assert isinstance(agent, PolicyAgent)
+            out.append((spec, agent.policy.to(device), agent.deterministic))
+    return out

@@ -315,13 +315,27 @@ def _check_array_sampler(cfg: TrainConfig, game_name: str, where: str) -> None:
 
     engine = array_game_class(game_name)  # ConfigError naming the games that have one
     kinds = [k for k in ARRAY_POOL_KINDS if k != "heuristic" or has_scripted_actions(engine)]
-    other = sorted(k for k, w in cfg.pool.weights.items() if w > 0 and k not in kinds)
+    other = sorted(k for k, w in cfg.pool.weights.items()
+                   if w > 0 and k not in kinds and not _is_checkpoint_agent(k, game_name, cfg.rules))
     if other:
         scripted = ("" if "heuristic" in kinds else f" (heuristic, the scripted bot, only for "
                     f"{', '.join(games_with_scripted_actions()) or 'no game yet'})")
         raise ConfigError(f"sampler.kind: array in {where} plays the pool kinds {', '.join(kinds)} on tensors"
-                          f"{scripted}; pool.weights gives weight to {', '.join(other)}: set those to 0, or use "
-                          "sampler.kind: batched")
+                          f"{scripted}, and checkpoint agents (pretrained, a .zip); pool.weights gives weight to "
+                          f"{', '.join(other)}: set those to 0, or use sampler.kind: batched")
+
+
+def _is_checkpoint_agent(spec: str, game_name: str, rules: dict[str, Any]) -> bool:
+    """Whether a pool key is an agent the array sampler can seat as a network: a checkpoint that loads."""
+    from ultimata.agents.policy_agent import PolicyAgent
+    from ultimata.agents.specs import load_agent
+
+    if spec in ARRAY_POOL_KINDS:
+        return False
+    try:
+        return isinstance(load_agent(spec, game_name, rules), PolicyAgent)
+    except UltimataError:
+        return False
 
 
 def _check_imitation_specs(im: ImitationConfig, game_name: str, rules: dict[str, Any], where: str) -> None:

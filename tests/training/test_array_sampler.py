@@ -69,10 +69,39 @@ def test_a_pool_or_game_the_array_sampler_cannot_seat_is_refused_when_the_config
     with pytest.raises(ConfigError, match="pool kinds mirror, snapshots, random on tensors .heuristic, the "
                                           f"scripted bot, only for {GAME}.*heuristic"):
         load_train_config("ultimade_v2", overrides={"sampler": {"kind": "array"}})  # its default pool is scripted
-    with pytest.raises(ConfigError, match="pool kinds mirror, snapshots, random, heuristic on tensors.*pretrained"):
-        load_train_config(GAME, overrides={"sampler": {"kind": "array"}, "pool": {"weights": {"pretrained": 1}}})
+    with pytest.raises(ConfigError, match="pool kinds mirror, snapshots, random, heuristic on tensors.*checkpoint "
+                                          r"agents \(pretrained, a .zip\); pool.weights gives weight to mcts"):
+        load_train_config(GAME, overrides={"sampler": {"kind": "array"}, "pool": {"weights": {"mcts": 1}}})
     with pytest.raises(ConfigError, match="has no array engine"):
         load_train_config("ultra_war_v5", overrides={"sampler": {"kind": "array"}, "pool": POOL})
+
+
+def test_a_checkpoint_agent_in_the_pool_plays_its_own_arena_moves_on_tensors():
+    """`pretrained` in pool.weights seats the shipped bot as a fixed network: every row it holds gets the move
+    its PolicyAgent picks on that observation (greedy, as in the arena and the batched sampler's pool)."""
+    from ultimata.agents.specs import load_agent
+
+    sampler, _ = _sampler(games=32, weights={"pretrained": 1.0, "mirror": 0, "snapshots": 0, "random": 0,
+                                                    "heuristic": 0})
+    assert [spec for spec, _, _ in sampler.fixed] == ["pretrained"]
+    bot = load_agent("pretrained", GAME, {})
+    seen, apply = [], sampler.env.apply
+
+    def recording(actions):
+        owner = sampler.owner[sampler.rows, sampler.seat]
+        seen.append((sampler.obs.clone(), sampler.mask.clone(), owner, actions.clone()))
+        return apply(actions)
+
+    sampler.env.apply = recording
+    for _ in range(30):
+        sampler._step()
+    checked = 0
+    for obs, mask, owner, actions in seen:
+        assert set(owner.tolist()) <= {0, 1}, "the learner's seat and the shipped bot's, nothing else"
+        for row in (owner == 1).nonzero()[:, 0].tolist():
+            assert int(actions[row]) == bot.act(obs[row].numpy(), mask[row].numpy())
+            checked += 1
+    assert checked > 100
 
 
 def test_an_array_trained_bot_is_an_ordinary_checkpoint(tmp_path):
