@@ -150,8 +150,8 @@ def run(game: str, subject: str | None = None, *, opponents: list[str] | None = 
     """Measure `subject` (an agent spec) or a training `recipe` (a YAML, trained `seeds` times for `steps`
     samples or its own budget) against each opponent under the protocol; write `out`/benchmark.json and
     benchmark.md when `out` is given and return the report."""
+    from ultimata.arena import spec_entries
     from ultimata.envs.core.registry import game_class
-    from ultimata.training.arena import spec_entries
 
     if (subject is None) == (recipe is None):
         raise ConfigError("benchmark one thing: an AGENT (a spec or checkpoint) or --recipe CONFIG, not both "
