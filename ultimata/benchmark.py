@@ -143,6 +143,11 @@ def _summaries(pairings: list[Pairing], opponents: list[str]) -> dict[str, dict[
     return out
 
 
+def default_out(game: str) -> str:
+    """runs/benchmark/<game>/<date-time>: where `ultimata benchmark` writes its report unless told."""
+    return f"runs/benchmark/{game}/{datetime.now().strftime('%Y%m%d-%H%M%S')}"
+
+
 def run(game: str, subject: str | None = None, *, opponents: list[str] | None = None, games: int = 400,
         recipe: str | None = None, seeds: int | None = None, steps: int | None = None,
         below_protocol: bool = False, command: str | None = None, out: str | Path | None = None,
