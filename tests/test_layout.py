@@ -336,3 +336,16 @@ def test_the_position_is_declared_once_in_fields(name: str) -> None:
         state.observation(state.current_player)
         state.apply(pick.choice(state.legal_actions()))
     assert not fields.undeclared(state, State.ENGINE_ATTRS), "attributes outside the declaration"
+
+
+NAMED_FILE = re.compile(r"(?<![\w/.])((?:envs|agents|training|configs|ultimata|tests|examples)/[\w/.-]+"
+                        r"\.(?:py|yaml|js|json))")
+EXAMPLE_GAME = ("envs/nim/", "tests/nim/", "configs/nim.yaml")
+"""The files of adding_a_game.md's own example game, which the page shows rather than the tree holds."""
+
+
+@pytest.mark.parametrize("doc", ["docs/adding_a_game.md", "docs/training.md", "README.md"])
+def test_every_file_the_layout_docs_name_is_where_they_say(doc: str) -> None:
+    named = set(NAMED_FILE.findall((REPO / doc).read_text()))
+    missing = sorted(p for p in named if not p.startswith(EXAMPLE_GAME) and not (REPO / p).is_file())
+    assert named and not missing, f"{doc} names files that are not there: {missing}"
