@@ -13,7 +13,6 @@ from ultimata.envs.core.errors import (
     ReplayError,
     UltimataError,
 )
-from ultimata.envs.core.provided import is_provided, provided
 from ultimata.envs.core.registry import (
     GAMES,
     env_name,
@@ -26,6 +25,7 @@ from ultimata.envs.core.registry import (
 )
 from ultimata.envs.rllib_names import rllib_observations
 from ultimata.envs.vector import SeatVectorEnv, vector
+from ultimata.provided import is_provided, provided
 
 register_all()
 
@@ -34,7 +34,7 @@ def __getattr__(name: str) -> object:
     """Handed out on first use, so that importing the envs imports no game and never agents or training:
     - `from ultimata.envs import ultra_war_v5`: a game's PettingZoo module by its env name, PettingZoo's
       versioned-module convention (registry.VersionedModules re-exports the game package's `env.py`);
-    - `envs.single_agent`, which a higher layer makes (it plays agents) and hands out (core/provided.py)."""
+    - `envs.single_agent`, which a higher floor makes (it plays agents) and hands out (ultimata/provided.py)."""
     if name in GAMES:
         return importlib.import_module(f"{__name__}.{name}")
     if is_provided(name):

@@ -132,7 +132,7 @@ def test_no_module_under_envs_is_over_700_lines(path: str) -> None:
 
 
 HOUSE = (
-    ("envs", "configs"),
+    ("envs", "configs", "provided"),
     ("agents",),
     ("training",),
     ("arena", "report", "bench", "inference", "record", "openspiel", "openspiel_chance"),
@@ -141,7 +141,8 @@ HOUSE = (
     ("cli", "__main__", "__init__"),
 )
 """The house drawing: every room of `ultimata` (a folder, or a module of ultimata/) on its floor, lowest first.
-A module may import its own floor and those below it, never one above. The rules and their config files;
+A module may import its own floor and those below it, never one above. The rules and their config files,
+and the table through which the envs hand out what a higher floor makes (`envs.single_agent`);
 the agents that play them; training; evaluation and the stores it fills (the arena, the result tables,
 random-play speed, the record of games, OpenSpiel's view); the studies built on training and the arena
 (benchmark, exploitability, the leaderboard, the train command); the front ends (browser, terminal play,
