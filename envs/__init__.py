@@ -25,6 +25,7 @@ from ultimata.envs.core.registry import (
 )
 from ultimata.envs.rllib_names import rllib_observations
 from ultimata.envs.vector import SeatVectorEnv, vector
+from ultimata.provided import is_provided, provided
 
 register_all()
 
@@ -33,13 +34,11 @@ def __getattr__(name: str) -> object:
     """Handed out on first use, so that importing the envs imports no game and never agents or training:
     - `from ultimata.envs import ultra_war_v5`: a game's PettingZoo module by its env name, PettingZoo's
       versioned-module convention (registry.VersionedModules re-exports the game package's `env.py`);
-    - `envs.single_agent`, training/single_agent.py's (it plays agents, so it lives above envs/)."""
+    - `envs.single_agent`, which a higher floor makes (it plays agents) and hands out (ultimata/provided.py)."""
     if name in GAMES:
         return importlib.import_module(f"{__name__}.{name}")
-    if name == "single_agent":
-        from ultimata.training.single_agent import single_agent
-
-        return single_agent
+    if is_provided(name):
+        return provided(name)
     raise AttributeError(f"module 'ultimata.envs' has no attribute {name!r}")
 
 

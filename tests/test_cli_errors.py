@@ -5,8 +5,9 @@ from __future__ import annotations
 import pytest
 from typer.testing import CliRunner
 
+from ultimata.arena import spec_entries
 from ultimata.cli import app
-from ultimata.training.arena import run_arena, spec_entries
+from ultimata.training.arena import run_arena
 
 
 @pytest.mark.parametrize(

@@ -131,34 +131,89 @@ def test_no_module_under_envs_is_over_700_lines(path: str) -> None:
     assert lines <= MAX_LINES, f"{path} has {lines} lines; split it by rule concept"
 
 
-LAYERS = {"envs": 0, "configs": 0, "agents": 1, "training": 2, "record": 3, "web": 3}
-"""The house drawing's layers, lowest first: a module may import its own layer and those below it. configs/
-is data and its one loader beside envs/ (it reads the errors of envs/core); the record is the web's
-store, below the web's pages."""
-HANDED_OUT = {("envs/__init__.py", "ultimata.training.single_agent")}
-"""Imports up a layer that only hand a higher layer's object out, on first use (`envs.single_agent`)."""
+HOUSE = (
+    ("envs", "configs", "provided"),
+    ("agents",),
+    ("training",),
+    ("arena", "report", "bench", "inference", "record", "openspiel", "openspiel_chance"),
+    ("benchmark", "exploit", "exploit_plot", "leaderboard", "train_bench", "train_seeds", "train_command"),
+    ("web", "play", "replay_view"),
+    ("cli", "__main__", "__init__"),
+)
+"""The house drawing: every room of `ultimata` (a folder, or a module of ultimata/) on its floor, lowest first.
+A module may import its own floor and those below it, never one above. The rules and their config files,
+and the table through which the envs hand out what a higher floor makes (`envs.single_agent`);
+the agents that play them; training; evaluation and the stores it fills (the arena, the result tables,
+random-play speed, the record of games, OpenSpiel's view); the studies built on training and the arena
+(benchmark, exploitability, the leaderboard, the train command); the front ends (browser, terminal play,
+replays); and the command, with the package root that wires the floors (ultimata/__init__.py)."""
+FLOOR = {room: floor for floor, rooms in enumerate(HOUSE) for room in rooms}
+ROOTS = ("envs", "configs", "agents", "training", "ultimata")
+NAMED_MODULE = re.compile(r"ultimata(\.\w+)+(:\w+)?")
+"""A string that names a module, as an entry point or `importlib.import_module` takes it: an import too."""
 
 
-def _layer(module: str) -> int | None:
-    parts = module.split(".")
-    if parts[0] != "ultimata" or len(parts) < 2:
+def room_of(module: str) -> str | None:
+    """The room a dotted module name is in: 'ultimata.web.app' -> 'web', 'ultimata' -> '__init__'."""
+    parts = module.split(":")[0].split(".")
+    if parts[0] != "ultimata":
         return None
-    return LAYERS.get(parts[1], 4 if parts[1] in ("cli", "play", "arena", "bench", "report") else None)
+    return parts[1] if len(parts) > 1 else "__init__"
 
 
-@pytest.mark.parametrize("folder", ["envs", "configs", "agents", "training", "ultimata/record"])
-def test_no_import_points_up_a_layer(folder: str) -> None:
-    root = Path(__file__).parents[1]
-    own = LAYERS[folder.rpartition("/")[2]]
+def room_of_file(path: Path) -> str:
+    parts = path.relative_to(REPO).parts
+    if parts[0] != "ultimata":
+        return parts[0]
+    return parts[1] if len(parts) > 2 else parts[1].removesuffix(".py")
+
+
+def imported_modules(tree: ast.AST) -> list[str]:
+    """Every module a file imports, at module level or inside a function (a lazy import is an arrow too),
+    under TYPE_CHECKING too, and every module a string names whole ('ultimata.training.x:name')."""
+    found = []
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Import):
+            found += [a.name for a in node.names]
+        elif isinstance(node, ast.ImportFrom) and node.module == "ultimata":  # `from ultimata import arena`
+            found += [f"ultimata.{a.name}" for a in node.names]
+        elif isinstance(node, ast.ImportFrom) and node.module:
+            found.append(node.module)
+        elif isinstance(node, ast.Constant) and isinstance(node.value, str) and NAMED_MODULE.fullmatch(node.value):
+            found.append(node.value)
+    return found
+
+
+def python_files() -> list[Path]:
+    return sorted(p for root in ROOTS for p in (REPO / root).rglob("*.py"))
+
+
+def test_every_room_is_on_a_floor_of_the_house() -> None:
+    rooms = {room_of_file(path) for path in python_files()}
+    assert not rooms - set(FLOOR), f"rooms missing from HOUSE: {sorted(rooms - set(FLOOR))}"
+    assert not set(FLOOR) - rooms, f"HOUSE names rooms that are gone: {sorted(set(FLOOR) - rooms)}"
+
+
+def test_no_import_runs_up_a_floor() -> None:
     upward = []
-    for path in (root / folder).rglob("*.py"):
-        for node in ast.walk(ast.parse(path.read_text())):
-            names = [a.name for a in node.names] if isinstance(node, ast.Import) else \
-                [node.module] if isinstance(node, ast.ImportFrom) and node.module else []
-            where = str(path.relative_to(root))
-            upward += [f"{where} imports {n}" for n in names if (_layer(n) or 0) > own and (where, n) not in HANDED_OUT
-                       and not (folder == "ultimata/record" and n.startswith("ultimata.record"))]
-    assert not upward, "imports that point up: " + "; ".join(upward)
+    for path in python_files():
+        own = room_of_file(path)
+        for module in imported_modules(ast.parse(path.read_text())):
+            room = room_of(module)
+            if room in FLOOR and FLOOR[room] > FLOOR[own]:
+                upward.append(f"{path.relative_to(REPO)} ({own}) imports {module} ({room})")
+    assert not upward, "imports that run up a floor: " + "; ".join(upward)
+
+
+@pytest.mark.parametrize("source", [
+    "def later():\n    from ultimata.web.app import create_app\n",
+    "import ultimata.training.trainer\n",
+    "from ultimata import arena\n",
+    "ENTRY = 'ultimata.training.single_agent:single_agent'\n",
+])
+def test_the_scan_sees_an_import_up_a_floor_wherever_it_is_written(source: str) -> None:
+    rooms = {room_of(m) for m in imported_modules(ast.parse(source))}
+    assert any(FLOOR[room] > FLOOR["agents"] for room in rooms if room in FLOOR)
 
 
 GAME_PY_MOST_LINES = 29
@@ -282,3 +337,16 @@ def test_the_position_is_declared_once_in_fields(name: str) -> None:
         state.observation(state.current_player)
         state.apply(pick.choice(state.legal_actions()))
     assert not fields.undeclared(state, State.ENGINE_ATTRS), "attributes outside the declaration"
+
+
+NAMED_FILE = re.compile(r"(?<![\w/.])((?:envs|agents|training|configs|ultimata|tests|examples)/[\w/.-]+"
+                        r"\.(?:py|yaml|js|json))")
+EXAMPLE_GAME = ("envs/nim/", "tests/nim/", "configs/nim.yaml")
+"""The files of adding_a_game.md's own example game, which the page shows rather than the tree holds."""
+
+
+@pytest.mark.parametrize("doc", ["docs/adding_a_game.md", "docs/training.md", "README.md"])
+def test_every_file_the_layout_docs_name_is_where_they_say(doc: str) -> None:
+    named = set(NAMED_FILE.findall((REPO / doc).read_text()))
+    missing = sorted(p for p in named if not p.startswith(EXAMPLE_GAME) and not (REPO / p).is_file())
+    assert named and not missing, f"{doc} names files that are not there: {missing}"

@@ -102,7 +102,8 @@ def test_saved_files_follow_the_umask_not_mkstemps_private_mode(tmp_path) -> Non
 
 
 def test_arena_replays_record_the_result_and_the_final_state(tmp_path) -> None:
-    from ultimata.training.arena import run_arena, spec_entries
+    from ultimata.arena import spec_entries
+    from ultimata.training.arena import run_arena
 
     game, entries = spec_entries(["heuristic", "random"], "ultimatum_cards_v3")
     run_arena(game, entries, 4, replay_dir=tmp_path)

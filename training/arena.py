@@ -12,6 +12,9 @@ repeat an earlier one are counted and reported, since intervals assume independe
 
 An agent that returns an illegal action loses that game alone (the others share the win), the move
 is counted against it, and the arena goes on.
+
+This is the part training needs (its periodic evaluation, training/evaluate.py); the arena as a command and a
+Python API, agents named by spec, class or factory, is ultimata/arena.py.
 """
 
 from __future__ import annotations
@@ -26,19 +29,14 @@ from typing import Any
 import numpy as np
 
 from ultimata.agents.base import Agent, as_action
-from ultimata.agents.custom import check_agent
-from ultimata.agents.specs import load_agent
 from ultimata.envs.core.engine import Game, State
 from ultimata.envs.core.errors import ConfigError, IllegalActionError
-from ultimata.envs.core.registry import game_class
 from ultimata.envs.core.replay import Replay
 from ultimata.envs.core.rng import Rng, derived_seed, derived_seeds
 from ultimata.training.outcome import forfeit_returns, win_credit
 from ultimata.training.ratings import Ratings
 
 AgentFactory = Callable[[], Agent]
-ArenaAgent = str | AgentFactory | tuple[str, AgentFactory]
-"""A spec, or from Python a class or factory making a fresh agent, or a (name, class or factory) pair."""
 _DEAL, _AGENTS, _OWN_DEAL = 0, 1, 2  # keep deals, agents' draws and one-spec tables' deals on separate seeds
 COLUMNS = ("agent", "seats", "win rate", "95% CI", "×fair", "reward", "openskill μ±σ", "ordinal")
 
@@ -272,62 +270,3 @@ def run_arena(
                      "assume independent games, are too narrow")
     return ArenaResult(game=game.name, games=games, seed=seed, agents=results, replays=replays,
                        distinct_games=len(seen), notes=notes)
-
-
-def spec_entries(
-    specs: Sequence[ArenaAgent], game_name: str, rules: dict[str, Any] | None = None, seed: int = 0,
-    deterministic: bool = True,
-) -> tuple[Game, list[tuple[str, AgentFactory]]]:
-    """Resolve every agent up front, so a bad one fails before any game is played. An agent is a spec
-    string, or (from Python) a class or factory that makes a fresh agent when called without arguments,
-    or a (name, class or factory) pair to show it under that name."""
-    game = game_class(game_name).from_config(rules)
-    config = game.config.model_dump(mode="json")
-    entries: list[tuple[str, AgentFactory]] = []
-    for i, spec in enumerate(specs):
-        if not isinstance(spec, str):
-            label, make = spec if isinstance(spec, tuple) and len(spec) == 2 else (_label(spec), spec)
-            if not callable(make):
-                raise ConfigError(f"arena agent {label} is neither a spec string nor a class or factory to call")
-            check_agent(make(), f"arena agent {label}")
-            entries.append((str(label), make))
-            continue
-        # loaded now, so a bad spec fails before any game; the first seat then plays this very agent,
-        # so a checkpoint (torch's import and a policy's load) is not read a second time
-        checked = [load_agent(spec, game_name, config, seed=seed + i, deterministic=deterministic)]
-
-        def make(spec: str = spec, i: int = i, checked: list[Agent] = checked) -> Agent:
-            if checked:
-                return checked.pop()
-            return load_agent(spec, game_name, config, seed=seed + i, deterministic=deterministic)
-
-        entries.append((spec, make))
-    return game, entries
-
-
-def _label(factory: Any) -> str:
-    return f"{getattr(factory, '__module__', '?')}:{getattr(factory, '__qualname__', type(factory).__name__)}"
-
-
-def run(
-    game: str,
-    agents: Sequence[ArenaAgent],
-    games: int = 400,
-    seed: int = 0,
-    *,
-    rules: dict[str, Any] | None = None,
-    replays: str | Path | None = None,
-    deterministic: bool = True,
-    on_game: Callable[[int, int], None] | None = None,
-) -> ArenaResult:
-    """The arena as one call, as `ultimata arena` runs it.
-
-    `agents` are specs, classes or factories, or (name, class or factory) pairs; `games` is rounded up
-    to whole seat rotations; `rules` is the rule variant; `replays` a folder to save every game in;
-    `deterministic=False` lets policies sample; `on_game(played, total)` reports progress."""
-    if games < 1:
-        raise ConfigError(f"games must be at least 1, got {games}")
-    game_obj, entries = spec_entries(agents, game, rules, seed, deterministic=deterministic)
-    total = balanced_games(games, game_obj.num_players, len(tables(len(entries), game_obj.num_players)))
-    report = None if on_game is None else (lambda played: on_game(played, total))
-    return run_arena(game_obj, entries, games, seed, replays, on_game=report)

@@ -28,6 +28,25 @@ def clock_named(name: str) -> Any:
     return CLOCKS[name]
 
 
+def check_options(clock: str, games: list[str], train: str | None, device: str | None, steps: int | None) -> None:
+    """Refuse `ultimata bench`'s bad options before anything is timed: a clock, a game or a device unknown, or
+    a count of steps below 1 (ValueError or UltimataError naming it)."""
+    clock_named(clock)
+    for name in [*games, *([train] if train else [])]:
+        game_class(name)
+    if device is not None:
+        from ultimata.training.hardware import resolve_device
+
+        resolve_device(device)
+    if steps is not None and steps < 1:
+        raise ValueError(f"--steps must be at least 1, got {steps}")
+
+
+def random_play_summary(results: list[BenchResult], steps: int, rounds: int, clock: str) -> dict[str, Any]:
+    """`ultimata bench --json`: the settings of the run and every env's figures."""
+    return {"steps": steps, "rounds": rounds, "clock": clock, "results": [r.as_dict() for r in results]}
+
+
 @dataclass
 class BenchResult:
     env: str

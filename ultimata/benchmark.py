@@ -143,6 +143,11 @@ def _summaries(pairings: list[Pairing], opponents: list[str]) -> dict[str, dict[
     return out
 
 
+def default_out(game: str) -> str:
+    """runs/benchmark/<game>/<date-time>: where `ultimata benchmark` writes its report unless told."""
+    return f"runs/benchmark/{game}/{datetime.now().strftime('%Y%m%d-%H%M%S')}"
+
+
 def run(game: str, subject: str | None = None, *, opponents: list[str] | None = None, games: int = 400,
         recipe: str | None = None, seeds: int | None = None, steps: int | None = None,
         below_protocol: bool = False, command: str | None = None, out: str | Path | None = None,
@@ -150,8 +155,8 @@ def run(game: str, subject: str | None = None, *, opponents: list[str] | None = 
     """Measure `subject` (an agent spec) or a training `recipe` (a YAML, trained `seeds` times for `steps`
     samples or its own budget) against each opponent under the protocol; write `out`/benchmark.json and
     benchmark.md when `out` is given and return the report."""
+    from ultimata.arena import spec_entries
     from ultimata.envs.core.registry import game_class
-    from ultimata.training.arena import spec_entries
 
     if (subject is None) == (recipe is None):
         raise ConfigError("benchmark one thing: an AGENT (a spec or checkpoint) or --recipe CONFIG, not both "

@@ -9,7 +9,6 @@ from typing import Any
 import typer
 from rich.console import Console
 from rich.markup import escape
-from rich.table import Table
 from typer.core import TyperCommand, TyperGroup
 
 
@@ -68,24 +67,13 @@ def bench(
 ) -> None:
     """Random-play speed of every env, as a ratio to PettingZoo's connect_four_v3 in the same run; with
     --train, the training paths' samples per second."""
-    from ultimata.bench import clock_named, random_play_table, run
+    from ultimata.bench import check_options, random_play_summary, random_play_table, run
     from ultimata.envs.core.errors import UltimataError
-    from ultimata.envs.core.registry import game_class
 
     try:
-        clock_named(clock)
-        for name in game or []:
-            game_class(name)
-        if train:
-            game_class(train)
-        if device is not None:
-            from ultimata.training.hardware import resolve_device
-
-            resolve_device(device)
+        check_options(clock, game or [], train, device, steps)
     except (ValueError, UltimataError) as err:
         _fail(err)
-    if steps is not None and steps < 1:
-        _fail(ValueError(f"--steps must be at least 1, got {steps}"))
     if train:
         _bench_training(train, steps or 100_000, config, as_json, device)
         return
@@ -93,15 +81,14 @@ def bench(
     with console.status("benchmarking random play..."):
         results = run(steps, game or None, mcts=mcts, rounds=rounds, clock=clock)
     if as_json:
-        summary = {"steps": steps, "rounds": rounds, "clock": clock, "results": [r.as_dict() for r in results]}
-        print(json.dumps(summary, indent=1))
+        print(json.dumps(random_play_summary(results, steps, rounds, clock), indent=1))
         return
     console.print(random_play_table(results, steps, rounds, clock, mcts))
 
 
 def _bench_training(game: str, steps: int, config: str | None, as_json: bool, device: str | None) -> None:
     from ultimata.envs.core.errors import UltimataError
-    from ultimata.train_bench import run_train_bench, train_bench_table
+    from ultimata.train_bench import run_train_bench, train_bench_summary, train_bench_table
 
     def said(row) -> None:
         if not as_json:
@@ -114,8 +101,7 @@ def _bench_training(game: str, steps: int, config: str | None, as_json: bool, de
     except UltimataError as err:
         _fail(err)
     if as_json:
-        print(json.dumps({"game": game, "steps": steps, "connect_four_random_steps_per_cpu_s": round(connect_four),
-                          "paths": [r.as_dict() for r in rows]}, indent=1))
+        print(json.dumps(train_bench_summary(game, steps, rows, connect_four), indent=1))
         return
     console.print(train_bench_table(game, steps, rows, connect_four))
 
@@ -212,16 +198,7 @@ def exploit(
     if as_json:
         print(json.dumps(result.to_dict(), indent=1))
         return
-    table = Table(title=f"{game}: a best response to {agent} ({result.budget_words} per seed)")
-    for column in ("seed", "samples", "win rate", "95% CI", "×fair", "games", "minutes", "learning curve"):
-        table.add_column(column, justify="left" if column == "learning curve" else "right",
-                         overflow="fold" if column == "learning curve" else "ellipsis")
-    for r in result.runs:
-        table.add_row(str(r.seed), f"{r.steps:,}", f"{r.win_rate:.1%}", f"{r.ci95[0]:.1%}–{r.ci95[1]:.1%}",
-                      f"{r.x_fair:.2f}", str(r.games), f"{r.seconds / 60:.1f}", r.curves or "(no evaluation ran)")
-    table.caption = f"fair share {result.fair_share:.1%}; {result.summary()}\nrecipe: {result.recipe_words}" + (
-        f"\n{result.teacher_words}" if result.teacher_words else "")
-    console.print(table)
+    console.print(exploit_tool.result_table(result))
 
 
 @app.command()
@@ -243,12 +220,10 @@ def benchmark(
 ) -> None:
     """The benchmark protocol: pinned opponents, 400+ games on shared deals with seats rotated, 5+ seeds for a
     recipe, intervals within and across seeds; a JSON and markdown report naming versions and the command."""
-    from datetime import datetime
-
     from ultimata import benchmark as protocol
     from ultimata.envs.core.errors import UltimataError
 
-    folder = out or f"runs/benchmark/{game}/{datetime.now().strftime('%Y%m%d-%H%M%S')}"
+    folder = out or protocol.default_out(game)
     try:
         report = protocol.run(game, agent, opponents=opponent, games=games, recipe=recipe, seeds=seeds, steps=steps,
                               below_protocol=below_protocol, out=folder, console=console)
@@ -477,13 +452,14 @@ def serve(
     from ultimata.envs.core.errors import UltimataError
     from ultimata.web import server
     from ultimata.web.app import create_app
+    from ultimata.web.opponents import check_own_agent
 
     folder = Path(checkpoints).expanduser() if checkpoints else None
     if folder is not None and not folder.is_dir():
         _fail(FileNotFoundError(f"checkpoint folder {folder} does not exist"))
     try:
         for spec in agent or []:  # an agent that plays no game is refused now, not silently left out
-            _check_own_agent(spec)
+            check_own_agent(spec)
         app_ = create_app(checkpoints=folder, own_agents=tuple(agent or ()), replays=Path(replays).expanduser(),
                           max_sessions=max_games, max_per_client=max_games_per_client,
                           hosts=(host, *(allow_host or ())), record=Path(record or "runs/ultimata.db").expanduser())
@@ -502,26 +478,6 @@ def serve(
                       "address browsers use with --allow-host NAME (and see docs/web.md before exposing it)",
                       markup=False)
     server.run(app_, listening)
-
-
-def _check_own_agent(spec: str) -> None:
-    """`serve --agent`: your own agent, which must load for at least one registered game."""
-    from ultimata.agents.custom import is_custom_spec
-    from ultimata.agents.specs import load_agent
-    from ultimata.envs.core.errors import ConfigError, UltimataError
-    from ultimata.envs.core.registry import GAMES
-
-    if not is_custom_spec(spec):
-        raise ConfigError(f"--agent takes your own agent (package.module:Name or path/file.py:Name), not {spec!r}; "
-                          "the built-in bots are offered already")
-    errors = []
-    for game in GAMES:
-        try:
-            load_agent(spec, game)
-            return
-        except UltimataError as err:
-            errors.append(f"{game}: {err}")
-    raise ConfigError(f"--agent {spec} plays none of the games: {errors[-1]}")
 
 
 @app.callback()

@@ -111,6 +111,12 @@ def run_train_bench(game: str, steps: int, paths: dict[str, dict[str, Any]] | No
     return rows, connect_four_cpu_rate()
 
 
+def train_bench_summary(game: str, steps: int, rows: list[TrainBenchRow], connect_four: float) -> dict[str, Any]:
+    """`ultimata bench --train --json`: every training path's figures beside connect_four's random play."""
+    return {"game": game, "steps": steps, "connect_four_random_steps_per_cpu_s": round(connect_four),
+            "paths": [r.as_dict() for r in rows]}
+
+
 def train_bench_table(game: str, steps: int, rows: list[TrainBenchRow], connect_four: float) -> Table:
     """`ultimata bench --train`'s table: each sampler's learner samples per second, against the first row and
     connect_four's random play."""

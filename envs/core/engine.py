@@ -19,46 +19,28 @@ import numpy as np
 from ultimata.envs.core.config import GameConfig, validate_config
 from ultimata.envs.core.errors import ConfigError, IllegalActionError, UltimataError
 from ultimata.envs.core.fields import Fields
-from ultimata.envs.core.game_info import GameInfo, fact
+from ultimata.envs.core.game_info import FromInfo, GameInfo, fact
 from ultimata.envs.core.rng import Rng
 
 ConfigT = TypeVar("ConfigT", bound=GameConfig)
 
 
 class Game(Generic[ConfigT]):
-    """One rule variant of one game. A game declares its facts once, as `info` (a `GameInfo`); the class
-    attributes and properties below come from it, and its own class adds only what is particular to it."""
+    """One rule variant of one game. A game declares its facts once, as `info` (a `GameInfo`, whose fields
+    say what each means); the class-wide facts below are read from it under the names callers use, and the
+    game's own class adds only what is particular to it."""
 
     info: ClassVar[GameInfo]
-    name: ClassVar[str]
-    """PettingZoo-style name, e.g. 'ultimatum_cards_v3'."""
-    title: ClassVar[str] = ""
-    """What people call the game, for menus and tables."""
-    version: ClassVar[int]
-    """Bumped whenever a rule change alters play (golden playthroughs are regenerated then)."""
-    config_model: ClassVar[type[GameConfig]]
-    render_modes: ClassVar[tuple[str, ...]] = ("human", "ansi")
-    has_board: ClassVar[bool] = False
-    """True when the game draws a picture (rgb_array, and a pygame window for human)."""
-    supports_dense_reward: ClassVar[bool] = False
-    observation_dtype: ClassVar[type] = np.float32
-    perfect_information: ClassVar[bool] = False
-    """True when every seat sees the whole state (chance aside): search may then plan on a clone."""
-    observation_planes: ClassVar[tuple[int, int, int] | None] = None
-    """(C, H, W) when the flat observation starts with C board planes of H x W (row-major)."""
-
-    def __init_subclass__(cls, **kwargs: Any) -> None:
-        """Copy the declaration's class-wide facts onto the class, where the registry, the adapter and the
-        web read them without making a game."""
-        super().__init_subclass__(**kwargs)
-        info = cls.__dict__.get("info")
-        if info is None:
-            return
-        cls.name, cls.title, cls.version, cls.config_model = info.name, info.title, info.version, info.config
-        cls.render_modes, cls.has_board = info.render_modes, info.renderer is not None
-        cls.supports_dense_reward, cls.perfect_information = info.dense_reward, info.perfect_information
-        cls.observation_dtype, cls.observation_planes = info.observation_dtype, info.observation_planes
-        cls._package = cls.__module__.rpartition(".")[0]
+    name = FromInfo()
+    title = FromInfo()
+    version = FromInfo()
+    config_model = FromInfo("config")
+    render_modes = FromInfo()
+    has_board = FromInfo()
+    supports_dense_reward = FromInfo("dense_reward")
+    observation_dtype = FromInfo()
+    perfect_information = FromInfo()
+    observation_planes = FromInfo()
 
     def __init__(self, config: ConfigT) -> None:
         if config.dense_reward and not self.supports_dense_reward:
@@ -95,7 +77,8 @@ class Game(Generic[ConfigT]):
         """The game's pygame picture: `info.renderer`, a class of its package's `render.py`."""
         if not self.has_board:
             raise NotImplementedError(f"{self.name} draws no board")
-        return getattr(importlib.import_module(f"{self._package}.render"), self.info.renderer)(mode, fps)
+        package = type(self).__module__.rpartition(".")[0]
+        return getattr(importlib.import_module(f"{package}.render"), self.info.renderer)(mode, fps)
 
     def state_from_dict(self, d: dict[str, Any]) -> State:
         state = self.new_initial_state(Rng(0))

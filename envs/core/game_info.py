@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, TypeVar
+from typing import TYPE_CHECKING, Any, TypeVar
 
 import numpy as np
 
@@ -59,6 +59,7 @@ class GameInfo:
 
     @property
     def version(self) -> int:
+        """Bumped whenever a rule change alters play (golden playthroughs are regenerated then)."""
         split = split_env_name(self.name)
         if split is None:
             raise ValueError(f"a game's name ends in _v<version>, got {self.name!r}")
@@ -67,6 +68,25 @@ class GameInfo:
     @property
     def render_modes(self) -> tuple[str, ...]:
         return ("human", "ansi", "rgb_array") if self.renderer else ("human", "ansi")
+
+    @property
+    def has_board(self) -> bool:
+        """True when the game draws a picture (rgb_array, and a pygame window for human)."""
+        return self.renderer is not None
+
+
+class FromInfo:
+    """A class-wide fact of a `Game`, read from its `info` (the field of that name, or `field`): told once,
+    on `GameInfo`, and read by the registry, the adapter and the web without making a game."""
+
+    def __init__(self, field: str | None = None) -> None:
+        self.field = field
+
+    def __set_name__(self, owner: type, name: str) -> None:
+        self.field = self.field or name
+
+    def __get__(self, game: Game | None, cls: type[Game]) -> Any:
+        return getattr(cls.info, self.field)
 
 
 def seats_in_config(game: Game) -> int:

@@ -132,7 +132,7 @@ def register_all() -> None:
         sys.meta_path.append(VersionedModules())
     for name in GAMES:
         if gymnasium_id(name) not in gymnasium.registry:
-            gymnasium.register(gymnasium_id(name), entry_point="ultimata.training.single_agent:single_agent",
+            gymnasium.register(gymnasium_id(name), entry_point="ultimata.envs:single_agent",
                                kwargs={"game": name})
     if not hasattr(pettingzoo, "register"):
         return

@@ -3,7 +3,7 @@
 
 from __future__ import annotations
 
-from typing import Literal
+from typing import Literal, TypeVar
 
 from pydantic import Field, model_validator
 
@@ -12,6 +12,8 @@ from ultimata.envs.ultimatum_cards.deck import DECK
 
 RESERVE = 8
 """Cards left in the draw pile when 4 players are dealt 10 each; kept for 5-6 players (gap choice)."""
+Count = TypeVar("Count")
+"""An int (the rules engine) or a tensor of one per row (the array engine)."""
 
 
 class UltimatumCardsConfig(GameConfig):
@@ -63,3 +65,18 @@ class UltimatumCardsConfig(GameConfig):
         if self.hand_size is not None:
             return self.hand_size
         return 10 if self.num_players <= 4 else (len(DECK) - RESERVE) // self.num_players
+
+
+def most_rounds(cfg: UltimatumCardsConfig) -> int:
+    """The rounds a game lasts at most under its mode: Quick Play 1, Match Play `match_rounds`, Point Play the
+    cap `max_rounds`. The one place a mode's round limit is worked out; the rules, the observation, the checks,
+    the table and the array engine read it here."""
+    return {"quick": 1, "match": cfg.match_rounds, "point": cfg.max_rounds}[cfg.mode]
+
+
+def last_round_played(cfg: UltimatumCardsConfig, rounds_played: Count, top_score: Count) -> Count:
+    """Whether the game is over once `rounds_played` rounds are scored and the leader has `top_score`: the
+    mode's limit is reached, or in Point Play the target too. Ints give a bool; the array engine's tensors
+    (one entry per row) a bool tensor."""
+    over = rounds_played >= most_rounds(cfg)
+    return over | (top_score >= cfg.target_score) if cfg.mode == "point" else over

@@ -10,6 +10,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from ultimata.envs.ultimatum_cards import deck
+from ultimata.envs.ultimatum_cards.config import last_round_played, most_rounds
 from ultimata.envs.ultimatum_cards.deck import BLOCK, COUNTER, DRAW, NUM_KINDS, ROUND, STEAL, SWAP, TAKE, ULTIMATUM
 from ultimata.envs.ultimatum_cards.phases import (
     BLOCKED,
@@ -91,13 +92,8 @@ def check(s: UltimatumCardsState) -> None:
 def _check_rounds(s: UltimatumCardsState) -> None:
     """Rounds played fit the mode: the game is over exactly when its last round has been played."""
     cfg = s.game.config
-    if cfg.mode == "quick":
-        last = s.rounds_played >= 1
-    elif cfg.mode == "match":
-        last = s.rounds_played >= cfg.match_rounds
-    else:
-        last = max(s.scores) >= cfg.target_score or s.rounds_played >= cfg.max_rounds
-    limit = {"quick": 1, "match": cfg.match_rounds, "point": cfg.max_rounds}[cfg.mode]
+    last = last_round_played(cfg, s.rounds_played, max(s.scores))
+    limit = most_rounds(cfg)
     _need(s.rounds_played <= limit, f"rounds_played {s.rounds_played}: {cfg.mode} play lasts at most {limit}")
     _need(last == (s.phase == OVER), "the game is over exactly when its last round has been played")
 

@@ -18,6 +18,7 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
+from ultimata.envs.ultimatum_cards.config import most_rounds
 from ultimata.envs.ultimatum_cards.deck import DECK, NUM_KINDS
 from ultimata.envs.ultimatum_cards.phases import HISTORY, OUTCOMES, PHASES
 
@@ -98,7 +99,7 @@ def observation_bounds(game: UltimatumCardsGame) -> tuple[float, float]:
     Play the target score in chips in play; chips, shares and amounts moved are at most every chip in play."""
     cfg = game.config
     n = cfg.num_players
-    rounds = {"quick": 1, "match": cfg.match_rounds, "point": cfg.max_rounds}[cfg.mode]
+    rounds = most_rounds(cfg)
     target = cfg.target_score / (cfg.starting_chips * n) if cfg.mode == "point" else 0.0
     return 0.0, float(max(len(DECK), n * rounds, target))
 
@@ -262,7 +263,7 @@ class _Table:
         cfg, obs, settings = state.game.config, self.obs, self.at["settings"]
         obs[settings : settings + 5] = 0
         obs[settings + ("quick", "match", "point").index(cfg.mode)] = 1
-        rounds = {"quick": 1, "match": cfg.match_rounds, "point": cfg.max_rounds}[cfg.mode]
+        rounds = most_rounds(cfg)
         obs[settings + 3] = (rounds - state.rounds_played) / rounds
         obs[settings + 4] = cfg.target_score / (cfg.starting_chips * self.n) if cfg.mode == "point" else 0.0
         self.rounds_played = state.rounds_played

@@ -14,6 +14,7 @@ from ultimata.envs.core.engine import State
 from ultimata.envs.core.fields import SEAT, SHARED, TABLE, Bool, Fields, Int, ListOf, Row, Str
 from ultimata.envs.core.rng import Rng
 from ultimata.envs.ultimatum_cards import deck
+from ultimata.envs.ultimatum_cards.config import last_round_played
 from ultimata.envs.ultimatum_cards.consistency import check
 from ultimata.envs.ultimatum_cards.deck import BLOCK, COUNTER, DRAW, NUM_KINDS, ROUND, STEAL, SWAP, ULTIMATUM
 from ultimata.envs.ultimatum_cards.phases import (
@@ -350,13 +351,7 @@ class UltimatumCardsState(State):
         for p in range(self.n):
             self.scores[p] += self.chips[p]
         self.rounds_played += 1
-        if cfg.mode == "quick":
-            over = True
-        elif cfg.mode == "match":
-            over = self.rounds_played >= cfg.match_rounds
-        else:
-            over = max(self.scores) >= cfg.target_score or self.rounds_played >= cfg.max_rounds
-        if over:
+        if last_round_played(cfg, self.rounds_played, max(self.scores)):
             self._start_turn()
             self.phase = OVER
             return

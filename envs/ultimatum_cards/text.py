@@ -6,6 +6,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from ultimata.envs.ultimatum_cards import deck
+from ultimata.envs.ultimatum_cards.config import most_rounds
 from ultimata.envs.ultimatum_cards.deck import BLOCK, COUNTER, SWAP, ULTIMATUM
 from ultimata.envs.ultimatum_cards.phases import BLOCKS, COUNTERS, ENDED, OVER, PHASES, RESOLVED, RESPOND
 
@@ -52,15 +53,16 @@ def end_reason(state: UltimatumCardsState) -> str:
         ended = f"{' and '.join(f'player_{p}' for p in emptied)} played the last card of their hand"
     else:
         ended = f"player_{actor} played the last card of their hand (a Draw, with last_card_ends_round)"
+    rounds = most_rounds(cfg)
     if cfg.mode == "quick":
         last = "quick play lasts one round"
     elif cfg.mode == "match":
-        last = f"match play lasts {cfg.match_rounds} round{'s' * (cfg.match_rounds != 1)}"
+        last = f"match play lasts {rounds} round{'s' * (rounds != 1)}"
     elif max(state.scores) >= cfg.target_score:
         reached = [f"player_{p}" for p in range(state.n) if state.scores[p] >= cfg.target_score]
         last = f"{' and '.join(reached)} reached the target score of {cfg.target_score}"
     else:
-        last = f"point play stops after {cfg.max_rounds} rounds, and nobody reached {cfg.target_score}"
+        last = f"point play stops after {rounds} rounds, and nobody reached {cfg.target_score}"
     scores = ", ".join(f"player_{p} {state.scores[p]}" for p in range(state.n))
     return f"The round ended: {ended}; {last}. Final scores: {scores}."
 

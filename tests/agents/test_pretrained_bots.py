@@ -18,10 +18,11 @@ from ultimata.agents.checkpoint import FORMAT, SLIM_EXCLUDED, load_policy, read_
 from ultimata.agents.policy_agent import action_logits
 from ultimata.agents.policy_net import infer_spec, parse_spec, read_weights
 from ultimata.agents.specs import pretrained_path
+from ultimata.arena import spec_entries
 from ultimata.envs import GAMES, game_class
 from ultimata.envs.core.errors import CheckpointError
 from ultimata.envs.core.registry import game_base_name
-from ultimata.training.arena import run_arena, spec_entries
+from ultimata.training.arena import run_arena
 from ultimata.training.config import load_train_config
 
 SHIPPED = [name for name in sorted(GAMES) if pretrained_path(name).exists()]

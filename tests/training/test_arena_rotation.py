@@ -7,10 +7,11 @@ import json
 import pytest
 from typer.testing import CliRunner
 
+from ultimata.arena import spec_entries
 from ultimata.cli import app
 from ultimata.envs.core.errors import ConfigError
 from ultimata.envs.core.registry import game_class
-from ultimata.training.arena import balanced_games, lineup, run_arena, spec_entries, tables, wilson
+from ultimata.training.arena import balanced_games, lineup, run_arena, tables, wilson
 from ultimata.training.imitation import teacher_samples
 
 runner = CliRunner()
@@ -112,7 +113,7 @@ def test_neighbouring_training_seeds_imitate_different_games():
 def test_the_agent_loaded_to_check_a_spec_is_one_that_plays(monkeypatch):
     """Every spec was loaded once to check it and then again for each seat, so the first arena run read
     the shipped bot's checkpoint twice; now each agent loaded takes a seat."""
-    import ultimata.training.arena as arena_module
+    import ultimata.arena as arena_module
 
     load, made, seated = arena_module.load_agent, [], set()
 

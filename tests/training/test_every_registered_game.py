@@ -6,8 +6,9 @@ import numpy as np
 import pytest
 
 from ultimata.agents.scripted_agent import has_scripted_bot
+from ultimata.arena import spec_entries
 from ultimata.envs import GAMES
-from ultimata.training.arena import run_arena, spec_entries
+from ultimata.training.arena import run_arena
 from ultimata.training.config import load_train_config
 from ultimata.training.selfplay_env import SelfPlayEnv
 

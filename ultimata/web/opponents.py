@@ -14,8 +14,8 @@ from pathlib import Path
 from typing import Any
 
 from ultimata.agents.base import Agent
-from ultimata.envs.core.errors import UltimataError
-from ultimata.envs.core.registry import game_class
+from ultimata.envs.core.errors import ConfigError, UltimataError
+from ultimata.envs.core.registry import GAMES, game_class
 from ultimata.inference import one_thread_per_forward
 from ultimata.web.loaded_bots import Identity, LoadedCheckpoints, file_identity
 
@@ -114,6 +114,25 @@ class Opponents:
             while len(self._verdicts) > MAX_VERDICTS:
                 self._verdicts.popitem(last=False)
         return problem
+
+
+def check_own_agent(spec: str) -> None:
+    """`serve --agent`: the operator's own agent, which must load for at least one registered game; a built-in
+    name or an agent that plays nothing is refused before the server starts, not silently left out."""
+    from ultimata.agents.custom import is_custom_spec
+    from ultimata.agents.specs import load_agent
+
+    if not is_custom_spec(spec):
+        raise ConfigError(f"--agent takes your own agent (package.module:Name or path/file.py:Name), not {spec!r}; "
+                          "the built-in bots are offered already")
+    errors = []
+    for game in GAMES:
+        try:
+            load_agent(spec, game)
+            return
+        except UltimataError as err:
+            errors.append(f"{game}: {err}")
+    raise ConfigError(f"--agent {spec} plays none of the games: {errors[-1]}")
 
 
 MAX_VERDICTS = 4096

@@ -18,6 +18,7 @@ from __future__ import annotations
 import torch
 
 from ultimata.envs.core.array import rng
+from ultimata.envs.ultimatum_cards.config import last_round_played
 from ultimata.envs.ultimatum_cards.deck import BLOCK, COUNTER, DECK, DRAW, NUM_KINDS, ROUND, STEAL, SWAP, ULTIMATUM
 from ultimata.envs.ultimatum_cards.phases import (
     BLOCKED,
@@ -377,13 +378,7 @@ class Rules:
         cfg, n = self.cfg, self.n
         s["scores"] = torch.where(flag[:, None], s["scores"] + s["chips"], s["scores"])
         s["rounds_played"] = s["rounds_played"] + flag.to(torch.int64)
-        played = s["rounds_played"]
-        if cfg.mode == "quick":
-            over = flag
-        elif cfg.mode == "match":
-            over = flag & (played >= cfg.match_rounds)
-        else:
-            over = flag & ((s["scores"].max(1).values >= cfg.target_score) | (played >= cfg.max_rounds))
+        over = flag & last_round_played(cfg, s["rounds_played"], s["scores"].max(1).values)
         dealing = flag & ~over
         self.deal_into(s, dealing, torch.where(dealing, (s["dealer"] + 1) % n, s["dealer"]), chance,
                        fresh_chips=not cfg.chips_carry_over)

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import torch
 
+from ultimata.envs.ultimatum_cards.config import most_rounds
 from ultimata.envs.ultimatum_cards.deck import DECK, NUM_KINDS
 from ultimata.envs.ultimatum_cards.observation import _play_size
 from ultimata.envs.ultimatum_cards.phases import HISTORY
@@ -30,7 +31,7 @@ class View:
         within = torch.tensor([0, 1, 1 + NUM_KINDS, 1 + NUM_KINDS + self.n, 1 + NUM_KINDS + 2 * self.n,
                                1 + NUM_KINDS + 3 * self.n], device=device)
         self.play_offsets = self.slot_base[:, None] + within  # [8, 6]: where each entry of a play's one-hots starts
-        self.rounds = {"quick": 1, "match": cfg.match_rounds, "point": cfg.max_rounds}[cfg.mode]
+        self.rounds = most_rounds(cfg)
         settings = [0.0] * 5
         settings[("quick", "match", "point").index(cfg.mode)] = 1.0
         settings[4] = cfg.target_score / (cfg.starting_chips * self.n) if cfg.mode == "point" else 0.0

@@ -20,7 +20,7 @@ from ultimata.training import arena as arena_module
 
 CARDS, ULTIMADE = env_name("ultimatum_cards"), env_name("ultimade")
 SHORT = {"points_to_win": 1, "max_cycles": 30}
-OWN = Path(__file__).parents[1] / "agents" / "own_agents.py"
+OWN = Path(__file__).parent / "agents" / "own_agents.py"
 
 
 def test_run_and_the_cli_agree_on_one_seed():
