@@ -120,10 +120,10 @@ def test_the_data_only_bot_computes_what_sb3_computes_from_the_same_file(name):
 def test_pretrained_plays_only_a_version_the_sidecar_names(monkeypatch, tmp_path):
     import ultimata.agents.specs as specs
 
-    path = copy_checkpoint(pretrained_path("ultimatum_cards_v3"), tmp_path, "ultimatum_cards")
+    path = copy_checkpoint(pretrained_path("ultimade_v2"), tmp_path, "ultimade")  # trained on v1, fits v2
     monkeypatch.setattr(specs, "pretrained_path", lambda name: path)
-    load_agent("pretrained", "ultimatum_cards_v3", load_train_config("ultimatum_cards_v3").rules)
+    load_agent("pretrained", "ultimade_v2", load_train_config("ultimade_v2").rules)
     edit_sidecar(path, also_fits=[])
-    with pytest.raises(CheckpointError, match="ultimatum_cards.zip plays ultimatum_cards_v1, not ultimatum_cards_v3: "
-                                              "retrain it, or .* list it in also_fits in ultimatum_cards.json"):
-        load_agent("pretrained", "ultimatum_cards_v3")
+    with pytest.raises(CheckpointError, match="ultimade.zip plays ultimade_v1, not ultimade_v2: "
+                                              "retrain it, or .* list it in also_fits in ultimade.json"):
+        load_agent("pretrained", "ultimade_v2")

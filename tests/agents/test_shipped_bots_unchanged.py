@@ -17,7 +17,7 @@ retrained bot, or a rule change that changes what the bot sees). After a version
 to the new env when its games still replay move for move under the new rules (Conquest v2 -> v3 and the
 world game v2 -> v3 did), and re-recorded with the data-only loader when they do not (Ultra War v4; the
 world game v4, whose defenders are asked where v3 asked nobody), or when a retrained bot ships (Ultra
-War's, trained on a GPU, 2026-11-27).
+War's, trained on a GPU, 2026-11-27; the card game's, trained on the array path, 2026-12-02).
 """
 
 from __future__ import annotations

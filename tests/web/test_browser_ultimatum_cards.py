@@ -102,3 +102,17 @@ def test_a_game_between_bots_says_why_its_last_round_ended(page, server):
     why = page.locator(".board .end-reason").inner_text()
     assert re.fullmatch(r"The round ended: player_\d (played a Round card|played the last card of their hand|was left"
                         r" with no cards by a swap of hands); match play lasts 2 rounds\. Final scores: .*", why), why
+
+
+def test_the_shipped_bot_trained_on_the_array_path_plays_a_whole_game_in_the_browser(page, server):
+    """The card game's shipped bot was trained on the array engine (agents/pretrained/ultimatum_cards.json
+    says so): as an ordinary checkpoint it holds every seat of a browser game to its end (issue 52)."""
+    import json
+
+    from ultimata.agents.specs import pretrained_path
+
+    assert "array path" in json.loads(pretrained_path(CARDS).with_suffix(".json").read_text())["extra"]["note"]
+    bots = {str(seat): "pretrained" for seat in range(4)}
+    open_game(page, server, {"game": CARDS, "human_seat": None, "opponents": bots, "seed": 3})
+    page.wait_for_selector(".result", timeout=180_000)  # a bound for a busy machine, not a timing
+    assert re.match(r"Game over: (player_\d \(pretrained\) won|.*tie)", page.locator(".result").inner_text())
