@@ -70,3 +70,15 @@ def pytest_sessionfinish(session: pytest.Session, exitstatus: int) -> None:
 
 
 _BEFORE = pytest.StashKey[Listing]()
+
+
+@pytest.fixture()
+def one_torch_thread():
+    """torch's thread pool only spins on the shared 2-core machine for the array engines' small test
+    batches: their modules run on one thread (`pytestmark = pytest.mark.usefixtures("one_torch_thread")`)."""
+    import torch
+
+    threads = torch.get_num_threads()
+    torch.set_num_threads(1)
+    yield
+    torch.set_num_threads(threads)

@@ -30,13 +30,7 @@ OPTIONS = [
 ]
 
 
-@pytest.fixture(autouse=True)
-def one_thread():
-    """torch's thread pool only spins on the shared 2-core machine; these batches are small."""
-    threads = torch.get_num_threads()
-    torch.set_num_threads(1)
-    yield
-    torch.set_num_threads(threads)
+pytestmark = pytest.mark.usefixtures("one_torch_thread")
 
 
 def _assert_matches(report) -> None:
