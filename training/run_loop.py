@@ -148,7 +148,7 @@ class RunLoop:
         elif steps >= self.next_report:  # no live bar (piped, CI): a plain line every 5% so logs show progress
             self.next_report = (steps // self.report_every + 1) * self.report_every
             total = self.cfg.total_timesteps
-            self.console.print(f"{steps:,}/{total:,} samples ({steps / total:.0%}), {self.steps_per_s:,.0f} "
+            self.console.print(f"{steps:,}/{total:,} samples ({min(steps / total, 1.0):.0%}), {self.steps_per_s:,.0f} "
                                "samples/s" + (f", {left}" if left else "") + (f", {self.rates}" if self.rates else ""),
                                highlight=False, soft_wrap=True)
 
