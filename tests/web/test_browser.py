@@ -14,6 +14,7 @@ from pathlib import Path
 from urllib.parse import parse_qs, urlencode, urlparse
 
 import pytest
+from playwright.sync_api import TimeoutError as PlaywrightTimeout
 
 from .browser import chromium, new_page, running_server
 from .names import env_name
@@ -113,7 +114,11 @@ def serve_replays_in_pages(page, size: int) -> list[int]:
 
 def start_game(page, url: str, game: str, seed: int = 7, config: dict | None = None) -> None:
     open_form(page, url, game, seed, config).locator("button[type=submit]").click()
-    page.wait_for_selector(".board")
+    try:
+        page.wait_for_selector(".board", timeout=120_000)  # a bound for a busy machine, not a timing
+    except PlaywrightTimeout as err:  # say what the page showed instead of the board
+        shown = page.locator("main").inner_text()[:500]
+        raise AssertionError(f"no board after Start; the page says: {shown!r}") from err
 
 
 def click_a_move(page, turn: int) -> None:
