@@ -18,6 +18,7 @@ from ultimata.envs.core.engine import State
 from ultimata.envs.core.rng import Rng, derived_seed
 from ultimata.envs.ultimade.array.bits import Tables, take
 from ultimata.envs.ultimade.array.rules import Rules
+from ultimata.envs.ultimade.array.scripted import ScriptedBot
 from ultimata.envs.ultimade.game import UltimadeGame
 from ultimata.envs.ultimade.observation import OBS_SIZE, P, S
 from ultimata.envs.ultimade.phases import MONSTER, OVER, PLACE, SELECT
@@ -55,6 +56,7 @@ class UltimadeArrayEngine(ArrayGame):
         self.tables = _TABLES[self.device]
         self.rules = Rules(game.config, game.endzone, self.tables)
         self.template = torch.as_tensor(game.obs_layout.template, device=self.device)
+        self.scripted = ScriptedBot(game, self.rules)
 
     # -- the contract --------------------------------------------------------------------------
     def deal(self, keys: torch.Tensor) -> ArrayState:
@@ -140,6 +142,10 @@ class UltimadeArrayEngine(ArrayGame):
         to_place = (own < 0).sum(1).to(torch.float64) / 4
         obs[:, S["my_players_to_place"]] = torch.where(phase == PLACE, to_place, 0.0).to(torch.float32)
         return obs
+
+    def scripted_actions(self, state: ArrayState, generator: torch.Generator | None = None) -> torch.Tensor:
+        """The scripted bot's move in every row (array/scripted.py; a tie broken by `generator`)."""
+        return self.scripted.actions(state, generator)
 
     # -- conversions ---------------------------------------------------------------------------
     def from_states(self, states: list[State]) -> ArrayState:
