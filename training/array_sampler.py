@@ -11,12 +11,13 @@ open decision) opens the next rollout, as in the batched sampler.
 
 The pool's kinds here are `mirror`, `snapshots`, `random` and `heuristic`, the game's scripted bot, where its
 array engine has one (`ArrayGame.scripted_actions`: the whole batch's scripted seats in one tensor pass, the
-card game's for now). Any other key is an agent spec that names a checkpoint (`pretrained`, a `.zip`): a fixed
+card game and ULTIMADE). Any other key is an agent spec that names a checkpoint (`pretrained`, a `.zip`): a fixed
 network, seated on tensors like a snapshot and playing as that agent does in the arena (greedily, for the shipped
 bots), so a run can train against the shipped bot and `ultimata exploit` can run on the array path. A pool that
 gives weight to a kind this game cannot seat on tensors (the scripted bot of a game whose array engine has none,
 search, a custom Python agent) is refused when the config loads.
-A game cut at `max_decisions` bootstraps each open decision from its own value.
+A game cut at `max_decisions` bootstraps each open decision from its own value. `shaping: 1` plays the rules'
+dense reward (the potentials the Python samplers shape with, summed the same way); the config allows 0 or 1.
 """
 
 from __future__ import annotations
@@ -55,8 +56,9 @@ class ArraySampler:
 
         self.cfg, self.game, self.policy = cfg, game, policy
         self.device = policy.device
+        rules = {**cfg.rules, "dense_reward": True} if cfg.shaping else cfg.rules  # config: shaping is 0 or 1 here
         self.env = envs.batch(cfg.game, cfg.sampler.games, backend="array", seed=cfg.seed, device=self.device,
-                              **cfg.rules)
+                              **rules)
         self.n, self.players = cfg.sampler.games, game.num_players
         self.gamma, self.lam = cfg.ppo.gamma, cfg.ppo.gae_lambda
         self.generator = torch.Generator(device=self.device).manual_seed(cfg.seed)

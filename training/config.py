@@ -314,6 +314,11 @@ def _check_array_sampler(cfg: TrainConfig, game_name: str, where: str) -> None:
     from ultimata.envs.core.array.engine import array_game_class, games_with_scripted_actions, has_scripted_actions
 
     engine = array_game_class(game_name)  # ConfigError naming the games that have one
+    if cfg.shaping + bool(cfg.rules.get("dense_reward", False)) not in (0, 1):
+        raise ConfigError(f"sampler.kind: array in {where} shapes rewards with the array engine's dense reward, "
+                          f"whose weight is 1: shaping must be 0 or 1 (with rules.dense_reward false), got "
+                          f"shaping {cfg.shaping:g}" + (" and rules.dense_reward true" if cfg.rules.get("dense_reward")
+                                                       else ""))
     kinds = [k for k in ARRAY_POOL_KINDS if k != "heuristic" or has_scripted_actions(engine)]
     other = sorted(k for k, w in cfg.pool.weights.items()
                    if w > 0 and k not in kinds and not _is_checkpoint_agent(k, game_name, cfg.rules))

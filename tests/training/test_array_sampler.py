@@ -66,14 +66,31 @@ def test_the_same_seed_plays_the_same_rollout():
 
 
 def test_a_pool_or_game_the_array_sampler_cannot_seat_is_refused_when_the_config_loads():
-    with pytest.raises(ConfigError, match="pool kinds mirror, snapshots, random on tensors .heuristic, the "
-                                          f"scripted bot, only for {GAME}.*heuristic"):
-        load_train_config("ultimade_v2", overrides={"sampler": {"kind": "array"}})  # its default pool is scripted
+    load_train_config("ultimade_v2", overrides={"sampler": {"kind": "array"}})  # its scripted pool: on tensors too
     with pytest.raises(ConfigError, match="pool kinds mirror, snapshots, random, heuristic on tensors.*checkpoint "
                                           r"agents \(pretrained, a .zip\); pool.weights gives weight to mcts"):
         load_train_config(GAME, overrides={"sampler": {"kind": "array"}, "pool": {"weights": {"mcts": 1}}})
     with pytest.raises(ConfigError, match="has no array engine"):
         load_train_config("ultra_war_v5", overrides={"sampler": {"kind": "array"}, "pool": POOL})
+
+
+def test_shaping_plays_the_rules_dense_reward_and_only_weight_one_is_allowed():
+    """ULTIMADE's config shapes with weight 1: the array sampler then credits the potentials' changes between a
+    seat's decisions (most samples carry a reward), and without shaping only finished games pay. A weight the
+    array engine cannot play is refused when the config loads."""
+    def rewards(shaping: float) -> torch.Tensor:
+        cfg = load_train_config("ultimade_v2", overrides={
+            "shaping": shaping, "imitation": None, "sampler": {"kind": "array", "games": 8, "rollout": 1024},
+            "pool": {"weights": {"mirror": 1.0}},
+            "ppo": {"batch_size": 64, "conv_channels": [4], "conv_out_channels": 2}})
+        game = game_class("ultimade_v2").from_config(cfg.rules)
+        model = new_model(cfg, DummyVecEnv([lambda: SpacesEnv(game)]), None, game)
+        return ArraySampler(cfg, game, model.policy, []).collect(1024).rewards
+
+    assert int((rewards(1.0) != 0).sum()) > 50
+    assert int((rewards(0.0) != 0).sum()) == 0  # no game of ~1,000 decisions ends within 128 a game
+    with pytest.raises(ConfigError, match="shaping must be 0 or 1.*got shaping 0.5"):
+        load_train_config("ultimade_v2", overrides={"sampler": {"kind": "array"}, "shaping": 0.5})
 
 
 def test_a_checkpoint_agent_in_the_pool_plays_its_own_arena_moves_on_tensors():
